@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/**
+ * Every setting of the identity service, parsed once at start into a typed object. An invalid
+ * setting stops the start with one line naming it (see ConfigError). docs/configuration.md
+ * lists the same settings with their defaults.
+ */
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const list = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: int(0, 65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('.data'),
+    PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
+    ALLOWED_ORIGINS: list.default([]),
+    FRAME_ANCESTORS: list.default([]),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    COOKIE_SECURE: bool.optional(),
+    COOKIE_SAMESITE: z.enum(['lax', 'strict', 'none']).default('lax'),
+    SESSION_IDLE_MINUTES: int(1, 24 * 60).default(240),
+    SESSION_ABSOLUTE_MINUTES: int(1, 7 * 24 * 60).default(720),
+    LOGIN_FLOW_MINUTES: int(1, 120).default(30),
+    LOGIN_LOCKOUT_FAILURES: int(1, 100).default(6),
+    RATE_LIMIT_ACCOUNT_MAX: int(1, 10000).default(10),
+    RATE_LIMIT_ACCOUNT_WINDOW_SECONDS: int(1, 86400).default(900),
+    RATE_LIMIT_CLIENT_MAX: int(1, 100000).default(30),
+    RATE_LIMIT_CLIENT_WINDOW_SECONDS: int(1, 86400).default(300),
+    ARGON2_MEMORY_KIB: int(8192, 1048576).default(19456),
+    ARGON2_ITERATIONS: int(1, 10).default(2),
+    ARGON2_PARALLELISM: int(1, 16).default(1),
+    BODY_LIMIT_BYTES: int(1024, 1048576).default(16384),
+    SEED_DEMO: bool.optional(),
+    DEV_COMPANIONS: bool.optional(),
+    SERVE_APPS: bool.default(true),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: bool.default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (v.NODE_ENV === 'production' && !v.SESSION_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message: 'is required in production mode (at least 32 random characters)',
+      });
+    }
+    if (v.COOKIE_SAMESITE === 'none' && v.NODE_ENV !== 'production' && v.COOKIE_SECURE !== true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['COOKIE_SAMESITE'],
+        message: 'none needs COOKIE_SECURE=true (browsers drop SameSite=None cookies without Secure)',
+      });
+    }
+  });
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  production: boolean;
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicOrigin: string;
+  allowedOrigins: string[];
+  frameAncestors: string[];
+  sessionSecret: string;
+  cookieSecure: boolean;
+  cookieSameSite: 'lax' | 'strict' | 'none';
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  loginFlowMs: number;
+  lockoutFailures: number;
+  rateLimits: {
+    account: { max: number; windowMs: number };
+    client: { max: number; windowMs: number };
+  };
+  argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  bodyLimit: number;
+  seedDemo: boolean;
+  devCompanions: boolean;
+  serveApps: boolean;
+  logLevel: string;
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment. Throws ConfigError with one line naming the first bad setting. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const relevant: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape ?? {})) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const parsed = schema.safeParse(relevant);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'configuration');
+    const shown = name in relevant && !/SECRET|DATABASE_URL/.test(name) ? ` (got "${relevant[name]}")` : '';
+    throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
+  }
+  const v = parsed.data;
+  const production = v.NODE_ENV === 'production';
+  const devCompanions = v.DEV_COMPANIONS ?? !production;
+  if (production && devCompanions) {
+    throw new ConfigError('Invalid setting DEV_COMPANIONS: the development companions cannot run in production mode');
+  }
+  return {
+    env: v.NODE_ENV,
+    production,
+    port: v.PORT,
+    host: v.HOST,
+    databaseUrl: v.DATABASE_URL,
+    dataDir: v.DATA_DIR,
+    publicOrigin: new URL(v.PUBLIC_ORIGIN).origin,
+    allowedOrigins: v.ALLOWED_ORIGINS,
+    frameAncestors: v.FRAME_ANCESTORS,
+    sessionSecret: v.SESSION_SECRET ?? 'development-only-secret-not-for-production-use',
+    cookieSecure: v.COOKIE_SECURE ?? production,
+    cookieSameSite: v.COOKIE_SAMESITE,
+    sessionIdleMs: v.SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: v.SESSION_ABSOLUTE_MINUTES * 60_000,
+    loginFlowMs: v.LOGIN_FLOW_MINUTES * 60_000,
+    lockoutFailures: v.LOGIN_LOCKOUT_FAILURES,
+    rateLimits: {
+      account: { max: v.RATE_LIMIT_ACCOUNT_MAX, windowMs: v.RATE_LIMIT_ACCOUNT_WINDOW_SECONDS * 1000 },
+      client: { max: v.RATE_LIMIT_CLIENT_MAX, windowMs: v.RATE_LIMIT_CLIENT_WINDOW_SECONDS * 1000 },
+    },
+    argon2: {
+      memoryCost: v.ARGON2_MEMORY_KIB,
+      timeCost: v.ARGON2_ITERATIONS,
+      parallelism: v.ARGON2_PARALLELISM,
+    },
+    bodyLimit: v.BODY_LIMIT_BYTES,
+    seedDemo: v.SEED_DEMO ?? !production,
+    devCompanions,
+    serveApps: v.SERVE_APPS,
+    logLevel: v.LOG_LEVEL,
+    trustProxy: v.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,16 @@
+import type { Config } from './config.ts';
+import type { DB } from './db/database.ts';
+import type { Clock } from './lib/clock.ts';
+import type { PasswordHasher } from './lib/passwords.ts';
+import type { RateLimiter } from './lib/rate-limit.ts';
+import type { SessionStore } from './services/sessions.ts';
+
+/** What every domain plugin is given: built once in app.ts. */
+export type Context = {
+  config: Config;
+  db: DB;
+  clock: Clock;
+  hasher: PasswordHasher;
+  limiter: RateLimiter;
+  sessions: SessionStore;
+};

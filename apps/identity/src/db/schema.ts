@@ -1,0 +1,92 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+/** A timestamp the database fills by default. */
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface AccountsTable {
+  id: Generated<string>;
+  username: string;
+  username_key: string;
+  display_name: string;
+  email: string | null;
+  password_hash: string;
+  password_changed_at: Timestamp;
+  /** active | blocked | locked | disabled */
+  status: string;
+  /** ok | expired | temporary */
+  password_state: string;
+  require_username_update: boolean;
+  maintenance: boolean;
+  second_factor: boolean;
+  prohibited: boolean;
+  failed_logins: number;
+  tags: Json<string[]>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface PasswordHistoryTable {
+  id: Generated<string>;
+  account_id: string;
+  password_hash: string;
+  created_at: Timestamp;
+}
+
+export interface ContactsTable {
+  id: Generated<string>;
+  account_id: string;
+  /** phone | email */
+  kind: string;
+  value: string;
+  country_code: string | null;
+  voice: boolean;
+  added_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token; the token itself is never stored. */
+  id: string;
+  account_id: string;
+  /** password | factor | authenticated */
+  state: string;
+  journey: string;
+  context: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  idle_expires_at: Timestamp;
+  absolute_expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  end_reason: string | null;
+  client_ip: string | null;
+  user_agent: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  window_start: Timestamp;
+  window_ms: number;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  channel: string;
+  recipient: string;
+  text: string;
+  code: string | null;
+  sent_at: Timestamp;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  password_history: PasswordHistoryTable;
+  contacts: ContactsTable;
+  sessions: SessionsTable;
+  rate_limits: RateLimitsTable;
+  outbox: OutboxTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type Session = Selectable<SessionsTable>;

@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/database.ts';
+import type { Clock } from './clock.ts';
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Fixed-window counters kept in the database, so that every instance sees the same counts.
+ * One atomic upsert per hit: a new window starts when the old one has passed.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+  ) {}
+
+  async hit(key: string, max: number, windowMs: number): Promise<RateDecision> {
+    const now = this.clock.now();
+    const row = await sql<{ hits: number; window_start: Date }>`
+      insert into rate_limits (key, hits, window_start, window_ms)
+      values (${key}, 1, ${now}, ${windowMs})
+      on conflict (key) do update set
+        hits = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
+          then 1 else rate_limits.hits + 1 end,
+        window_start = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
+          then ${now} else rate_limits.window_start end,
+        window_ms = ${windowMs}
+      returning hits, window_start`.execute(this.db);
+    const { hits, window_start } = row.rows[0]!;
+    if (hits <= max) return { allowed: true };
+    const resetAt = new Date(window_start).getTime() + windowMs;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)) };
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { API_BASE } from '@gatehouse/contract';
+import { parse } from './http.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type RouteDoc = {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  successData?: z.ZodType;
+  codes: Record<number, string>;
+  noContent?: boolean;
+};
+
+export type RouteDef<B extends z.ZodType, Q extends z.ZodType> = Omit<RouteDoc, 'body' | 'query'> & {
+  body?: B;
+  query?: Q;
+  handler: (ctx: {
+    request: FastifyRequest;
+    reply: FastifyReply;
+    body: z.infer<B>;
+    query: z.infer<Q>;
+  }) => Promise<unknown>;
+};
+
+/** Every route the service answers, for the OpenAPI document. */
+export const routeDocs: RouteDoc[] = [];
+
+/**
+ * Registers a contract route: the body and query are parsed with the contract's zod schemas
+ * (a failure is the 400 envelope), and the route is recorded for /api/openapi.json.
+ */
+export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined>(
+  app: FastifyInstance,
+  def: RouteDef<B, Q>,
+) {
+  const { handler, ...doc } = def;
+  if (!routeDocs.some((d) => d.method === doc.method && d.path === doc.path)) routeDocs.push(doc);
+  app.route({
+    method: def.method,
+    url: API_BASE + def.path,
+    handler: async (request, reply) => {
+      const body = def.body ? parse(def.body, request.body) : undefined;
+      const query = def.query ? parse(def.query, request.query) : undefined;
+      return handler({ request, reply, body: body as z.infer<B>, query: query as z.infer<Q> });
+    },
+  });
+}

@@ -1,0 +1,111 @@
+import {
+  cookies,
+  format,
+  passwordAuthenticationRequest,
+  paths,
+  Status,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.ts';
+import { ApiError, failure, outcome } from '../lib/http.ts';
+import { defineRoute } from '../lib/route.ts';
+import { findAccount, usernameKey } from '../services/accounts.ts';
+import { cookieOptions } from './security.ts';
+
+/** Password authentication: the first step of the login transaction. */
+export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
+  const { config, db, hasher, limiter, sessions, clock } = ctx;
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.passwordAuthentication,
+    tag: 'password',
+    summary: 'Check a username and password; starts the login transaction (session cookie ET).',
+    body: passwordAuthenticationRequest,
+    codes: {
+      [Status.SUCCESS]: 'Password correct: continue with session login',
+      [Status.PASSWORD_EXPIRED]: 'Password correct but expired: continue with session login (callbacks follow)',
+      [Status.BLOCKED_FOR_RESET]: 'Locked after too many failed attempts: the password must be reset',
+      [Status.BLOCKED]: 'Blocked for security reasons',
+      [Status.FORBIDDEN]: 'Incorrect username or password (the same answer for an unknown username)',
+      [Status.ACCOUNT_DISABLED]: 'The account is closed (shown as incorrect username or password)',
+    },
+    handler: async ({ request, reply, body }) => {
+      const limits = config.rateLimits;
+      for (const [key, rule] of [
+        [`pwd:client:${request.ip}`, limits.client],
+        [`pwd:account:${usernameKey(body.username)}`, limits.account],
+      ] as const) {
+        const decision = await limiter.hit(key, rule.max, rule.windowMs);
+        if (!decision.allowed) {
+          request.log.warn({ limit: key.split(':')[1] }, 'password authentication rate limited');
+          throw new ApiError(
+            429,
+            Status.RATE_LIMITED,
+            format(serverMessages.rateLimited, decision.retryAfterSeconds),
+            'APPLICATION_ERROR',
+            { 'Retry-After': String(decision.retryAfterSeconds) },
+          );
+        }
+      }
+
+      const account = await findAccount(db, body.username);
+      const correct = await hasher.verifyOrBurn(account?.password_hash, body.password);
+      const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
+
+      if (!account) return failure(request, reply, incorrect);
+      if (!correct) {
+        // Count the failure atomically; the attempt that reaches the limit locks the account.
+        const updated = await db
+          .updateTable('accounts')
+          .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1), updated_at: clock.now() }))
+          .where('id', '=', account.id)
+          .returning(['failed_logins', 'status'])
+          .executeTakeFirstOrThrow();
+        if (updated.status === 'active' && updated.failed_logins >= config.lockoutFailures) {
+          await db
+            .updateTable('accounts')
+            .set({ status: 'locked' })
+            .where('id', '=', account.id)
+            .where('status', '=', 'active')
+            .execute();
+          await sessions.endAllForAccount(account.id, 'locked');
+          request.log.warn({ account: account.id }, 'account locked after failed attempts');
+          return failure(request, reply, new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset));
+        }
+        return failure(request, reply, incorrect);
+      }
+
+      // The password is right: only now does the answer depend on the account's state.
+      if (account.status === 'locked') {
+        return failure(request, reply, new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset));
+      }
+      if (account.status === 'blocked') {
+        return failure(request, reply, new ApiError(200, Status.BLOCKED, serverMessages.securityBlocked));
+      }
+      if (account.status === 'disabled') {
+        return failure(request, reply, new ApiError(200, Status.ACCOUNT_DISABLED, serverMessages.incorrectCredentials));
+      }
+      if (account.failed_logins > 0) {
+        await db.updateTable('accounts').set({ failed_logins: 0 }).where('id', '=', account.id).execute();
+      }
+
+      // A new login transaction under a new token; any earlier one from this browser ends.
+      await sessions.endByToken(request.cookies[cookies.session], 'replaced');
+      const { token } = await sessions.create({
+        accountId: account.id,
+        state: 'password',
+        clientIp: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      reply.setCookie(cookies.session, token, cookieOptions(ctx));
+      app.csrf.rebind(reply, token, request);
+      request.log.info({ account: account.id }, 'password verified');
+      if (account.password_state === 'expired') {
+        return outcome(request, reply, Status.PASSWORD_EXPIRED, serverMessages.passwordExpired);
+      }
+      return outcome(request, reply, Status.SUCCESS, serverMessages.success);
+    },
+  });
+}

@@ -1,0 +1,125 @@
+import helmet from '@fastify/helmet';
+import { cookies, headers, Status, serverMessages } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { hmac, randomToken, safeEqual, sha256 } from '../lib/crypto.ts';
+import { ApiError, failure } from '../lib/http.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+/** Cookie attributes of every cookie the service sets. */
+export function cookieOptions(ctx: Context, httpOnly = true) {
+  return {
+    path: '/',
+    httpOnly,
+    secure: ctx.config.cookieSecure,
+    sameSite: ctx.config.cookieSameSite,
+  } as const;
+}
+
+/**
+ * CSRF: the XSRF-TOKEN cookie holds `nonce.signature`, where the signature is an HMAC over the
+ * nonce and the session it is bound to (the session token's hash, or before sign-in an
+ * HttpOnly anonymous binding cookie). The client echoes it in X-XSRF-TOKEN. A copied token is
+ * worthless without the victim's HttpOnly cookie, and a new session needs a new token.
+ */
+export class Csrf {
+  private readonly key: string;
+  constructor(private readonly ctx: Context) {
+    this.key = hmac(ctx.config.sessionSecret, 'gatehouse-csrf-v1');
+  }
+  binding(sessionToken: string | undefined, anonymous: string | undefined): string | undefined {
+    if (sessionToken) return `s:${sha256(sessionToken)}`;
+    if (anonymous) return `a:${sha256(anonymous)}`;
+    return undefined;
+  }
+  issue(binding: string): string {
+    const nonce = randomToken(16);
+    return `${nonce}.${hmac(this.key, `${binding}|${nonce}`)}`;
+  }
+  verify(token: string | undefined, binding: string | undefined): boolean {
+    if (!token || !binding || token.length > 200) return false;
+    const [nonce, signature, ...rest] = token.split('.');
+    if (!nonce || !signature || rest.length) return false;
+    return safeEqual(signature, hmac(this.key, `${binding}|${nonce}`));
+  }
+  /** Sets a fresh XSRF-TOKEN bound to the given session token (after sign-in or sign-out). */
+  rebind(reply: FastifyReply, sessionToken: string | undefined, request: FastifyRequest) {
+    let anonymous = request.cookies[cookies.device];
+    if (!sessionToken && !anonymous) {
+      anonymous = randomToken(24);
+      reply.setCookie(cookies.device, anonymous, { ...cookieOptions(this.ctx), maxAge: 400 * 24 * 3600 });
+    }
+    const binding = this.binding(sessionToken, anonymous)!;
+    reply.setCookie(cookies.csrf, this.issue(binding), cookieOptions(this.ctx, false));
+  }
+}
+
+function allowedOrigin(ctx: Context, request: FastifyRequest, origin: string): boolean {
+  if (origin === ctx.config.publicOrigin || ctx.config.allowedOrigins.includes(origin)) return true;
+  const host = request.headers.host;
+  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+}
+
+export async function security(app: FastifyInstance, ctx: Context) {
+  const frameAncestors = ["'self'", ...ctx.config.frameAncestors];
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors,
+        ...(ctx.config.production ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // frame-ancestors in the CSP decides framing; X-Frame-Options cannot list several hosts.
+    frameguard: ctx.config.frameAncestors.length ? false : { action: 'sameorigin' },
+    strictTransportSecurity: ctx.config.production ? { maxAge: 31536000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  const csrf = new Csrf(ctx);
+  app.decorate('csrf', csrf);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const sessionToken = request.cookies[cookies.session];
+    let anonymous = request.cookies[cookies.device];
+    if (!sessionToken && !anonymous) {
+      anonymous = randomToken(24);
+      reply.setCookie(cookies.device, anonymous, { ...cookieOptions(ctx), maxAge: 400 * 24 * 3600 });
+    }
+    const binding = csrf.binding(sessionToken, anonymous);
+    if (!csrf.verify(request.cookies[cookies.csrf], binding)) {
+      reply.setCookie(cookies.csrf, csrf.issue(binding!), cookieOptions(ctx, false));
+    }
+    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedOrigin(ctx, request, origin)) {
+      request.log.warn({ origin }, 'origin refused');
+      return failure(request, reply, new ApiError(403, Status.CSRF_REFUSED, serverMessages.originRefused));
+    }
+    const header = request.headers[headers.csrf.toLowerCase()];
+    if (!csrf.verify(typeof header === 'string' ? header : undefined, binding)) {
+      request.log.warn('csrf token refused');
+      return failure(request, reply, new ApiError(403, Status.CSRF_REFUSED, serverMessages.csrfRefused));
+    }
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    csrf: Csrf;
+  }
+}

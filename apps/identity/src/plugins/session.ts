@@ -1,0 +1,178 @@
+import {
+  type Callback,
+  cookies,
+  emptyBody,
+  headers,
+  paths,
+  Status,
+  sessionExtendRequest,
+  sessionUpdateRequest,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import type { Session } from '../db/schema.ts';
+import { ApiError, failure, outcome } from '../lib/http.ts';
+import { defineRoute } from '../lib/route.ts';
+import { findAccountById } from '../services/accounts.ts';
+import { cookieOptions } from './security.ts';
+
+/** The signed-in session of a request, or a 401 envelope. */
+export async function requireSession(ctx: Context, request: FastifyRequest): Promise<Session> {
+  const session = await ctx.sessions.load(request.cookies[cookies.session]);
+  if (!session || session.state !== 'authenticated') {
+    throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
+  }
+  await ctx.sessions.touch(session);
+  return session;
+}
+
+const contextHeader = (request: FastifyRequest): string | null => {
+  const value = request.headers[headers.sessionCtx.toLowerCase()];
+  return typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : null;
+};
+
+export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
+  const { db, sessions } = ctx;
+
+  const clearSessionCookies = (reply: FastifyReply, request: FastifyRequest) => {
+    reply.clearCookie(cookies.session, cookieOptions(ctx));
+    reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
+    app.csrf.rebind(reply, undefined, request);
+  };
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.sessionLogin,
+    tag: 'session',
+    summary: 'Continue the login transaction after the password: complete it, or say what is due.',
+    body: emptyBody,
+    codes: {
+      [Status.SUCCESS]: 'Signed in (no callbacks): the session is authenticated',
+      [Status.AUTH_NOT_COMPLETED]: 'A second factor is due: successData.authenticators lists the allowed ones',
+      [Status.CALLBACKS_REQUIRED]: 'callbacks say what must happen first (PASSWORD/EXPIRED, PASSWORD/SETUP, IDENTITY/MAINTENANCE)',
+      [Status.BLOCKED]: 'No login transaction in progress (HTTP 401)',
+      [Status.FORBIDDEN]: 'The account is blocked',
+    },
+    handler: async ({ request, reply }) => {
+      const session = await sessions.load(request.cookies[cookies.session]);
+      if (!session) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+      const account = await findAccountById(db, session.account_id);
+      if (!account) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+      if (account.status !== 'active') {
+        await sessions.end(session.id, 'blocked');
+        clearSessionCookies(reply, request);
+        return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.securityBlocked));
+      }
+      const data = { username: account.username, displayName: account.display_name };
+
+      if (session.state === 'password') {
+        const callbacks: Callback[] = [];
+        if (account.password_state !== 'ok') callbacks.push({ name: 'PASSWORD', type: 'EXPIRED' });
+        if (account.require_username_update) callbacks.push({ name: 'PASSWORD', type: 'SETUP' });
+        if (account.maintenance) callbacks.push({ name: 'IDENTITY', type: 'MAINTENANCE' });
+        if (callbacks.length) {
+          return outcome(request, reply, Status.CALLBACKS_REQUIRED, serverMessages.callbacksRequired, {
+            successData: { ...data, authenticated: false },
+            callbacks,
+          });
+        }
+        if (account.second_factor) {
+          await db.updateTable('sessions').set({ state: 'factor' }).where('id', '=', session.id).execute();
+          return outcome(request, reply, Status.AUTH_NOT_COMPLETED, serverMessages.authNotCompleted, {
+            successData: { ...data, authenticated: false, authenticators: [] },
+          });
+        }
+      } else if (session.state === 'factor') {
+        return outcome(request, reply, Status.AUTH_NOT_COMPLETED, serverMessages.authNotCompleted, {
+          successData: { ...data, authenticated: false, authenticators: [] },
+        });
+      }
+
+      // Complete: a new token for the authenticated session (the pre-login token dies).
+      const context = contextHeader(request) ?? session.context;
+      const { token, session: signedIn } =
+        session.state === 'authenticated'
+          ? { token: request.cookies[cookies.session]!, session }
+          : await sessions.promote(session, 'authenticated', context);
+      reply.setCookie(cookies.session, token, cookieOptions(ctx));
+      if (signedIn.context) reply.setCookie(cookies.sessionContext, signedIn.context, cookieOptions(ctx, false));
+      app.csrf.rebind(reply, token, request);
+      request.log.info({ account: account.id }, 'signed in');
+      return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
+        successData: { ...data, authenticated: true, ...(signedIn.context ? { context: signedIn.context } : {}) },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    path: paths.sessionLogin,
+    tag: 'session',
+    summary: 'The signed-in session (used by the portal route guard); 401 when there is none.',
+    codes: { [Status.SUCCESS]: 'Signed in', [Status.UNAUTHENTICATED]: 'No session, or it expired (HTTP 401)' },
+    handler: async ({ request, reply }) => {
+      const session = await requireSession(ctx, request);
+      const account = await findAccountById(db, session.account_id);
+      if (!account) throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
+      return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
+        successData: {
+          authenticated: true,
+          username: account.username,
+          displayName: account.display_name,
+          signedInAt: new Date(session.created_at).toISOString(),
+          idleExpiresAt: new Date(session.idle_expires_at).toISOString(),
+          absoluteExpiresAt: new Date(session.absolute_expires_at).toISOString(),
+        },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'DELETE',
+    path: paths.sessionLogout,
+    tag: 'session',
+    summary: 'Sign out: the session ends on the server and its cookies are cleared. 204.',
+    body: emptyBody,
+    noContent: true,
+    codes: {},
+    handler: async ({ request, reply }) => {
+      await sessions.endByToken(request.cookies[cookies.session], 'logout');
+      clearSessionCookies(reply, request);
+      request.log.info('signed out');
+      return reply.code(204).send();
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.sessionUpdate,
+    tag: 'session',
+    summary: 'Record activity and the host context on the signed-in session. 204.',
+    body: sessionUpdateRequest,
+    noContent: true,
+    codes: { [Status.UNAUTHENTICATED]: 'No session (HTTP 401)' },
+    handler: async ({ request, reply, body }) => {
+      const session = await requireSession(ctx, request);
+      if (body?.context) {
+        await db.updateTable('sessions').set({ context: body.context }).where('id', '=', session.id).execute();
+      }
+      return reply.code(204).send();
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.sessionExtend,
+    tag: 'session',
+    summary: 'Extend the idle limit of the signed-in session (never past the absolute limit). 204.',
+    body: sessionExtendRequest,
+    noContent: true,
+    codes: { [Status.UNAUTHENTICATED]: 'No session (HTTP 401)' },
+    handler: async ({ request, reply }) => {
+      const session = await requireSession(ctx, request);
+      await sessions.touch({ ...session, last_seen_at: new Date(0) });
+      return reply.code(204).send();
+    },
+  });
+}

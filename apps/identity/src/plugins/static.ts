@@ -1,0 +1,33 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const root = (relative: string) => fileURLToPath(new URL(`../../../../${relative}`, import.meta.url));
+
+/** Serves the built apps: the portal at /, the widget bundle at /widget/. */
+export async function staticPlugin(app: FastifyInstance) {
+  const sites = [
+    { prefix: '/', dir: root('apps/portal/dist') },
+    { prefix: '/widget/', dir: root('packages/signin/dist') },
+  ];
+  let first = true;
+  for (const site of sites) {
+    if (!existsSync(site.dir)) {
+      app.log.warn({ dir: site.dir }, 'not built: run npm run build');
+      continue;
+    }
+    await app.register(fastifyStatic, {
+      root: site.dir,
+      prefix: site.prefix,
+      decorateReply: first,
+      index: ['index.html'],
+      maxAge: 0,
+      setHeaders: (res, path) => {
+        // Hashed assets never change; everything else is revalidated.
+        res.header('Cache-Control', /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    first = false;
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ErrorType, Status } from './status.ts';
+
+export const callbackSchema = z.object({
+  name: z.enum(['PASSWORD', 'IDENTITY']),
+  type: z.enum(['EXPIRED', 'SETUP', 'MAINTENANCE']),
+});
+export type Callback = z.infer<typeof callbackSchema>;
+
+export const statusSchema = z.object({ code: z.number().int(), message: z.string() });
+
+/**
+ * The one response envelope of both specs (design.md, "Contract decisions"): success and
+ * failure alike carry responseBaseInfo.status; the other fields are present when they apply.
+ */
+export function envelopeSchema<T extends z.ZodType>(successData: T) {
+  return z.object({
+    responseBaseInfo: z.object({ requestId: z.string(), status: statusSchema }),
+    successData: successData.optional(),
+    redirectPath: z.string().optional(),
+    ruleData: z.record(z.string(), z.unknown()).optional(),
+    callbacks: z.array(callbackSchema).optional(),
+    errorType: z.enum([ErrorType.APPLICATION, ErrorType.SYSTEM]).optional(),
+    error: statusSchema.optional(),
+  });
+}
+
+export const anyEnvelopeSchema = envelopeSchema(z.unknown());
+export type Envelope<T = unknown> = {
+  responseBaseInfo: { requestId: string; status: { code: number; message: string } };
+  successData?: T;
+  redirectPath?: string;
+  ruleData?: Record<string, unknown>;
+  callbacks?: Callback[];
+  errorType?: (typeof ErrorType)[keyof typeof ErrorType];
+  error?: { code: number; message: string };
+};
+
+export const UNKNOWN_ERROR = { code: Status.UNKNOWN, message: 'Unknown error' } as const;
+
+/** The status of any envelope-like body, or the unknown error when the body is not one. */
+export function statusOf(body: unknown): { code: number; message: string } {
+  const parsed = anyEnvelopeSchema.safeParse(body);
+  if (!parsed.success) return { ...UNKNOWN_ERROR };
+  return parsed.data.error ?? parsed.data.responseBaseInfo.status;
+}

@@ -1,0 +1,7 @@
+export * from './envelope.ts';
+export * from './headers.ts';
+export * from './limits.ts';
+export * from './messages.ts';
+export * from './paths.ts';
+export * from './schemas.ts';
+export * from './status.ts';

@@ -1,0 +1,49 @@
+/**
+ * Every path of both specifications' §7 tables, relative to the API base (`/api`).
+ * One place: the server registers these and the clients call them.
+ */
+export const API_BASE = '/api';
+
+export const paths = {
+  passwordAuthentication: '/user/factor/password/authentication',
+  passwordStatus: '/user/factor/password/status',
+  passwordEnrollment: '/user/factor/password/enrollment',
+  sessionLogin: '/user/session/login',
+  /** Logout: DELETE with the trailing slash, as portal spec §7 writes it. */
+  sessionLogout: '/user/session/login/',
+  sessionUpdate: '/user/session/update',
+  sessionExtend: '/user/session/extend',
+  rememberUsername: '/user/identity/remember/username',
+  identityAttributes: '/user/identity/attributes',
+  identifyUsername: '/user/identity/username',
+  changeUsername: '/user/identity/username',
+  trustedDevice: '/user/identity/preferences/trustedDevice',
+  authenticators: '/user/factor/authenticators',
+  otpState: '/user/factor/otp/state',
+  otpSms: '/user/factor/otp/sms/authentication',
+  otpVoice: '/user/factor/otp/voice/authentication',
+  otpEmail: '/user/factor/otp/email/authentication',
+  otpRep: '/user/factor/otp/rep/authentication',
+  svipStatus: '/user/factor/totp/svip/status',
+  svipAuthentication: '/user/factor/totp/svip/authentication',
+  svipSynchronization: '/user/factor/totp/svip/synchronization',
+  totpAuthentication: '/user/factor/totp/authentication',
+  pushAuthentication: '/user/factor/push/authentication',
+  pushStatus: '/user/factor/push/status',
+  clientLogs: '/user/cclogger/logs',
+  health: '/health',
+  ready: '/ready',
+  openapi: '/openapi.json',
+  devOutbox: '/dev/outbox',
+} as const;
+
+export type PathName = keyof typeof paths;
+
+/** The OTP channels and their send/check path. */
+export const otpChannelPaths = {
+  sms: paths.otpSms,
+  voice: paths.otpVoice,
+  email: paths.otpEmail,
+  rep: paths.otpRep,
+} as const;
+export type OtpChannel = keyof typeof otpChannelPaths;

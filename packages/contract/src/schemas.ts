@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { callbackSchema } from './envelope.ts';
+import { limits } from './limits.ts';
+
+/** Request and response bodies of every call of both specs' §7 tables. */
+
+const requestBaseInfo = z.object({ sessionTokens: z.object({}).passthrough().optional() }).passthrough();
+const base = { requestBaseInfo: requestBaseInfo.optional() };
+
+export const usernameInput = z
+  .string()
+  .trim()
+  .min(1, 'username is required')
+  .max(limits.usernameInputMax, `username is longer than ${limits.usernameInputMax} characters`);
+export const passwordInput = z
+  .string()
+  .min(1, 'password is required')
+  .max(limits.passwordInputMax, `password is longer than ${limits.passwordInputMax} characters`);
+export const securityCode = z
+  .string()
+  .regex(new RegExp(`^\\d{${limits.codeLength}}$`), `securityCode must be ${limits.codeLength} digits`);
+
+export const emptyBody = z.object(base).optional();
+
+// --- password and session ---------------------------------------------------------------
+export const passwordAuthenticationRequest = z.object({
+  ...base,
+  username: usernameInput,
+  password: passwordInput,
+});
+export type PasswordAuthenticationRequest = z.infer<typeof passwordAuthenticationRequest>;
+
+export const authenticatorType = z.enum([
+  'OTP-SMS',
+  'OTP-VOICE',
+  'OTP-EMAIL',
+  'OTP-REP',
+  'TOTPSVIP',
+  'PUSH',
+  'TOTPAUTHN',
+]);
+export type AuthenticatorType = z.infer<typeof authenticatorType>;
+export const authenticatorItem = z.object({
+  type: authenticatorType,
+  title: z.string().optional(),
+  context: z.record(z.string(), z.unknown()).optional(),
+});
+export type AuthenticatorItem = z.infer<typeof authenticatorItem>;
+
+export const sessionLoginRequest = emptyBody;
+export const sessionLoginData = z.object({
+  username: z.string(),
+  displayName: z.string(),
+  authenticated: z.boolean(),
+  authenticators: z.array(authenticatorItem).optional(),
+  context: z.string().optional(),
+});
+export type SessionLoginData = z.infer<typeof sessionLoginData>;
+export const callbacksField = z.array(callbackSchema);
+
+export const logoutRequest = emptyBody;
+
+/** The signed-in session as GET /user/session/login reports it (route guard). */
+export const sessionData = z.object({
+  authenticated: z.boolean(),
+  username: z.string(),
+  displayName: z.string(),
+  signedInAt: z.string(),
+  idleExpiresAt: z.string(),
+  absoluteExpiresAt: z.string(),
+});
+export type SessionData = z.infer<typeof sessionData>;
+
+export const sessionUpdateRequest = z.object({ ...base, context: z.string().max(200).optional() }).optional();
+export const sessionExtendRequest = emptyBody;
+
+export const passwordStatusRequest = z.object({ ...base, username: usernameInput.optional() }).optional();
+
+export const passwordEnrollmentPut = z.object({
+  ...base,
+  username: usernameInput.optional(),
+  newPassword: passwordInput,
+});
+export const passwordEnrollmentPost = z.union([
+  z.object({ ...base, password: passwordInput }).strict(),
+  z.object({ ...base, username: usernameInput, oldPassword: passwordInput, newPassword: passwordInput }),
+]);
+
+// --- identity -------------------------------------------------------------------------------
+export const rememberOperation = z.enum(['ADD', 'DELETE']);
+export const rememberPutRequest = z.object({ ...base, username: usernameInput, operation: rememberOperation });
+export const rememberPostRequest = z.object({ ...base, username: usernameInput });
+export const savedUsername = z.object({
+  friendlyName: z.string(),
+  value: z.string(),
+  index: z.number().int(),
+  id: z.string(),
+});
+export type SavedUsername = z.infer<typeof savedUsername>;
+export const rememberData = z.object({ usernames: z.array(savedUsername) });
+
+export const identifyRequest = z.object({ ...base, username: usernameInput });
+export const changeUsernameRequest = z.object({
+  ...base,
+  username: usernameInput,
+  password: passwordInput,
+});
+export const trustedDeviceRequest = z.object({ ...base, bindDevice: z.boolean() });
+
+export const attributesQuery = z.object({
+  attributes: z
+    .string()
+    .regex(/^(email|phone)(,(email|phone))?$/, 'attributes must be email, phone or email,phone'),
+});
+export const contactType = z.enum(['TEXT', 'PHONE', 'EMAIL', 'VOICE', 'REP']);
+export const contact = z.object({
+  type: contactType,
+  value: z.string(),
+  countryCode: z.string().optional(),
+  label: z.string(),
+  enable: z.boolean(),
+});
+export type Contact = z.infer<typeof contact>;
+export const attributesData = z.object({
+  email: z.array(contact).optional(),
+  phone: z.array(contact).optional(),
+});
+
+// --- one-time codes -----------------------------------------------------------------------
+export const otpStateQuery = z.object({ timestamp: z.string().regex(/^\d{1,16}$/).optional() });
+export const otpStateData = z.object({ phone: z.array(contact), email: z.array(contact) });
+export const otpSmsSend = z.object({ ...base, phone: z.string().min(1).max(64), message: z.string().max(400) });
+export const otpVoiceSend = z.object({ ...base, phone: z.string().min(1).max(64) });
+export const otpEmailSend = z.object({ ...base, email: z.string().min(1).max(254) });
+export const otpCheck = z.object({ ...base, securityCode, bindDevice: z.boolean().optional() });
+
+// --- token app (VIP-style) and authenticator app -------------------------------------------
+export const svipStatusData = z.object({ credentials: z.array(z.object({ credentialId: z.string() })) });
+export const svipAuthenticationRequest = z.object({
+  ...base,
+  credentialId: z.string().min(1).max(64),
+  securityCode1: securityCode,
+  bindDevice: z.boolean().optional(),
+});
+export const svipSynchronizationRequest = z.object({
+  ...base,
+  securityCode1: securityCode,
+  securityCode2: securityCode,
+});
+export const totpAuthenticationRequest = z.object({
+  ...base,
+  securityCode,
+  bindDevice: z.boolean().optional(),
+});
+
+// --- push ------------------------------------------------------------------------------------
+export const pushStatusValue = z.enum([
+  'PENDING',
+  'SUCCESS',
+  'COMPLETED_SUCCESSFUL',
+  'DECLINED',
+  'FRAUD',
+  'EXPIRED_PENDING',
+  'EXPIRED_FAILURE',
+  'COMPLETED_FAILURE',
+]);
+export const pushInitRequest = z.object({
+  ...base,
+  transactionDescription: z.string().min(1).max(200),
+  secureTransactionContent: z.string().min(2).max(2000),
+  localizedPushKey: z.string().min(1).max(100),
+  context: z.string().max(200).optional(),
+});
+export const pushInitData = z.object({ id: z.string() });
+export const pushStatusRequest = z.object({ ...base, id: z.string().min(1).max(64), bindDevice: z.boolean().optional() });
+export const pushStatusData = z.object({ status: pushStatusValue });
+
+// --- client logs ---------------------------------------------------------------------------
+export const clientLogsRequest = z.object({
+  logs: z
+    .array(
+      z.object({
+        level: z.enum(['debug', 'info', 'warn', 'error']),
+        message: z.string().max(2000),
+        timestamp: z.string().max(40).optional(),
+      }),
+    )
+    .min(1)
+    .max(50),
+});
+
+// --- development outbox --------------------------------------------------------------------
+export const outboxQuery = z.object({ to: z.string().min(1).max(254) });
+export const outboxMessage = z.object({
+  channel: z.enum(['email', 'sms', 'voice']),
+  to: z.string(),
+  text: z.string(),
+  code: z.string().nullable(),
+  sentAt: z.string(),
+});
+export const outboxResponse = z.object({ messages: z.array(outboxMessage) });
+export type OutboxMessage = z.infer<typeof outboxMessage>;
+
+export const healthResponse = z.object({ status: z.enum(['ok', 'unavailable']) });

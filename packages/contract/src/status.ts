@@ -1,0 +1,65 @@
+/**
+ * Status codes carried in `responseBaseInfo.status.code`. Names follow the specs' wording;
+ * where a spec is silent the choice is recorded in docs/api.md.
+ */
+export const Status = {
+  SUCCESS: 1200,
+  /** Session login: a second factor is still due (portal: "authentication not completed"). */
+  AUTH_NOT_COMPLETED: 1201,
+  CALLBACKS_REQUIRED: 1202,
+  /** Password authentication: blocked for reset after too many failed attempts. */
+  BLOCKED_FOR_RESET: 1203,
+  REDIRECT_REP: 1204,
+  /** Password authentication and status: the password is correct but expired. */
+  PASSWORD_EXPIRED: 1205,
+  CARRIER_OUTAGE: 1224,
+  GUIDELINES_NOT_MET: 1400,
+  /** Blocked account (portal), error screen (widget), or no sign-in in progress. */
+  BLOCKED: 1401,
+  /** Invalid credentials / access prohibited, by call. */
+  FORBIDDEN: 1403,
+  BIRTH_DATE: 1427,
+  INCORRECT_CODE: 1428,
+  PASSWORD_REUSED: 1450,
+  PASSWORD_LENGTH: 1471,
+  PASSWORD_SEQUENTIAL: 1472,
+  PASSWORD_PERSONAL_DATA: 1473,
+  /** Password update: shares too much with the username. Change username: name taken. */
+  SHARES_WITH_USERNAME: 1474,
+  USERNAME_TAKEN: 1474,
+  PASSWORD_REPEATS: 1475,
+  PASSWORD_LETTER_AND_NUMBER: 1477,
+  USERNAME_MIN_LENGTH: 1481,
+  USERNAME_MAX_LENGTH: 1482,
+  USERNAME_NO_ALPHA: 1483,
+  USERNAME_INVALID_CHARACTER: 1484,
+  USERNAME_GUIDELINES: 1485,
+  PASSWORD_TOO_COMMON: 1486,
+  PASSWORD_NUMBER: 1487,
+  PASSWORD_LOWERCASE: 1488,
+  PASSWORD_UPPERCASE: 1489,
+  PASSWORD_SPECIAL: 1490,
+  /** Send limit reached / minimum requirements not met / blocked, by call. */
+  LIMIT_REACHED: 1491,
+  TOTP_REDIRECT_REP: 1493,
+  /** Password authentication: the account is closed or disabled (shown as incorrect credentials). */
+  ACCOUNT_DISABLED: 4000,
+  /** Request not valid against the contract schema. */
+  BAD_REQUEST: 4400,
+  /** No session, or the session expired. */
+  UNAUTHENTICATED: 4401,
+  /** CSRF token or origin refused. */
+  CSRF_REFUSED: 4403,
+  NOT_FOUND: 4404,
+  RATE_LIMITED: 4429,
+  UNKNOWN: 5000,
+  UNAVAILABLE: 5003,
+} as const;
+
+export type StatusCode = (typeof Status)[keyof typeof Status];
+
+export const ErrorType = {
+  APPLICATION: 'APPLICATION_ERROR',
+  SYSTEM: 'SYSTEM_ERROR',
+} as const;
+export type ErrorTypeValue = (typeof ErrorType)[keyof typeof ErrorType];
