@@ -1,0 +1,48 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../apps/identity/src/app.ts';
+import { loadConfig } from '../../apps/identity/src/config.ts';
+import type { Context } from '../../apps/identity/src/context.ts';
+import { openDatabase } from '../../apps/identity/src/db/database.ts';
+import { TestClock } from '../../apps/identity/src/lib/clock.ts';
+
+export type RunningServer = {
+  app: FastifyInstance;
+  ctx: Context;
+  clock: TestClock;
+  origin: string;
+  logs: string[];
+  close: () => Promise<void>;
+};
+
+/**
+ * The whole product on a free port: the identity service serving the built apps, with a fresh
+ * in-memory PGlite database seeded with the demo accounts, and every log line kept for checks.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const config = loadConfig({ NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const clock = new TestClock();
+  const db = await openDatabase({ kind: 'pglite', dir: null });
+  const { app, ctx } = await buildApp({ config, db, clock, logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    ctx,
+    clock,
+    origin: `http://localhost:${port}`,
+    logs,
+    close: async () => {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
