@@ -9,7 +9,12 @@ import {
   Status,
   serverMessages,
 } from '@gatehouse/contract';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  LogController,
+} from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
@@ -62,7 +67,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   const db =
     options.db ??
     (await openDatabase(
-      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dir: config.dataDir },
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dir: config.dataDir },
     ));
   await migrate(db as never);
 
@@ -93,7 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
     },
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false },
   });
@@ -121,10 +128,18 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     }
     const code = error.code;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return failure(request, reply, new ApiError(400, Status.BAD_REQUEST, format(serverMessages.bodyTooLarge, config.bodyLimit)));
+      return failure(
+        request,
+        reply,
+        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.bodyTooLarge, config.bodyLimit)),
+      );
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return failure(request, reply, new ApiError(415, Status.BAD_REQUEST, serverMessages.unsupportedMediaType));
+      return failure(
+        request,
+        reply,
+        new ApiError(415, Status.BAD_REQUEST, serverMessages.unsupportedMediaType),
+      );
     }
     if (error.statusCode === 400 || code?.startsWith('FST_ERR_CTP')) {
       return failure(request, reply, new ApiError(400, Status.BAD_REQUEST, serverMessages.malformedJson));
@@ -144,7 +159,13 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         .send(
           envelope(
             request,
-            { code: Status.NOT_FOUND, message: format(serverMessages.notFound, `${request.method} ${request.url.replace(/\?.*$/, '')}`) },
+            {
+              code: Status.NOT_FOUND,
+              message: format(
+                serverMessages.notFound,
+                `${request.method} ${request.url.replace(/\?.*$/, '')}`,
+              ),
+            },
             { errorType: ErrorType.APPLICATION },
           ),
         );

@@ -1,0 +1,307 @@
+import { type Envelope, headers as headerNames, paths } from '@gatehouse/contract';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Context } from '../../src/context.ts';
+import { type DB, openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrations.ts';
+import { TestClock } from '../../src/lib/clock.ts';
+
+/**
+ * Shared support for the API tests: the database targets (PGlite always, PostgreSQL when
+ * DATABASE_URL is set), an app factory that collects every log line, a client that keeps cookies
+ * and sends the CSRF header, and a registry of secrets that must never reach a log line.
+ */
+
+export type Target = {
+  name: 'pglite' | 'postgres';
+  /** Opens the database (clean, migrated). */
+  open(): Promise<DB>;
+  /** A second handle on the same database, as a second instance would have (PGlite: the same). */
+  another(db: DB): Promise<DB>;
+};
+
+const pglite: Target = {
+  name: 'pglite',
+  open: async () => {
+    const db = await openDatabase({ kind: 'pglite', dir: null });
+    await migrate(db as never);
+    return db;
+  },
+  another: async (db) => db,
+};
+
+const postgresUrl = process.env.DATABASE_URL;
+const postgres: Target = {
+  name: 'postgres',
+  open: async () => {
+    const db = await openDatabase({ kind: 'postgres', url: postgresUrl! });
+    // The database `test` is scratch: every test file starts from an empty schema.
+    await sql`drop schema if exists public cascade`.execute(db);
+    await sql`create schema public`.execute(db);
+    await migrate(db as never);
+    return db;
+  },
+  another: async () => openDatabase({ kind: 'postgres', url: postgresUrl! }),
+};
+
+export const targets: Target[] = postgresUrl ? [pglite, postgres] : [pglite];
+
+/** Settings of every test app: fast argon2, no static apps, generous limits unless a test lowers them. */
+export const baseEnv: Record<string, string> = {
+  NODE_ENV: 'test',
+  SERVE_APPS: 'false',
+  SEED_DEMO: 'false',
+  LOG_LEVEL: 'info',
+  ARGON2_MEMORY_KIB: '8192',
+  ARGON2_ITERATIONS: '1',
+  RATE_LIMIT_CLIENT_MAX: '100000',
+  RATE_LIMIT_ACCOUNT_MAX: '10000',
+};
+
+export const productionSecret = 'a-production-secret-of-at-least-32-characters';
+
+// --- secrets that must never be logged -----------------------------------------------------------
+const secrets = new Set<string>();
+export const logLines: string[] = [];
+export function rememberSecret(value: string | undefined) {
+  if (value && value.length >= 6) secrets.add(value);
+}
+/** Every log line of every app built in this file, checked once at the end of the file. */
+export function assertNoSecretsLogged() {
+  expect(logLines.length).toBeGreaterThan(0);
+  for (const secret of secrets) {
+    const line = logLines.find((l) => l.includes(secret));
+    expect(line, `a log line contains the secret ${secret}`).toBeUndefined();
+  }
+}
+
+// --- apps ------------------------------------------------------------------------------------------
+export type Started = { app: FastifyInstance; ctx: Context; logs: string[] };
+
+export type Harness = {
+  readonly db: DB;
+  readonly clock: TestClock;
+  /** Builds an app on the test database (or the given one) with baseEnv plus the overrides. */
+  start(env?: Record<string, string>, options?: { db?: DB }): Promise<Started>;
+  /** A second database handle, for a second instance. */
+  another(): Promise<DB>;
+};
+
+/** Registers the hooks of one database target and returns the harness for the tests inside. */
+export function useHarness(target: Target): Harness {
+  let db: DB | undefined;
+  let clock = new TestClock();
+  const apps: FastifyInstance[] = [];
+  const extraDbs: DB[] = [];
+
+  beforeAll(async () => {
+    db = await target.open();
+  });
+  beforeEach(async () => {
+    clock = new TestClock();
+    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, contacts cascade`.execute(
+      db!,
+    );
+  });
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+  });
+  afterAll(async () => {
+    for (const extra of extraDbs.splice(0)) await extra.destroy();
+    await db?.destroy();
+    assertNoSecretsLogged();
+  });
+
+  return {
+    get db() {
+      return db!;
+    },
+    get clock() {
+      return clock;
+    },
+    async start(env = {}, options = {}) {
+      const logs: string[] = [];
+      const { app, ctx } = await buildApp({
+        config: loadConfig({ ...baseEnv, ...env }),
+        db: options.db ?? db!,
+        clock,
+        logStream: {
+          write(line: string) {
+            logs.push(line);
+            logLines.push(line);
+          },
+        },
+      });
+      apps.push(app);
+      return { app, ctx, logs };
+    },
+    async another() {
+      const other = await target.another(db!);
+      if (other !== db) extraDbs.push(other);
+      return other;
+    },
+  };
+}
+
+// --- accounts ------------------------------------------------------------------------------------
+export type AccountInput = {
+  username: string;
+  password: string;
+  status?: 'active' | 'blocked' | 'locked' | 'disabled';
+  passwordState?: 'ok' | 'expired' | 'temporary';
+  requireUsernameUpdate?: boolean;
+  maintenance?: boolean;
+  secondFactor?: boolean;
+};
+
+/** Inserts an account with the app's own hasher. */
+export async function createAccount(ctx: Context, input: AccountInput) {
+  rememberSecret(input.password);
+  return ctx.db
+    .insertInto('accounts')
+    .values({
+      username: input.username,
+      username_key: input.username.toLowerCase(),
+      display_name: input.username,
+      email: `${input.username}@example.com`,
+      password_hash: await ctx.hasher.hash(input.password),
+      password_changed_at: ctx.clock.now(),
+      status: input.status ?? 'active',
+      password_state: input.passwordState ?? 'ok',
+      require_username_update: input.requireUsernameUpdate ?? false,
+      maintenance: input.maintenance ?? false,
+      second_factor: input.secondFactor ?? false,
+      prohibited: false,
+      failed_logins: 0,
+      tags: '[]',
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+// --- client ----------------------------------------------------------------------------------------
+export type Response = LightMyRequestResponse & { body: string };
+
+const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+/** A browser-like client: keeps cookies, echoes XSRF-TOKEN in X-XSRF-TOKEN on state-changing calls. */
+export class Client {
+  readonly cookies = new Map<string, string>();
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly options: { remoteAddress?: string; origin?: string } = {},
+  ) {}
+
+  async request(input: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: string;
+    body?: unknown;
+    payload?: string;
+    headers?: Record<string, string>;
+    csrf?: boolean;
+  }): Promise<LightMyRequestResponse> {
+    if (UNSAFE.has(input.method) && input.csrf !== false && !this.cookies.has('XSRF-TOKEN')) {
+      await this.get(`/api${paths.health}`);
+    }
+    const headers: Record<string, string> = { ...(input.headers ?? {}) };
+    if (this.options.origin) headers.origin = this.options.origin;
+    if (UNSAFE.has(input.method) && input.csrf !== false) {
+      headers[headerNames.csrf] = this.cookies.get('XSRF-TOKEN')!;
+    }
+    if (this.cookies.size) {
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    let payload: string | undefined = input.payload;
+    if (input.body !== undefined) {
+      payload = JSON.stringify(input.body);
+      const b = input.body as Record<string, unknown>;
+      for (const key of ['password', 'newPassword', 'oldPassword']) {
+        if (typeof b?.[key] === 'string') rememberSecret(b[key] as string);
+      }
+    }
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    const response = await this.app.inject({
+      method: input.method,
+      url: input.url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+      ...(this.options.remoteAddress ? { remoteAddress: this.options.remoteAddress } : {}),
+    });
+    for (const c of response.cookies as Array<{
+      name: string;
+      value: string;
+      expires?: Date;
+      maxAge?: number;
+    }>) {
+      const cleared = c.value === '' || (c.expires && c.expires.getTime() <= Date.now()) || c.maxAge === 0;
+      if (cleared) this.cookies.delete(c.name);
+      else {
+        this.cookies.set(c.name, c.value);
+        rememberSecret(c.value);
+      }
+    }
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request({ method: 'GET', url, ...(headers ? { headers } : {}) });
+  }
+  post(url: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request({ method: 'POST', url, body, ...(headers ? { headers } : {}) });
+  }
+  delete(url: string) {
+    return this.request({ method: 'DELETE', url });
+  }
+
+  /** POST password authentication. */
+  signInPassword(username: string, password: string) {
+    return this.post(`/api${paths.passwordAuthentication}`, { username, password });
+  }
+  /** POST session login. */
+  sessionLogin(headers?: Record<string, string>) {
+    return this.post(`/api${paths.sessionLogin}`, undefined, headers);
+  }
+  /** GET session login (the route guard). */
+  session() {
+    return this.get(`/api${paths.sessionLogin}`);
+  }
+  /** Password and session login: a signed-in client. */
+  async signIn(username: string, password: string) {
+    const first = await this.signInPassword(username, password);
+    expect(code(first)).toBe(1200);
+    const second = await this.sessionLogin();
+    expect(code(second)).toBe(1200);
+    return second;
+  }
+}
+
+export const json = <T = unknown>(response: LightMyRequestResponse) => response.json() as Envelope<T>;
+export const code = (response: LightMyRequestResponse) => json(response).responseBaseInfo.status.code;
+
+/** The raw Set-Cookie header line of a cookie, to check its attributes. */
+export function setCookieLine(response: LightMyRequestResponse, name: string): string | undefined {
+  const raw = response.headers['set-cookie'];
+  const lines = raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
+  return lines.find((l) => l.startsWith(`${name}=`));
+}
+
+/** The envelope every failure carries: status, errorType, error, and no stack trace. */
+export function expectFailureEnvelope(response: LightMyRequestResponse, http: number, statusCode: number) {
+  expect(response.statusCode).toBe(http);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const body = json(response);
+  expect(body.responseBaseInfo.requestId).toMatch(/^REQ[A-Za-z0-9]{32}$/);
+  expect(body.responseBaseInfo.status.code).toBe(statusCode);
+  expect(body.responseBaseInfo.status.message.length).toBeGreaterThan(5);
+  expect(body.errorType).toMatch(/^(APPLICATION|SYSTEM)_ERROR$/);
+  expect(body.error).toEqual(body.responseBaseInfo.status);
+  expect(response.body).not.toMatch(/stack|\bat .+\.ts:\d+|node_modules/i);
+  return body;
+}
+
+export const api = (path: string) => `/api${path}`;
