@@ -154,21 +154,16 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith(`${API_BASE}/`) || request.url === API_BASE) {
-      return reply
-        .code(404)
-        .send(
-          envelope(
-            request,
-            {
-              code: Status.NOT_FOUND,
-              message: format(
-                serverMessages.notFound,
-                `${request.method} ${request.url.replace(/\?.*$/, '')}`,
-              ),
-            },
-            { errorType: ErrorType.APPLICATION },
-          ),
-        );
+      return reply.code(404).send(
+        envelope(
+          request,
+          {
+            code: Status.NOT_FOUND,
+            message: format(serverMessages.notFound, `${request.method} ${request.url.replace(/\?.*$/, '')}`),
+          },
+          { errorType: ErrorType.APPLICATION },
+        ),
+      );
     }
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
   });

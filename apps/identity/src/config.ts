@@ -7,9 +7,12 @@ import { z } from 'zod';
  */
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const list = z
-  .string()
-  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 const schema = z
   .object({
@@ -114,7 +117,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const production = v.NODE_ENV === 'production';
   const devCompanions = v.DEV_COMPANIONS ?? !production;
   if (production && devCompanions) {
-    throw new ConfigError('Invalid setting DEV_COMPANIONS: the development companions cannot run in production mode');
+    throw new ConfigError(
+      'Invalid setting DEV_COMPANIONS: the development companions cannot run in production mode',
+    );
   }
   return {
     env: v.NODE_ENV,

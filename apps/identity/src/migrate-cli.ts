@@ -5,12 +5,16 @@ import { migrate } from './db/migrations.ts';
 try {
   const config = loadConfig();
   const db = await openDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dir: config.dataDir },
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dir: config.dataDir },
   );
   const applied = await migrate(db as never);
   console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
   await db.destroy();
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`);
+  console.error(
+    error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`,
+  );
   process.exit(1);
 }

@@ -39,7 +39,12 @@ const factorTags = new Set(['all-factors', 'otp-only', 'email-only', 'push', 'to
  * Seeds the demo accounts: an account that exists is left as it is, so a restart duplicates
  * nothing and keeps what happened to the accounts (a lockout, a changed password).
  */
-export async function seedDemoAccounts(db: DB, hasher: PasswordHasher, clock: Clock, accounts: DemoAccount[]) {
+export async function seedDemoAccounts(
+  db: DB,
+  hasher: PasswordHasher,
+  clock: Clock,
+  accounts: DemoAccount[],
+) {
   let created = 0;
   for (const a of accounts) {
     const exists = await db
@@ -62,7 +67,11 @@ export async function seedDemoAccounts(db: DB, hasher: PasswordHasher, clock: Cl
           password_hash: await hasher.hash(a.password),
           password_changed_at: now,
           status: has('blocked') ? 'blocked' : has('locked') ? 'locked' : 'active',
-          password_state: has('expired-password') ? 'expired' : has('temporary-password') ? 'temporary' : 'ok',
+          password_state: has('expired-password')
+            ? 'expired'
+            : has('temporary-password')
+              ? 'temporary'
+              : 'ok',
           require_username_update: has('forced-username-update'),
           maintenance: false,
           second_factor: a.tags.some((t) => factorTags.has(t)),
@@ -78,11 +87,32 @@ export async function seedDemoAccounts(db: DB, hasher: PasswordHasher, clock: Cl
       await tx
         .insertInto('contacts')
         .values([
-          { account_id: row.id, kind: 'email', value: email, country_code: null, voice: false, added_at: new Date(0) },
+          {
+            account_id: row.id,
+            kind: 'email',
+            value: email,
+            country_code: null,
+            voice: false,
+            added_at: new Date(0),
+          },
           ...(phones
             ? [
-                { account_id: row.id, kind: 'phone', value: '2025550143', country_code: '1', voice: true, added_at: new Date(0) },
-                { account_id: row.id, kind: 'phone', value: '2025550178', country_code: '1', voice: false, added_at: now },
+                {
+                  account_id: row.id,
+                  kind: 'phone',
+                  value: '2025550143',
+                  country_code: '1',
+                  voice: true,
+                  added_at: new Date(0),
+                },
+                {
+                  account_id: row.id,
+                  kind: 'phone',
+                  value: '2025550178',
+                  country_code: '1',
+                  voice: false,
+                  added_at: now,
+                },
               ]
             : []),
         ])

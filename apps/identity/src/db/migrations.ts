@@ -89,7 +89,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('code', 'text')
         .addColumn('sent_at', 'timestamptz', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('outbox_recipient').on('outbox').columns(['recipient', 'sent_at']).execute();
+      await db.schema
+        .createIndex('outbox_recipient')
+        .on('outbox')
+        .columns(['recipient', 'sent_at'])
+        .execute();
     },
   },
 };

@@ -1,8 +1,8 @@
 import {
   type Callback,
+  type Envelope,
   ErrorType,
   type ErrorTypeValue,
-  type Envelope,
   format,
   Status,
   serverMessages,
@@ -63,7 +63,13 @@ export function failure(request: FastifyRequest, reply: FastifyReply, error: Api
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
     .code(error.http)
-    .send(envelope(request, { code: error.code, message: error.message }, { ...extra, errorType: error.errorType }));
+    .send(
+      envelope(
+        request,
+        { code: error.code, message: error.message },
+        { ...extra, errorType: error.errorType },
+      ),
+    );
 }
 
 /** Parses a request part with its contract schema, or throws the 400 envelope naming the field. */

@@ -1,6 +1,6 @@
+import { API_BASE } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { API_BASE } from '@gatehouse/contract';
 import { parse } from './http.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -1,6 +1,6 @@
 import { paths } from '@gatehouse/contract';
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../lib/route.ts';
 

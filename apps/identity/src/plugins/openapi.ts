@@ -10,16 +10,20 @@ export function openApiDocument(version: string) {
   const pathItems: Record<string, Record<string, unknown>> = {};
   for (const doc of routeDocs) {
     const url = API_BASE + doc.path;
-    const item = (pathItems[url] ??= {});
+    pathItems[url] ??= {};
+    const item = pathItems[url];
     const responses: Record<string, unknown> = doc.noContent
       ? { '204': { description: 'Done' } }
       : {
           '200': {
-            description: Object.entries(doc.codes)
-              .map(([code, text]) => `${code}: ${text}`)
-              .join('; ') || 'OK',
+            description:
+              Object.entries(doc.codes)
+                .map(([code, text]) => `${code}: ${text}`)
+                .join('; ') || 'OK',
             content: {
-              'application/json': { schema: json(doc.successData ? envelopeSchema(doc.successData) : anyEnvelopeSchema) },
+              'application/json': {
+                schema: json(doc.successData ? envelopeSchema(doc.successData) : anyEnvelopeSchema),
+              },
             },
           },
         };
@@ -58,7 +62,7 @@ export function openApiDocument(version: string) {
   };
 }
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain, script-free reference page rendered from the same document. */
@@ -68,19 +72,23 @@ function referencePage(version: string): string {
     .map(([url, ops]) =>
       Object.entries(ops)
         .map(([method, op]) => {
-          const o = op as { summary: string; requestBody?: unknown; responses: Record<string, { description: string }> };
+          const o = op as {
+            summary: string;
+            requestBody?: unknown;
+            responses: Record<string, { description: string }>;
+          };
           const body = o.requestBody
-            ? `<h4>Request body</h4><pre>${escape(JSON.stringify((o.requestBody as { content: { 'application/json': { schema: unknown } } }).content['application/json'].schema, null, 2))}</pre>`
+            ? `<h4>Request body</h4><pre>${escapeHtml(JSON.stringify((o.requestBody as { content: { 'application/json': { schema: unknown } } }).content['application/json'].schema, null, 2))}</pre>`
             : '';
           const responses = Object.entries(o.responses)
-            .map(([code, r]) => `<li><strong>${code}</strong> ${escape(r.description)}</li>`)
+            .map(([code, r]) => `<li><strong>${code}</strong> ${escapeHtml(r.description)}</li>`)
             .join('');
-          return `<section><h3><code>${method.toUpperCase()} ${escape(url)}</code></h3><p>${escape(o.summary)}</p>${body}<h4>Responses</h4><ul>${responses}</ul></section>`;
+          return `<section><h3><code>${method.toUpperCase()} ${escapeHtml(url)}</code></h3><p>${escapeHtml(o.summary)}</p>${body}<h4>Responses</h4><ul>${responses}</ul></section>`;
         })
         .join(''),
     )
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main><h1>Gatehouse API reference</h1><p>${escape(doc.info.description)}</p><p><a href="${API_BASE}${paths.openapi}">OpenAPI document (JSON)</a></p><h2>Calls</h2>${sections}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main><h1>Gatehouse API reference</h1><p>${escapeHtml(doc.info.description)}</p><p><a href="${API_BASE}${paths.openapi}">OpenAPI document (JSON)</a></p><h2>Calls</h2>${sections}</main></body></html>`;
 }
 
 export async function openApiPlugin(app: FastifyInstance, opts: { version: string }) {
@@ -92,5 +100,7 @@ export async function openApiPlugin(app: FastifyInstance, opts: { version: strin
     codes: {},
     handler: async ({ reply }) => reply.send(openApiDocument(opts.version)),
   });
-  app.get(`${API_BASE}/docs`, async (_request, reply) => reply.type('text/html; charset=utf-8').send(referencePage(opts.version)));
+  app.get(`${API_BASE}/docs`, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(referencePage(opts.version)),
+  );
 }

@@ -25,7 +25,8 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
     body: passwordAuthenticationRequest,
     codes: {
       [Status.SUCCESS]: 'Password correct: continue with session login',
-      [Status.PASSWORD_EXPIRED]: 'Password correct but expired: continue with session login (callbacks follow)',
+      [Status.PASSWORD_EXPIRED]:
+        'Password correct but expired: continue with session login (callbacks follow)',
       [Status.BLOCKED_FOR_RESET]: 'Locked after too many failed attempts: the password must be reset',
       [Status.BLOCKED]: 'Blocked for security reasons',
       [Status.FORBIDDEN]: 'Incorrect username or password (the same answer for an unknown username)',
@@ -72,20 +73,32 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
             .execute();
           await sessions.endAllForAccount(account.id, 'locked');
           request.log.warn({ account: account.id }, 'account locked after failed attempts');
-          return failure(request, reply, new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset));
+          return failure(
+            request,
+            reply,
+            new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset),
+          );
         }
         return failure(request, reply, incorrect);
       }
 
       // The password is right: only now does the answer depend on the account's state.
       if (account.status === 'locked') {
-        return failure(request, reply, new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset));
+        return failure(
+          request,
+          reply,
+          new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset),
+        );
       }
       if (account.status === 'blocked') {
         return failure(request, reply, new ApiError(200, Status.BLOCKED, serverMessages.securityBlocked));
       }
       if (account.status === 'disabled') {
-        return failure(request, reply, new ApiError(200, Status.ACCOUNT_DISABLED, serverMessages.incorrectCredentials));
+        return failure(
+          request,
+          reply,
+          new ApiError(200, Status.ACCOUNT_DISABLED, serverMessages.incorrectCredentials),
+        );
       }
       if (account.failed_logins > 0) {
         await db.updateTable('accounts').set({ failed_logins: 0 }).where('id', '=', account.id).execute();

@@ -5,9 +5,9 @@ import {
   headers,
   paths,
   Status,
+  serverMessages,
   sessionExtendRequest,
   sessionUpdateRequest,
-  serverMessages,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
@@ -20,7 +20,7 @@ import { cookieOptions } from './security.ts';
 /** The signed-in session of a request, or a 401 envelope. */
 export async function requireSession(ctx: Context, request: FastifyRequest): Promise<Session> {
   const session = await ctx.sessions.load(request.cookies[cookies.session]);
-  if (!session || session.state !== 'authenticated') {
+  if (session?.state !== 'authenticated') {
     throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
   }
   await ctx.sessions.touch(session);
@@ -49,8 +49,10 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     body: emptyBody,
     codes: {
       [Status.SUCCESS]: 'Signed in (no callbacks): the session is authenticated',
-      [Status.AUTH_NOT_COMPLETED]: 'A second factor is due: successData.authenticators lists the allowed ones',
-      [Status.CALLBACKS_REQUIRED]: 'callbacks say what must happen first (PASSWORD/EXPIRED, PASSWORD/SETUP, IDENTITY/MAINTENANCE)',
+      [Status.AUTH_NOT_COMPLETED]:
+        'A second factor is due: successData.authenticators lists the allowed ones',
+      [Status.CALLBACKS_REQUIRED]:
+        'callbacks say what must happen first (PASSWORD/EXPIRED, PASSWORD/SETUP, IDENTITY/MAINTENANCE)',
       [Status.BLOCKED]: 'No login transaction in progress (HTTP 401)',
       [Status.FORBIDDEN]: 'The account is blocked',
     },
@@ -96,11 +98,16 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           ? { token: request.cookies[cookies.session]!, session }
           : await sessions.promote(session, 'authenticated', context);
       reply.setCookie(cookies.session, token, cookieOptions(ctx));
-      if (signedIn.context) reply.setCookie(cookies.sessionContext, signedIn.context, cookieOptions(ctx, false));
+      if (signedIn.context)
+        reply.setCookie(cookies.sessionContext, signedIn.context, cookieOptions(ctx, false));
       app.csrf.rebind(reply, token, request);
       request.log.info({ account: account.id }, 'signed in');
       return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
-        successData: { ...data, authenticated: true, ...(signedIn.context ? { context: signedIn.context } : {}) },
+        successData: {
+          ...data,
+          authenticated: true,
+          ...(signedIn.context ? { context: signedIn.context } : {}),
+        },
       });
     },
   });
@@ -110,7 +117,10 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     path: paths.sessionLogin,
     tag: 'session',
     summary: 'The signed-in session (used by the portal route guard); 401 when there is none.',
-    codes: { [Status.SUCCESS]: 'Signed in', [Status.UNAUTHENTICATED]: 'No session, or it expired (HTTP 401)' },
+    codes: {
+      [Status.SUCCESS]: 'Signed in',
+      [Status.UNAUTHENTICATED]: 'No session, or it expired (HTTP 401)',
+    },
     handler: async ({ request, reply }) => {
       const session = await requireSession(ctx, request);
       const account = await findAccountById(db, session.account_id);
@@ -155,7 +165,11 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply, body }) => {
       const session = await requireSession(ctx, request);
       if (body?.context) {
-        await db.updateTable('sessions').set({ context: body.context }).where('id', '=', session.id).execute();
+        await db
+          .updateTable('sessions')
+          .set({ context: body.context })
+          .where('id', '=', session.id)
+          .execute();
       }
       return reply.code(204).send();
     },

@@ -25,7 +25,10 @@ export async function staticPlugin(app: FastifyInstance) {
       maxAge: 0,
       setHeaders: (res, path) => {
         // Hashed assets never change; everything else is revalidated.
-        res.header('Cache-Control', /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'Cache-Control',
+          /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
     first = false;

@@ -5,7 +5,11 @@ import type { Account } from '../db/schema.ts';
 export const usernameKey = (username: string): string => username.trim().toLowerCase();
 
 export async function findAccount(db: DB, username: string): Promise<Account | undefined> {
-  return db.selectFrom('accounts').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('username_key', '=', usernameKey(username))
+    .executeTakeFirst();
 }
 
 export async function findAccountById(db: DB, id: string): Promise<Account | undefined> {
