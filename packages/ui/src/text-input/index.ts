@@ -1,0 +1,2 @@
+export * from './mask.ts';
+export * from './TextInput.tsx';
