@@ -1,4 +1,8 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { setReducedMotion } from './media.ts';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  setReducedMotion(false);
+});

@@ -23,7 +23,7 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, fieldId: string): void
   const field = document.getElementById(fieldId);
   if (!field) return;
   event.preventDefault();
-  const label = document.querySelector(`label[for="${CSS.escape(fieldId)}"]`) ?? field;
+  const label = ('labels' in field && (field as HTMLInputElement).labels?.[0]) || field;
   label.scrollIntoView?.({ block: 'start' });
   field.focus({ preventScroll: true });
 }

@@ -53,16 +53,23 @@ export function Field({
   return (
     <div className={cx('gh-field', className)} data-invalid={error ? '' : undefined}>
       {label !== undefined && (
-        <label className="gh-field__label" htmlFor={id}>
-          {label}
+        <div className="gh-field__label-row">
+          <label className="gh-field__label" htmlFor={id}>
+            {label}
+            {!required && optional ? (
+              <>
+                {' '}
+                <span className="gh-field__optional">{optionalText ?? uiMessages.optional}</span>
+              </>
+            ) : null}
+          </label>
+          {/* Outside the label so the accessible name stays the label; aria-required says it. */}
           {required ? (
             <span className="gh-field__required" aria-hidden="true">
               *
             </span>
-          ) : optional ? (
-            <span className="gh-field__optional">{optionalText ?? uiMessages.optional}</span>
           ) : null}
-        </label>
+        </div>
       )}
       {hint ? (
         <p className="gh-field__hint" id={`${id}-hint`}>
