@@ -168,6 +168,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
   });
 
+  app.decorate('routeDocs', []);
   await app.register(cookie);
   await security(app, ctx);
   await app.register(healthPlugin, ctx);

@@ -108,10 +108,11 @@ describe.each(targets)('session login ($name)', (target) => {
   });
 
   test('the session cookie is Secure with COOKIE_SECURE=true and in production mode', async () => {
-    for (const env of [
+    const envs: Array<Record<string, string>> = [
       { COOKIE_SECURE: 'true' },
       { NODE_ENV: 'production', SESSION_SECRET: productionSecret, PUBLIC_ORIGIN: 'https://bank.example' },
-    ]) {
+    ];
+    for (const env of envs) {
       const { app, ctx } = await h.start(env);
       await createAccount(ctx, { username: `alex${env.NODE_ENV ? 'prod' : 'sec'}01`, password: PASSWORD });
       const client = new Client(app);

@@ -15,6 +15,10 @@ export type RouteDoc = {
   successData?: z.ZodType;
   codes: Record<number, string>;
   noContent?: boolean;
+  /** The 200 body is this schema itself, not an envelope (health, outbox). */
+  rawResponse?: z.ZodType;
+  /** The 200 body is an HTML page. */
+  html?: boolean;
 };
 
 export type RouteDef<B extends z.ZodType, Q extends z.ZodType> = Omit<RouteDoc, 'body' | 'query'> & {
@@ -28,8 +32,12 @@ export type RouteDef<B extends z.ZodType, Q extends z.ZodType> = Omit<RouteDoc, 
   }) => Promise<unknown>;
 };
 
-/** Every route the service answers, for the OpenAPI document. */
-export const routeDocs: RouteDoc[] = [];
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route this app answers, for its OpenAPI document (decorated once in app.ts). */
+    routeDocs: RouteDoc[];
+  }
+}
 
 /**
  * Registers a contract route: the body and query are parsed with the contract's zod schemas
@@ -40,7 +48,10 @@ export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.Zo
   def: RouteDef<B, Q>,
 ) {
   const { handler, ...doc } = def;
-  if (!routeDocs.some((d) => d.method === doc.method && d.path === doc.path)) routeDocs.push(doc);
+  // Per app, not per process: two apps in one process (tests, a production and a development
+  // instance) each document only the routes they registered.
+  const docs = app.routeDocs;
+  if (!docs.some((d) => d.method === doc.method && d.path === doc.path)) docs.push(doc);
   app.route({
     method: def.method,
     url: API_BASE + def.path,

@@ -1,4 +1,4 @@
-import { paths } from '@gatehouse/contract';
+import { healthResponse, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
@@ -11,6 +11,7 @@ export async function healthPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'operations',
     summary: 'The process is up.',
     codes: {},
+    rawResponse: healthResponse,
     handler: async ({ reply }) => reply.send({ status: 'ok' }),
   });
   defineRoute(app, {
@@ -19,6 +20,7 @@ export async function healthPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'operations',
     summary: 'The database answers (503 when it does not).',
     codes: {},
+    rawResponse: healthResponse,
     handler: async ({ request, reply }) => {
       try {
         await sql`select 1`.execute(ctx.db);

@@ -1,12 +1,12 @@
 import { API_BASE, anyEnvelopeSchema, envelopeSchema, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, routeDocs } from '../lib/route.ts';
+import { defineRoute, type RouteDoc } from '../lib/route.ts';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
 /** The OpenAPI 3.1 document, generated from the contract's zod schemas of every route. */
-export function openApiDocument(version: string) {
+export function openApiDocument(version: string, routeDocs: readonly RouteDoc[]) {
   const pathItems: Record<string, Record<string, unknown>> = {};
   for (const doc of routeDocs) {
     const url = API_BASE + doc.path;
@@ -20,20 +20,30 @@ export function openApiDocument(version: string) {
               Object.entries(doc.codes)
                 .map(([code, text]) => `${code}: ${text}`)
                 .join('; ') || 'OK',
-            content: {
-              'application/json': {
-                schema: json(doc.successData ? envelopeSchema(doc.successData) : anyEnvelopeSchema),
-              },
-            },
+            content: doc.html
+              ? { 'text/html': { schema: { type: 'string' } } }
+              : {
+                  'application/json': {
+                    schema: json(
+                      doc.rawResponse ??
+                        (doc.successData ? envelopeSchema(doc.successData) : anyEnvelopeSchema),
+                    ),
+                  },
+                },
           },
         };
-    for (const [http, text] of [
-      ['400', 'The request does not match the contract (envelope, code 4400)'],
-      ['403', 'CSRF token or origin refused (envelope, code 4403)'],
-      ['429', 'Rate limited; Retry-After says when to try again (envelope, code 4429)'],
-      ['500', 'Unknown error (envelope, code 5000)'],
+    const unsafe = doc.method !== 'GET';
+    for (const [http, text, applies] of [
+      [
+        '400',
+        'The request does not match the contract (envelope, code 4400)',
+        Boolean(doc.body || doc.query),
+      ],
+      ['403', 'CSRF token or origin refused (envelope, code 4403)', unsafe],
+      ['429', 'Rate limited; Retry-After says when to try again (envelope, code 4429)', unsafe],
+      ['500', 'Unknown error (envelope, code 5000)', true],
     ] as const) {
-      responses[http] = { description: text };
+      if (applies) responses[http] = { description: text };
     }
     const operation: Record<string, unknown> = { tags: [doc.tag], summary: doc.summary, responses };
     if (doc.body) {
@@ -66,8 +76,8 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain, script-free reference page rendered from the same document. */
-function referencePage(version: string): string {
-  const doc = openApiDocument(version);
+function referencePage(version: string, routeDocs: readonly RouteDoc[]): string {
+  const doc = openApiDocument(version, routeDocs);
   const sections = Object.entries(doc.paths)
     .map(([url, ops]) =>
       Object.entries(ops)
@@ -98,9 +108,16 @@ export async function openApiPlugin(app: FastifyInstance, opts: { version: strin
     tag: 'operations',
     summary: 'This document.',
     codes: {},
-    handler: async ({ reply }) => reply.send(openApiDocument(opts.version)),
+    handler: async ({ reply }) => reply.send(openApiDocument(opts.version, app.routeDocs)),
   });
-  app.get(`${API_BASE}/docs`, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(referencePage(opts.version)),
-  );
+  defineRoute(app, {
+    method: 'GET',
+    path: '/docs',
+    tag: 'operations',
+    summary: 'This reference as a script-free HTML page.',
+    codes: {},
+    html: true,
+    handler: async ({ reply }) =>
+      reply.type('text/html; charset=utf-8').send(referencePage(opts.version, app.routeDocs)),
+  });
 }

@@ -1,4 +1,4 @@
-import { outboxQuery, paths } from '@gatehouse/contract';
+import { outboxQuery, outboxResponse, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { defineRoute } from '../lib/route.ts';
@@ -12,6 +12,7 @@ export async function outboxPlugin(app: FastifyInstance, ctx: Context) {
     summary: 'Development mode only: messages sent to an address or number, newest first.',
     query: outboxQuery,
     codes: {},
+    rawResponse: outboxResponse,
     handler: async ({ reply, query }) => {
       const rows = await ctx.db
         .selectFrom('outbox')

@@ -1,0 +1,354 @@
+import { readFileSync } from 'node:fs';
+import { paths } from '@gatehouse/contract';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { migrate } from '../src/db/migrations.ts';
+import { demoTags, readDemoAccounts } from '../src/seed.ts';
+import {
+  api,
+  Client,
+  code,
+  createAccount,
+  expectFailureEnvelope,
+  productionSecret,
+  rememberSecret,
+  targets,
+  useHarness,
+} from './support/harness.ts';
+
+const demoFile = new URL('../../../demo/accounts.json', import.meta.url);
+
+/** Every method and path the app registered, from Fastify's route tree. */
+function registeredRoutes(app: FastifyInstance): Array<{ method: string; url: string }> {
+  const routes: Array<{ method: string; url: string }> = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)/.exec(line.replace(/│ {3}/g, '│   '));
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    const url = stack.join('') + match[2]!;
+    stack.push(match[2]!);
+    for (const method of match[3]!.split(',').map((m) => m.trim())) {
+      if (method !== 'HEAD') routes.push({ method, url });
+    }
+  }
+  return routes;
+}
+
+type OpenApi = {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, { summary: string; responses: Record<string, unknown> }>>;
+};
+
+describe.each(targets)('operations ($name)', (target) => {
+  const h = useHarness(target);
+
+  test('health and readiness', async () => {
+    const { app } = await h.start();
+    const health = await app.inject({ method: 'GET', url: api(paths.health) });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await app.inject({ method: 'GET', url: api(paths.ready) });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok' });
+  });
+
+  test('the OpenAPI document lists every registered /api path and method', async () => {
+    const { app } = await h.start();
+    await app.ready();
+    const r = await app.inject({ method: 'GET', url: api(paths.openapi) });
+    expect(r.statusCode).toBe(200);
+    const doc = r.json() as OpenApi;
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.title).toBeTruthy();
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+/);
+
+    const registered = registeredRoutes(app).filter((route) => route.url.startsWith('/api/'));
+    expect(registered.length).toBeGreaterThanOrEqual(9);
+    const documented = Object.entries(doc.paths).flatMap(([url, ops]) =>
+      Object.keys(ops).map((method) => ({ method: method.toUpperCase(), url })),
+    );
+    const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+    expect(documented.map(key).sort()).toEqual(registered.map(key).sort());
+    for (const [url, ops] of Object.entries(doc.paths)) {
+      expect(url.startsWith('/api/')).toBe(true);
+      for (const op of Object.values(ops)) {
+        expect(op.summary).toBeTruthy();
+        expect(Object.keys(op.responses).length).toBeGreaterThan(0);
+      }
+    }
+    const login = doc.paths[api(paths.passwordAuthentication)]!.post as unknown as {
+      requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } };
+      responses: Record<string, { description: string }>;
+    };
+    expect(Object.keys(login.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['username', 'password']),
+    );
+    expect(login.responses['200']!.description).toContain('1403');
+    expect(doc.paths[api(paths.sessionLogout)]!.delete!.responses).toHaveProperty('204');
+  });
+
+  test('production: the OpenAPI document does not list the development outbox', async () => {
+    // A development app built first in the same process must not leak its routes into another app's document.
+    await h.start();
+    const { app } = await h.start({ NODE_ENV: 'production', SESSION_SECRET: productionSecret });
+    const doc = (await app.inject({ method: 'GET', url: api(paths.openapi) })).json() as OpenApi;
+    expect(Object.keys(doc.paths)).not.toContain(api(paths.devOutbox));
+    expect(Object.keys(doc.paths)).toContain(api(paths.passwordAuthentication));
+  });
+
+  test('/api/docs renders a script-free HTML reference', async () => {
+    const { app } = await h.start();
+    const r = await app.inject({ method: 'GET', url: api('/docs') });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^text\/html/);
+    expect(r.body).toMatch(/^<!doctype html>/i);
+    expect(r.body).toContain('<h1>Gatehouse API reference</h1>');
+    expect(r.body).toContain(`POST ${api(paths.passwordAuthentication)}`);
+    expect(r.body).toContain(`DELETE ${api(paths.sessionLogout)}`);
+    expect(r.body).not.toMatch(/<script|\son\w+=|javascript:/i);
+  });
+
+  test('the development outbox answers in development mode', async () => {
+    const { app } = await h.start();
+    await h.db
+      .insertInto('outbox')
+      .values([
+        {
+          channel: 'email',
+          recipient: 'a@example.com',
+          text: 'older',
+          code: '111111',
+          sent_at: new Date(1000),
+        },
+        {
+          channel: 'email',
+          recipient: 'a@example.com',
+          text: 'newer',
+          code: '222222',
+          sent_at: new Date(2000),
+        },
+        { channel: 'sms', recipient: '2025550143', text: 'other', code: null, sent_at: new Date(3000) },
+      ])
+      .execute();
+    const r = await app.inject({ method: 'GET', url: `${api(paths.devOutbox)}?to=a%40example.com` });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({
+      messages: [
+        {
+          channel: 'email',
+          to: 'a@example.com',
+          text: 'newer',
+          code: '222222',
+          sentAt: new Date(2000).toISOString(),
+        },
+        {
+          channel: 'email',
+          to: 'a@example.com',
+          text: 'older',
+          code: '111111',
+          sentAt: new Date(1000).toISOString(),
+        },
+      ],
+    });
+    expectFailureEnvelope(await app.inject({ method: 'GET', url: api(paths.devOutbox) }), 400, 4400);
+  });
+
+  test('the development outbox is 404 in production mode', async () => {
+    const { app } = await h.start({ NODE_ENV: 'production', SESSION_SECRET: productionSecret });
+    const r = await app.inject({ method: 'GET', url: `${api(paths.devOutbox)}?to=a%40example.com` });
+    expectFailureEnvelope(r, 404, 4404);
+  });
+
+  test('demo seeding: every account of demo/accounts.json, every tag covered, nothing duplicated on a second start', async () => {
+    const accounts = readDemoAccounts(demoFile);
+    for (const a of accounts) rememberSecret(a.password);
+    for (const tag of demoTags) {
+      expect(
+        accounts.some((a) => a.tags.includes(tag)),
+        `tag ${tag}`,
+      ).toBe(true);
+    }
+    expect(JSON.parse(readFileSync(demoFile, 'utf8'))).toHaveLength(accounts.length);
+
+    const first = await h.start({ SEED_DEMO: 'true' });
+    const count = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from accounts`.execute(h.db)).rows[0]!.n);
+    const contacts = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from contacts`.execute(h.db)).rows[0]!.n);
+    expect(await count()).toBe(accounts.length);
+    const contactsAfterFirst = await contacts();
+    const rows = await h.db.selectFrom('accounts').select(['username', 'status', 'password_state']).execute();
+    expect(rows.map((r) => r.username).sort()).toEqual(accounts.map((a) => a.username).sort());
+
+    // The seeded accounts behave as their tags say.
+    const byTag = (tag: string) => accounts.find((a) => a.tags.includes(tag as never))!;
+    const expected: Array<[string, number]> = [
+      ['password-only', 1200],
+      ['expired-password', 1205],
+      ['blocked', 1401],
+      ['locked', 1203],
+    ];
+    for (const [tag, status] of expected) {
+      const a = byTag(tag);
+      expect(code(await new Client(first.app).signInPassword(a.username, a.password)), tag).toBe(status);
+    }
+    const po = byTag('password-only');
+    await new Client(first.app).signIn(po.username, po.password);
+    await first.app.close();
+
+    // A second start on the same database adds nothing.
+    await h.start({ SEED_DEMO: 'true' });
+    expect(await count()).toBe(accounts.length);
+    expect(await contacts()).toBe(contactsAfterFirst);
+  });
+
+  test('migrations are idempotent', async () => {
+    expect(await migrate(h.db as never)).toEqual([]);
+    expect(await migrate(h.db as never)).toEqual([]);
+    const tables = await sql<{ table_name: string }>`
+      select table_name from information_schema.tables where table_schema = 'public' order by table_name`.execute(
+      h.db,
+    );
+    expect(tables.rows.map((r) => r.table_name)).toEqual(
+      expect.arrayContaining([
+        'accounts',
+        'contacts',
+        'outbox',
+        'password_history',
+        'rate_limits',
+        'sessions',
+      ]),
+    );
+    // Building an app migrates too, and again changes nothing.
+    await h.start();
+    await h.start();
+    expect(await migrate(h.db as never)).toEqual([]);
+  });
+
+  test('no secret reaches the log: passwords, session tokens and XSRF tokens', async () => {
+    const { app, ctx, logs } = await h.start({ LOG_LEVEL: 'trace' });
+    await createAccount(ctx, { username: 'alexdemo1', password: 'Harbor7Lights' });
+    const client = new Client(app);
+    const secrets: string[] = ['Harbor7Lights', 'Wrong7Secret9'];
+    await client.signInPassword('alexdemo1', 'Wrong7Secret9');
+    await client.signInPassword('alexdemo1', 'Harbor7Lights');
+    secrets.push(client.cookies.get('ET')!, client.cookies.get('XSRF-TOKEN')!);
+    await client.sessionLogin();
+    secrets.push(
+      client.cookies.get('ET')!,
+      client.cookies.get('XSRF-TOKEN')!,
+      client.cookies.get('GH_DEVICE')!,
+    );
+    // Secrets in places a careless logger would pick up: the query string, a bad body, headers.
+    await client.get(`${api(paths.sessionLogin)}?password=Harbor7Lights`);
+    await client.request({
+      method: 'POST',
+      url: api(paths.passwordAuthentication),
+      payload: '{"password":"Harbor7Lights"',
+    });
+    await client.post(api(paths.passwordAuthentication), {
+      username: 'alexdemo1',
+      password: ['Harbor7Lights'],
+    });
+    await client.request({
+      method: 'POST',
+      url: api(paths.passwordAuthentication),
+      body: { username: 'alexdemo1', password: 'Harbor7Lights' },
+      headers: { authorization: 'Bearer Harbor7Lights' },
+    });
+    await client.delete(api(paths.sessionLogout));
+
+    expect(logs.length).toBeGreaterThan(10);
+    const parsed = logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(parsed.some((l) => typeof l.requestId === 'string' && /^REQ/.test(l.requestId))).toBe(true);
+    expect(parsed.some((l) => l.msg === 'signed in')).toBe(true);
+    expect(secrets.every((s) => s && s.length >= 10)).toBe(true);
+    for (const secret of secrets) {
+      expect(
+        logs.find((l) => l.includes(secret)),
+        `log contains ${secret}`,
+      ).toBeUndefined();
+    }
+  });
+});
+
+describe('configuration', () => {
+  const fails = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).not.toContain('\n');
+      return message;
+    }
+    throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+  };
+
+  test('defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      production: false,
+      port: 8080,
+      databaseUrl: undefined,
+      cookieSecure: false,
+      cookieSameSite: 'lax',
+      sessionIdleMs: 4 * 3_600_000,
+      sessionAbsoluteMs: 12 * 3_600_000,
+      lockoutFailures: 6,
+      argon2: { memoryCost: 19456, timeCost: 2, parallelism: 1 },
+      bodyLimit: 16384,
+      seedDemo: true,
+      devCompanions: true,
+    });
+  });
+
+  test('production defaults: Secure cookies, no demo accounts, no development companions', () => {
+    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: productionSecret });
+    expect(config).toMatchObject({
+      production: true,
+      cookieSecure: true,
+      seedDemo: false,
+      devCompanions: false,
+    });
+    expect(config.sessionSecret).toBe(productionSecret);
+  });
+
+  test('a bad PORT: one line naming PORT', () => {
+    expect(fails({ PORT: 'eighty' })).toMatch(/^Invalid setting PORT \(got "eighty"\): /);
+    expect(fails({ PORT: '70000' })).toMatch(/^Invalid setting PORT/);
+  });
+
+  test('a bad DATABASE_URL: one line naming DATABASE_URL, without echoing it', () => {
+    const message = fails({ DATABASE_URL: 'mysql://root:hunter22@db/app' });
+    expect(message).toBe('Invalid setting DATABASE_URL: must start with postgres:// or postgresql://');
+    expect(message).not.toContain('hunter22');
+  });
+
+  test('production without SESSION_SECRET, or with a short one: one line naming SESSION_SECRET', () => {
+    expect(fails({ NODE_ENV: 'production' })).toMatch(
+      /^Invalid setting SESSION_SECRET: is required in production/,
+    );
+    const short = fails({ NODE_ENV: 'production', SESSION_SECRET: 'short-secret' });
+    expect(short).toMatch(/^Invalid setting SESSION_SECRET: must be at least 32 characters/);
+    expect(short).not.toContain('short-secret');
+  });
+
+  test('other bad settings name themselves', () => {
+    expect(fails({ NODE_ENV: 'staging' })).toMatch(/^Invalid setting NODE_ENV/);
+    expect(fails({ COOKIE_SECURE: 'yes' })).toMatch(/^Invalid setting COOKIE_SECURE/);
+    expect(fails({ ARGON2_MEMORY_KIB: '1024' })).toMatch(/^Invalid setting ARGON2_MEMORY_KIB/);
+    expect(fails({ BODY_LIMIT_BYTES: '10' })).toMatch(/^Invalid setting BODY_LIMIT_BYTES/);
+    expect(fails({ PUBLIC_ORIGIN: 'not a url' })).toMatch(/^Invalid setting PUBLIC_ORIGIN/);
+    expect(fails({ COOKIE_SAMESITE: 'none' })).toMatch(/^Invalid setting COOKIE_SAMESITE/);
+    expect(
+      fails({ NODE_ENV: 'production', SESSION_SECRET: productionSecret, DEV_COMPANIONS: 'true' }),
+    ).toMatch(/^Invalid setting DEV_COMPANIONS/);
+  });
+});
