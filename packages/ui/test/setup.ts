@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import './polyfills.ts';
 import { setReducedMotion } from './media.ts';
 
 afterEach(() => {
