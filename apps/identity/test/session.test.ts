@@ -268,6 +268,43 @@ describe.each(targets)('session login ($name)', (target) => {
     expect((await second.session()).statusCode).toBe(200);
   });
 
+  test('8 simultaneous session logins on one login transaction sign in once', async () => {
+    const { app, ctx } = await h.start();
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const first = new Client(app);
+    await first.signInPassword('alexdemo1', PASSWORD);
+    const clients = Array.from({ length: 8 }, () => {
+      const c = new Client(app);
+      for (const [name, value] of first.cookies) c.cookies.set(name, value);
+      return c;
+    });
+    const answers = await Promise.all(clients.map((c) => c.sessionLogin()));
+    expect(answers.filter((r) => r.statusCode === 200 && code(r) === 1200).length).toBe(1);
+    for (const r of answers.filter((a) => a.statusCode !== 200)) expectFailureEnvelope(r, 401, 1401);
+    const live = await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('state', '=', 'authenticated')
+      .where('ended_at', 'is', null)
+      .execute();
+    expect(live.length).toBe(1);
+  });
+
+  test('SESSION_CTX on session login: the readable SESSION_SCTX cookie and successData.context', async () => {
+    const { app, ctx } = await h.start();
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const client = new Client(app);
+    await client.signInPassword('alexdemo1', PASSWORD);
+    const login = await client.sessionLogin({ SESSION_CTX: 'PRIMESRVPORTAL', eventtype: 'LOGIN' });
+    expect(json(login).successData).toMatchObject({ context: 'PRIMESRVPORTAL' });
+    const line = setCookieLine(login, 'SESSION_SCTX')!;
+    expect(line).toMatch(/^SESSION_SCTX=PRIMESRVPORTAL;/);
+    expect(line).not.toMatch(/HttpOnly/);
+    const logout = await client.delete(api(paths.sessionLogout));
+    expect(setCookieLine(logout, 'SESSION_SCTX')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(setCookieLine(logout, 'ET')).toMatch(/Expires=Thu, 01 Jan 1970/);
+  });
+
   test('session update and extend need a signed-in session', async () => {
     const { app } = await h.start();
     const client = new Client(app);

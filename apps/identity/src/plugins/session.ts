@@ -93,10 +93,13 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
 
       // Complete: a new token for the authenticated session (the pre-login token dies).
       const context = contextHeader(request) ?? session.context;
-      const { token, session: signedIn } =
+      const promoted =
         session.state === 'authenticated'
           ? { token: request.cookies[cookies.session]!, session }
           : await sessions.promote(session, 'authenticated', context);
+      // A simultaneous request on the same transaction promoted it first.
+      if (!promoted) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+      const { token, session: signedIn } = promoted;
       reply.setCookie(cookies.session, token, cookieOptions(ctx));
       if (signedIn.context)
         reply.setCookie(cookies.sessionContext, signedIn.context, cookieOptions(ctx, false));

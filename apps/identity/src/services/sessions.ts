@@ -93,9 +93,10 @@ export class SessionStore {
   /**
    * Moves a session to a new state under a new token (the old token stops working): called at
    * sign-in and step-up so that a token seen before authentication is never an authenticated one.
+   * Null when another request promoted (or ended) the session first: one transaction, one promotion.
    */
   async promote(session: Session, state: SessionState, context?: string | null) {
-    await this.end(session.id, 'rotated');
+    if (!(await this.end(session.id, 'rotated'))) return null;
     return this.create({
       accountId: session.account_id,
       state,
@@ -106,13 +107,15 @@ export class SessionStore {
     });
   }
 
-  async end(id: string, reason: string): Promise<void> {
-    await this.db
+  /** Ends a live session; true when this call ended it (false: unknown or already ended). */
+  async end(id: string, reason: string): Promise<boolean> {
+    const result = await this.db
       .updateTable('sessions')
       .set({ ended_at: this.clock.now(), end_reason: reason })
       .where('id', '=', id)
       .where('ended_at', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async endByToken(token: string | undefined, reason: string): Promise<void> {
