@@ -57,6 +57,33 @@ describe.each(targets)('operations ($name)', (target) => {
     expect(ready.json()).toEqual({ status: 'ok' });
   });
 
+  test('a database fault: 500 envelope with code 5000 and no stack trace; readiness 503', async () => {
+    const { app, ctx, logs } = await h.start();
+    await createAccount(ctx, { username: 'alexdemo1', password: 'Harbor7Lights' });
+    await sql`alter table accounts rename to accounts_away`.execute(h.db);
+    try {
+      const r = await new Client(app).signInPassword('alexdemo1', 'Harbor7Lights');
+      const body = expectFailureEnvelope(r, 500, 5000);
+      expect(body.responseBaseInfo.status.message).toBe('Unknown error');
+      expect(body.errorType).toBe('SYSTEM_ERROR');
+      expect(r.body).not.toMatch(/accounts|relation|select/i);
+      expect(logs.some((l) => /"level":50/.test(l) && l.includes(body.responseBaseInfo.requestId))).toBe(
+        true,
+      );
+    } finally {
+      await sql`alter table accounts_away rename to accounts`.execute(h.db);
+    }
+
+    // Readiness on a database that stopped answering.
+    const lost = target.name === 'postgres' ? await target.another(h.db) : await target.open();
+    const second = await h.start({}, { db: lost });
+    await lost.destroy();
+    const ready = await second.app.inject({ method: 'GET', url: api(paths.ready) });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: 'unavailable' });
+    expect((await second.app.inject({ method: 'GET', url: api(paths.health) })).statusCode).toBe(200);
+  });
+
   test('the OpenAPI document lists every registered /api path and method', async () => {
     const { app } = await h.start();
     await app.ready();
@@ -262,8 +289,17 @@ describe.each(targets)('operations ($name)', (target) => {
       headers: { authorization: 'Bearer Harbor7Lights' },
     });
     await client.delete(api(paths.sessionLogout));
+    // The specs' correlation headers are logged.
+    await client.get(api(paths.health), {
+      AppId: 'PRIMESRVPORTAL',
+      AppName: 'Prime Portal',
+      eventtype: 'LOGIN',
+    });
 
     expect(logs.length).toBeGreaterThan(10);
+    expect(
+      logs.some((l) => l.includes('"appId":"PRIMESRVPORTAL"') && l.includes('"eventType":"LOGIN"')),
+    ).toBe(true);
     const parsed = logs.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(parsed.some((l) => typeof l.requestId === 'string' && /^REQ/.test(l.requestId))).toBe(true);
     expect(parsed.some((l) => l.msg === 'signed in')).toBe(true);
