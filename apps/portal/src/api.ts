@@ -1,0 +1,39 @@
+import { cookies } from '@gatehouse/contract';
+import { ApiClient } from '@gatehouse/signin';
+import { settings } from './settings.ts';
+
+export const api = new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName });
+
+/** The login result kept between screens (portal spec §3): sessionStorage, never a password. */
+const LOGIN_RESULT_KEY = 'gh.portal.loginResult';
+export type LoginResult = { username: string; sessionStatusCode: number; pwdAuthStatusCode: number };
+
+export const serviceData = {
+  saveLoginResult(result: LoginResult) {
+    sessionStorage.setItem(LOGIN_RESULT_KEY, JSON.stringify(result));
+  },
+  loginResult(): LoginResult | null {
+    const raw = sessionStorage.getItem(LOGIN_RESULT_KEY);
+    return raw ? (JSON.parse(raw) as LoginResult) : null;
+  },
+  clear() {
+    sessionStorage.removeItem(LOGIN_RESULT_KEY);
+  },
+};
+
+/** The host and every parent domain of it, for clearing cookies set on any of them. */
+export function cookieDomains(hostname: string): Array<string | undefined> {
+  const parts = hostname.split('.');
+  const domains: Array<string | undefined> = [undefined];
+  for (let i = 0; i < parts.length - 1; i++) domains.push(parts.slice(i).join('.'));
+  return domains;
+}
+
+/** Clears the portal's session cookies (SESSION_SCTX, ET, MC, SC, FC, RC) on every known domain. */
+export function clearSessionCookies(): void {
+  for (const name of cookies.portalLogout) {
+    for (const domain of cookieDomains(window.location.hostname)) {
+      document.cookie = `${name}=; Max-Age=0; Path=/${domain ? `; Domain=${domain}` : ''}`;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { format } from '@gatehouse/contract';
+import { Button, Card } from '@gatehouse/ui';
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { messages } from '../messages.ts';
+import { Shell } from '../shell/Shell.tsx';
+import { useSession } from './RequireAuth.tsx';
+
+/** The signed-in page: who is signed in, and Sign out. */
+export function HomePage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <Shell>
+      <Card width={448}>
+        <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+          {format(messages.signedInHeading, session.displayName)}
+        </h1>
+        <p>{format(messages.signedInAs, session.username)}</p>
+        <p>{messages.sessionTimes}</p>
+        <Button variant="secondary" onClick={() => navigate('/logout')}>
+          {messages.signOut}
+        </Button>
+      </Card>
+    </Shell>
+  );
+}

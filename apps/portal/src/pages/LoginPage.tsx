@@ -1,0 +1,43 @@
+import { SignIn, type SignInConfig } from '@gatehouse/signin';
+import { Card } from '@gatehouse/ui';
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import { serviceData } from '../api.ts';
+import { messages } from '../messages.ts';
+import { settings } from '../settings.ts';
+import { Shell } from '../shell/Shell.tsx';
+
+/** Portal spec §2 "Login screen": the widget in a fixed-width container with a live region. */
+export function LoginPage() {
+  const navigate = useNavigate();
+  const config = useMemo<SignInConfig>(
+    () => ({
+      appId: settings.appId,
+      appName: settings.appName,
+      journey: 'LOGIN',
+      subEvent: settings.subEvent,
+      sessionContext: settings.context,
+      repPhone: settings.repPhone,
+      businessSMSText: settings.smsSender,
+      onFinish: (result) => {
+        const data = result.data as { username?: string } | undefined;
+        serviceData.saveLoginResult({
+          username: data?.username ?? '',
+          sessionStatusCode: result.code,
+          pwdAuthStatusCode: result.code,
+        });
+        if (result.context === settings.context) navigate(settings.homeRoute);
+      },
+    }),
+    [navigate],
+  );
+  return (
+    <Shell supportLine="login">
+      <Card width={448}>
+        <div className="portal__widget" aria-live="polite" aria-label={messages.signInRegion} role="region">
+          <SignIn config={config} />
+        </div>
+      </Card>
+    </Shell>
+  );
+}

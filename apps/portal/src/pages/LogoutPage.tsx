@@ -1,0 +1,75 @@
+import { paths } from '@gatehouse/contract';
+import { Button, Card, Spinner } from '@gatehouse/ui';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, clearSessionCookies, serviceData } from '../api.ts';
+import { messages } from '../messages.ts';
+import { Shell } from '../shell/Shell.tsx';
+
+type State = { kind: 'loading' } | { kind: 'done' } | { kind: 'failed'; message: string };
+
+/** Portal spec §2 "Logout screen" and §4: loading, then signed out or failed with retry. */
+export function LogoutPage() {
+  const navigate = useNavigate();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const logout = useCallback(async () => {
+    setState({ kind: 'loading' });
+    serviceData.clear();
+    clearSessionCookies();
+    try {
+      const result = await api.request('DELETE', paths.sessionLogout, { body: { requestBaseInfo: { sessionTokens: {} } } });
+      if (result.http === 204 || result.http === 200) setState({ kind: 'done' });
+      else setState({ kind: 'failed', message: result.status.message });
+    } catch (error) {
+      setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void logout();
+  }, [logout]);
+  useEffect(() => {
+    if (state.kind !== 'loading') heading.current?.focus();
+  }, [state.kind]);
+
+  return (
+    <Shell supportLine="logout">
+      <Card width={448}>
+        {state.kind === 'loading' ? <Spinner announce primaryText={messages.loggingOut} /> : null}
+        {state.kind === 'done' ? (
+          <>
+            <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+              {messages.sessionEnded}
+            </h1>
+            <p>{messages.signedOut}</p>
+            <Button
+              variant="primary"
+              onClick={() => {
+                clearSessionCookies();
+                navigate('/login');
+              }}
+            >
+              {messages.backToSignIn}
+            </Button>
+          </>
+        ) : null}
+        {state.kind === 'failed' ? (
+          <>
+            <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+              {messages.logoutProblem}
+            </h1>
+            <p role="alert">
+              {state.message}
+              {messages.logoutRetrySuffix}
+            </p>
+            <Button variant="primary" onClick={() => void logout()}>
+              {messages.logoutRetry}
+            </Button>
+          </>
+        ) : null}
+      </Card>
+    </Shell>
+  );
+}

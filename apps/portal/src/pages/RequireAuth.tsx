@@ -1,0 +1,38 @@
+import { paths, type SessionData } from '@gatehouse/contract';
+import { Spinner } from '@gatehouse/ui';
+import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { Navigate } from 'react-router';
+import { api } from '../api.ts';
+import { messages } from '../messages.ts';
+
+const SessionContext = createContext<SessionData | null>(null);
+
+export function useSession(): SessionData {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside RequireAuth');
+  return session;
+}
+
+/**
+ * Portal spec §2 "Route guard": lets the route through only for an authenticated user, asked
+ * of the server (the session cookie is HttpOnly), and sends anyone else to login.
+ */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<'checking' | 'denied' | SessionData>('checking');
+  useEffect(() => {
+    let live = true;
+    api
+      .request<SessionData>('GET', paths.sessionLogin)
+      .then((result) => {
+        const data = result.envelope?.successData;
+        if (live) setState(result.http === 200 && data?.authenticated ? data : 'denied');
+      })
+      .catch(() => live && setState('denied'));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (state === 'checking') return <Spinner announce primaryText={messages.checkingSession} />;
+  if (state === 'denied') return <Navigate to="/login" replace />;
+  return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;
+}

@@ -1,0 +1,34 @@
+import { paths } from '@gatehouse/contract';
+
+/** Every call of widget spec §7: its method and path under the configured endpoint base. */
+export const calls = {
+  passwordAuthentication: { method: 'POST', path: paths.passwordAuthentication },
+  sessionLogin: { method: 'POST', path: paths.sessionLogin },
+  logout: { method: 'DELETE', path: paths.sessionLogout },
+  rememberGet: { method: 'GET', path: paths.rememberUsername },
+  rememberPut: { method: 'PUT', path: paths.rememberUsername },
+  rememberPost: { method: 'POST', path: paths.rememberUsername },
+  attributes: { method: 'GET', path: paths.identityAttributes },
+  authenticators: { method: 'GET', path: paths.authenticators },
+  otpState: { method: 'GET', path: paths.otpState },
+  otpSendSms: { method: 'POST', path: paths.otpSms },
+  otpSendVoice: { method: 'POST', path: paths.otpVoice },
+  otpSendEmail: { method: 'POST', path: paths.otpEmail },
+  otpCheckSms: { method: 'PUT', path: paths.otpSms },
+  otpCheckVoice: { method: 'PUT', path: paths.otpVoice },
+  otpCheckEmail: { method: 'PUT', path: paths.otpEmail },
+  otpCheckRep: { method: 'PUT', path: paths.otpRep },
+  svipStatus: { method: 'GET', path: paths.svipStatus },
+  svipAuthentication: { method: 'POST', path: paths.svipAuthentication },
+  svipSynchronization: { method: 'POST', path: paths.svipSynchronization },
+  totpAuthentication: { method: 'POST', path: paths.totpAuthentication },
+  pushAuthentication: { method: 'POST', path: paths.pushAuthentication },
+  pushStatus: { method: 'POST', path: paths.pushStatus },
+  trustedDevice: { method: 'POST', path: paths.trustedDevice },
+  changeUsername: { method: 'PUT', path: paths.changeUsername },
+  sessionUpdate: { method: 'POST', path: paths.sessionUpdate },
+  sessionExtend: { method: 'POST', path: paths.sessionExtend },
+  clientLogs: { method: 'POST', path: paths.clientLogs },
+} as const;
+
+export type CallName = keyof typeof calls;

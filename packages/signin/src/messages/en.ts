@@ -1,0 +1,48 @@
+import { serverMessages } from '@gatehouse/contract';
+
+/**
+ * Every text the widget shows, keyed, verbatim from the specification where it quotes one.
+ * `{0}` placeholders are filled by t(). A second language is a second file of the same shape.
+ * Texts the spec leaves unquoted are our wording (docs/decisions/005-widget-texts.md).
+ */
+export const en = {
+  // login (heading and empty-field messages: our wording, the spec shows none)
+  'login.heading': 'Log in to your account',
+  'login.username': 'Username',
+  'login.password': 'Password',
+  'login.submit': 'Log in',
+  'login.submitting': 'Logging in…',
+  'login.usernameRequired': 'Enter your username.',
+  'login.passwordRequired': 'Enter your password.',
+  'login.forgotUsername': 'Forgot username?',
+  'login.region': 'Sign in',
+
+  // named errors of the status tables (spec §8)
+  'error.incorrectCredentials': serverMessages.incorrectCredentials,
+  'error.securityBlocked': serverMessages.securityBlocked,
+  'error.unauthorized': serverMessages.unauthorized,
+  'error.incorrectCode': 'Security code not recognized. Try again.',
+  'error.emptyCode': 'Enter your security code.',
+  'error.shortCode': 'Enter your 6-digit security code.',
+  'error.pushBlocked': 'Please try logging in again',
+  'error.usernameSimilar': 'Your username cannot share more than 5 consecutive characters with your password.',
+  'error.wrongPassword': 'You entered your password incorrectly.',
+  'error.usernameTaken': 'The username you entered is already taken. Please try another one.',
+  'error.usernameMinLength': 'Username must contain a minimum of 8 characters.',
+  'error.usernameMaxLength': 'Username contains more than maximum characters allowed.',
+  'error.usernameNoAlpha': 'Username must contain alpha characters',
+  'error.usernameInvalidCharacter': 'Username contains invalid character.',
+  'error.usernameGuidelines': 'Your new username did not meet all of the security guidelines. Please try again.',
+  'error.rateLimited': serverMessages.rateLimited,
+  'error.unknown': serverMessages.unknown,
+
+  // system pages
+  'page.somethingWentWrong': 'Something went wrong',
+  'page.cantComplete': "Sorry, we can't complete this action right now. Please try again.",
+  'page.supportHours': 'If the problem continues, call us Monday-Friday, 8 a.m.-6 p.m. ET.',
+  'page.backToLogin': 'Back to log in',
+  'page.cancel': 'Cancel',
+} as const;
+
+export type MessageKey = keyof typeof en;
+export type Catalog = Record<MessageKey, string>;

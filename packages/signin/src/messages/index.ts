@@ -1,0 +1,8 @@
+import { format } from '@gatehouse/contract';
+import { en, type MessageKey } from './en.ts';
+
+export type { MessageKey } from './en.ts';
+
+export function t(key: MessageKey, ...args: Array<string | number>): string {
+  return format(en[key], ...args);
+}

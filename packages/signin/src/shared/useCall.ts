@@ -1,0 +1,98 @@
+import { type Callback, headers, Status } from '@gatehouse/contract';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import type { CallName } from '../api/calls.ts';
+import type { CallOptions } from '../api/client.ts';
+import { interpret } from '../api/status-tables.ts';
+import { useWidget } from '../context.tsx';
+import { type MessageKey, t } from '../messages/index.ts';
+import { routes } from '../routes.ts';
+import { useAsyncError } from './useAsyncError.ts';
+
+/** What a screen learns from a call once the status table has been followed. */
+export type Outcome =
+  | { kind: 'success'; data: unknown }
+  | { kind: 'navigated' }
+  | { kind: 'finished' }
+  | { kind: 'error'; message: MessageKey; text: string };
+
+/**
+ * Runs a call and follows its status table: FORWARD runs the next call, REDIRECT navigates,
+ * CUSTOM reads the callbacks, COMPLETE calls the host's finish handler, a named error comes back
+ * to the screen. An unmapped status or a transport failure goes to the error boundary.
+ */
+export function useCall() {
+  const { client, config } = useWidget();
+  const navigate = useNavigate();
+  const throwAsync = useAsyncError();
+
+  const sessionHeaders = useCallback((): Record<string, string> => {
+    const h: Record<string, string> = { [headers.eventType]: config.journey, [headers.subEventType]: config.subEvent };
+    if (config.sessionContext) h[headers.sessionCtx] = config.sessionContext;
+    return h;
+  }, [config]);
+
+  const run = useCallback(
+    async (name: CallName, options: CallOptions = {}): Promise<Outcome> => {
+      try {
+        const result = await client.call(name, options);
+        const action = interpret(name, result.status, result.errorType);
+        switch (action.kind) {
+          case 'SUCCESS':
+            return { kind: 'success', data: result.envelope?.successData };
+          case 'ERROR':
+            return {
+              kind: 'error',
+              message: action.message,
+              text: action.server ? result.status.message : t(action.message),
+            };
+          case 'FORWARD':
+            return run(action.call, action.call === 'sessionLogin' ? { headers: sessionHeaders() } : {});
+          case 'REDIRECT':
+            navigate(action.to, { state: { ...action.state, message: result.status.message } });
+            return { kind: 'navigated' };
+          case 'COMPLETE':
+          case 'CUSTOM': {
+            const callbacks: Callback[] = result.envelope?.callbacks ?? [];
+            const next = callbackRoute(callbacks);
+            if (next) {
+              navigate(next);
+              return { kind: 'navigated' };
+            }
+            if (result.status.code === Status.SUCCESS) {
+              const data = result.envelope?.successData as { context?: string } | undefined;
+              config.onEvent?.({ type: 'finish', detail: { journey: config.journey } });
+              config.onFinish({
+                journey: config.journey,
+                code: result.status.code,
+                message: result.status.message,
+                data,
+                context: data?.context,
+              });
+              return { kind: 'finished' };
+            }
+            navigate(result.status.code === Status.AUTH_NOT_COMPLETED ? routes.authenticator : routes.error, {
+              state: { data: result.envelope?.successData },
+            });
+            return { kind: 'navigated' };
+          }
+        }
+      } catch (error) {
+        throwAsync(error);
+        return { kind: 'navigated' };
+      }
+    },
+    [client, config, navigate, sessionHeaders, throwAsync],
+  );
+  return run;
+}
+
+/** Widget spec §4, session login: which screen each callback leads to. */
+function callbackRoute(callbacks: Callback[]): string | undefined {
+  for (const cb of callbacks) {
+    if (cb.name === 'PASSWORD' && cb.type === 'EXPIRED') return routes.expired;
+    if (cb.name === 'PASSWORD' && cb.type === 'SETUP') return routes.forcedUpdate;
+    if (cb.name === 'IDENTITY' && cb.type === 'MAINTENANCE') return routes.blocked;
+  }
+  return undefined;
+}
