@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { format, newRequestId, paths, requestIdPattern, Status, statusOf, UNKNOWN_ERROR } from './index.ts';
+
+describe('contract', () => {
+  it('makes request ids of REQ and 32 random alphanumerics, never the same twice', () => {
+    const ids = new Set(Array.from({ length: 500 }, newRequestId));
+    expect(ids.size).toBe(500);
+    for (const id of ids) expect(id).toMatch(requestIdPattern);
+    expect([...ids][0]).toHaveLength(35);
+  });
+
+  it('fills {n} placeholders and leaves missing ones visible', () => {
+    expect(format('Wait {0} seconds, {1}.', 30, 'please')).toBe('Wait 30 seconds, please.');
+    expect(format('Send to {0} and {1}', 'a')).toBe('Send to a and {1}');
+    fc.assert(fc.property(fc.string(), (s) => format('{0}', s) === s));
+  });
+
+  it('reads the status of an envelope, the error of a failure, and 5000 for anything else', () => {
+    const base = { responseBaseInfo: { requestId: 'r', status: { code: 1403, message: 'm' } } };
+    expect(statusOf(base)).toEqual({ code: 1403, message: 'm' });
+    expect(statusOf({ ...base, errorType: 'APPLICATION_ERROR', error: { code: 1401, message: 'e' } })).toEqual({
+      code: 1401,
+      message: 'e',
+    });
+    expect(statusOf('<html>')).toEqual(UNKNOWN_ERROR);
+    expect(statusOf(null)).toEqual({ code: 5000, message: 'Unknown error' });
+  });
+
+  it('names the paths of both specs exactly', () => {
+    expect(paths.passwordAuthentication).toBe('/user/factor/password/authentication');
+    expect(paths.sessionLogout).toBe('/user/session/login/');
+    expect(paths.otpEmail).toBe('/user/factor/otp/email/authentication');
+    expect(Status.UNKNOWN).toBe(5000);
+  });
+});

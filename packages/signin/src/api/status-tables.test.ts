@@ -1,0 +1,65 @@
+import { Status } from '@gatehouse/contract';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../routes.ts';
+import { calls } from './calls.ts';
+import { interpret, statusTables, UnmappedStatusError } from './status-tables.ts';
+
+/** Widget spec §4, line by line. */
+const spec: Array<[keyof typeof calls, number, unknown]> = [
+  ['passwordAuthentication', 1200, { kind: 'FORWARD', call: 'sessionLogin' }],
+  ['passwordAuthentication', 1203, { kind: 'REDIRECT', to: routes.blocked, state: { reason: 'reset' } }],
+  ['passwordAuthentication', 1401, { kind: 'REDIRECT', to: routes.error }],
+  ['passwordAuthentication', 1403, { kind: 'ERROR', message: 'error.incorrectCredentials' }],
+  ['passwordAuthentication', 4000, { kind: 'ERROR', message: 'error.incorrectCredentials' }],
+  ['sessionLogin', 1200, { kind: 'CUSTOM', name: 'callbacks' }],
+  ['sessionLogin', 1201, { kind: 'CUSTOM', name: 'callbacks' }],
+  ['sessionLogin', 1202, { kind: 'CUSTOM', name: 'callbacks' }],
+  ['sessionLogin', 1401, { kind: 'REDIRECT', to: routes.error }],
+  ['sessionLogin', 1403, { kind: 'REDIRECT', to: routes.blocked }],
+  ['otpSendSms', 1200, { kind: 'REDIRECT', to: routes.authenticatorOtpCode }],
+  ['otpSendVoice', 1224, { kind: 'REDIRECT', to: routes.authenticatorOtpCode, state: { carrierOutage: true } }],
+  ['otpSendEmail', 1491, { kind: 'REDIRECT', to: routes.authenticatorRep }],
+  ['otpCheckSms', 1200, { kind: 'SUCCESS' }],
+  ['otpCheckEmail', 1205, { kind: 'ERROR', message: 'error.incorrectCode' }],
+  ['otpCheckVoice', 1428, { kind: 'ERROR', message: 'error.incorrectCode' }],
+  ['otpCheckRep', 1491, { kind: 'REDIRECT', to: routes.authenticatorRep }],
+  ['totpAuthentication', 1200, { kind: 'SUCCESS' }],
+  ['totpAuthentication', 1201, { kind: 'CUSTOM', name: 'totpCustom' }],
+  ['totpAuthentication', 1202, { kind: 'REDIRECT', to: routes.authenticatorRep }],
+  ['totpAuthentication', 1204, { kind: 'REDIRECT', to: routes.authenticatorRep }],
+  ['totpAuthentication', 1493, { kind: 'REDIRECT', to: routes.authenticatorRep }],
+  ['totpAuthentication', 1491, { kind: 'REDIRECT', to: routes.authenticatorTotpBlock }],
+  ['changeUsername', 1200, { kind: 'REDIRECT', to: routes.usernameConfirmation }],
+  ['changeUsername', 1400, { kind: 'ERROR', message: 'error.usernameGuidelines' }],
+  ['changeUsername', 1485, { kind: 'ERROR', message: 'error.usernameGuidelines' }],
+  ['changeUsername', 1403, { kind: 'ERROR', message: 'error.wrongPassword' }],
+  ['changeUsername', 1474, { kind: 'ERROR', message: 'error.usernameTaken' }],
+  ['changeUsername', 1481, { kind: 'ERROR', message: 'error.usernameMinLength' }],
+  ['changeUsername', 1482, { kind: 'ERROR', message: 'error.usernameMaxLength' }],
+  ['changeUsername', 1483, { kind: 'ERROR', message: 'error.usernameNoAlpha' }],
+  ['changeUsername', 1484, { kind: 'ERROR', message: 'error.usernameInvalidCharacter' }],
+];
+
+describe('status tables (widget spec §4)', () => {
+  it.each(spec)('%s %i', (call, code, action) => {
+    expect(interpret(call, { code, message: 'm' })).toEqual(action);
+  });
+
+  it('has a table for every call of spec §7', () => {
+    expect(Object.keys(statusTables).sort()).toEqual(Object.keys(calls).sort());
+  });
+
+  it('throws for an unmapped status, naming call, type, code and message', () => {
+    let error: unknown;
+    try {
+      interpret('passwordAuthentication', { code: 1999, message: 'Odd answer' }, 'SYSTEM_ERROR');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UnmappedStatusError);
+    expect((error as Error).message).toBe(
+      'Unmapped status for call passwordAuthentication: type SYSTEM_ERROR, code 1999, message "Odd answer"',
+    );
+    expect(() => interpret('sessionLogin', { code: Status.UNKNOWN, message: 'Unknown error' })).toThrow(/code 5000/);
+  });
+});
