@@ -11,14 +11,22 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', environment: 'node', include: ['packages/contract/**/*.test.ts', 'bench/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['packages/contract/**/*.test.ts', 'bench/**/*.test.ts'],
+        },
       },
       {
         extends: true,
         test: {
           name: 'ui',
           environment: 'jsdom',
-          include: ['packages/ui/**/*.test.tsx', 'packages/signin/**/*.test.{ts,tsx}', 'apps/portal/**/*.test.{ts,tsx}'],
+          include: [
+            'packages/ui/**/*.test.tsx',
+            'packages/signin/**/*.test.{ts,tsx}',
+            'apps/portal/**/*.test.{ts,tsx}',
+          ],
           setupFiles: ['./packages/ui/test/setup.ts'],
         },
       },

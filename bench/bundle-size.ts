@@ -47,7 +47,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const dist of dists) {
     const rows = measure(dist);
     console.log(`\n${dist}`);
-    for (const r of rows) console.log(`  ${r.file.padEnd(60)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
+    for (const r of rows)
+      console.log(`  ${r.file.padEnd(60)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
     for (const kind of ['js', 'css'] as const) {
       const total = rows.filter((r) => r.kind === kind).reduce((s, r) => s + r.gzip, 0);
       const budget = budgets[dist as keyof typeof budgets][kind];

@@ -29,7 +29,8 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
   }
 
   async function rememberTokens() {
-    for (const c of await context.cookies()) if (c.name === 'ET' || c.name === 'XSRF-TOKEN') sessionTokens.add(c.value);
+    for (const c of await context.cookies())
+      if (c.name === 'ET' || c.name === 'XSRF-TOKEN') sessionTokens.add(c.value);
   }
 
   it('signs in, shows who is signed in, signs out to Session Ended, and the guard then refuses', async () => {
@@ -41,7 +42,9 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
 
     await page.getByRole('heading', { name: `Welcome, ${PASSWORD_ONLY.username}` }).waitFor();
     expect(page.url()).toMatch(/#\/home$/);
-    await expect(page.getByText(`You are signed in as ${PASSWORD_ONLY.username}.`).isVisible()).resolves.toBe(true);
+    await expect(page.getByText(`You are signed in as ${PASSWORD_ONLY.username}.`).isVisible()).resolves.toBe(
+      true,
+    );
     const et = (await context.cookies()).find((c) => c.name === 'ET');
     expect(et?.httpOnly).toBe(true);
     expect(et?.sameSite).toBe('Lax');
@@ -50,7 +53,9 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Session Ended' }).waitFor();
-    await expect(page.getByText('You were successfully signed out of the portal').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('You were successfully signed out of the portal').isVisible()).resolves.toBe(
+      true,
+    );
     expect((await context.cookies()).find((c) => c.name === 'ET')).toBeUndefined();
     await expectNoAxeViolations(page, 'Session Ended');
 
@@ -70,9 +75,13 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
     await page.getByRole('button', { name: 'Log in' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'incorrect' });
     await alert.waitFor();
-    expect(await alert.innerText()).toContain("You've entered an incorrect username or password. Please try again.");
+    expect(await alert.textContent()).toContain(
+      "You've entered an incorrect username or password. Please try again.",
+    );
     await expect(page.getByLabel('Password', { exact: true }).inputValue()).resolves.toBe('');
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.autocomplete)).toBe('username');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.autocomplete)).toBe(
+      'username',
+    );
     await expectNoAxeViolations(page, 'login with wrong password');
     await rememberTokens();
     await context.close();
@@ -86,7 +95,9 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
     await page.getByLabel('Username').fill(PASSWORD_ONLY.username);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByText('Enter your password.').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('current-password');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe(
+      'current-password',
+    );
     await expectNoAxeViolations(page, 'login with empty fields');
     await context.close();
   });

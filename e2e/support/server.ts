@@ -20,7 +20,13 @@ export type RunningServer = {
  * in-memory PGlite database seeded with the demo accounts, and every log line kept for checks.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const config = loadConfig({ NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {

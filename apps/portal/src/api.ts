@@ -33,6 +33,7 @@ export function cookieDomains(hostname: string): Array<string | undefined> {
 export function clearSessionCookies(): void {
   for (const name of cookies.portalLogout) {
     for (const domain of cookieDomains(window.location.hostname)) {
+      // biome-ignore lint/suspicious/noDocumentCookie: expiring cookies on other domains needs the raw setter.
       document.cookie = `${name}=; Max-Age=0; Path=/${domain ? `; Domain=${domain}` : ''}`;
     }
   }

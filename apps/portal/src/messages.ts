@@ -13,6 +13,7 @@ export const messages = {
   privacy: 'Privacy',
   security: 'Security',
   signInRegion: 'Sign in',
+  signedInAnnouncement: 'Signed in. Opening the portal.',
   signedInHeading: 'Welcome, {0}',
   signedInAs: 'You are signed in as {0}.',
   sessionTimes: 'Your session ends after four hours without activity.',

@@ -19,7 +19,9 @@ describe('contract', () => {
   it('reads the status of an envelope, the error of a failure, and 5000 for anything else', () => {
     const base = { responseBaseInfo: { requestId: 'r', status: { code: 1403, message: 'm' } } };
     expect(statusOf(base)).toEqual({ code: 1403, message: 'm' });
-    expect(statusOf({ ...base, errorType: 'APPLICATION_ERROR', error: { code: 1401, message: 'e' } })).toEqual({
+    expect(
+      statusOf({ ...base, errorType: 'APPLICATION_ERROR', error: { code: 1401, message: 'e' } }),
+    ).toEqual({
       code: 1401,
       message: 'e',
     });

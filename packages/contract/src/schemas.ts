@@ -88,7 +88,11 @@ export const passwordEnrollmentPost = z.union([
 
 // --- identity -------------------------------------------------------------------------------
 export const rememberOperation = z.enum(['ADD', 'DELETE']);
-export const rememberPutRequest = z.object({ ...base, username: usernameInput, operation: rememberOperation });
+export const rememberPutRequest = z.object({
+  ...base,
+  username: usernameInput,
+  operation: rememberOperation,
+});
 export const rememberPostRequest = z.object({ ...base, username: usernameInput });
 export const savedUsername = z.object({
   friendlyName: z.string(),
@@ -127,9 +131,18 @@ export const attributesData = z.object({
 });
 
 // --- one-time codes -----------------------------------------------------------------------
-export const otpStateQuery = z.object({ timestamp: z.string().regex(/^\d{1,16}$/).optional() });
+export const otpStateQuery = z.object({
+  timestamp: z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .optional(),
+});
 export const otpStateData = z.object({ phone: z.array(contact), email: z.array(contact) });
-export const otpSmsSend = z.object({ ...base, phone: z.string().min(1).max(64), message: z.string().max(400) });
+export const otpSmsSend = z.object({
+  ...base,
+  phone: z.string().min(1).max(64),
+  message: z.string().max(400),
+});
 export const otpVoiceSend = z.object({ ...base, phone: z.string().min(1).max(64) });
 export const otpEmailSend = z.object({ ...base, email: z.string().min(1).max(254) });
 export const otpCheck = z.object({ ...base, securityCode, bindDevice: z.boolean().optional() });
@@ -172,7 +185,11 @@ export const pushInitRequest = z.object({
   context: z.string().max(200).optional(),
 });
 export const pushInitData = z.object({ id: z.string() });
-export const pushStatusRequest = z.object({ ...base, id: z.string().min(1).max(64), bindDevice: z.boolean().optional() });
+export const pushStatusRequest = z.object({
+  ...base,
+  id: z.string().min(1).max(64),
+  bindDevice: z.boolean().optional(),
+});
 export const pushStatusData = z.object({ status: pushStatusValue });
 
 // --- client logs ---------------------------------------------------------------------------

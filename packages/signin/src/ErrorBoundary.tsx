@@ -1,6 +1,10 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
-type Props = { fallback: (reset: () => void) => ReactNode; onError?: (error: unknown) => void; children: ReactNode };
+type Props = {
+  fallback: (reset: () => void) => ReactNode;
+  onError?: (error: unknown) => void;
+  children: ReactNode;
+};
 
 /** Uncaught failures (an unmapped status, a transport failure) end on the error card. */
 export class ErrorBoundary extends Component<Props, { failed: boolean }> {
@@ -13,6 +17,8 @@ export class ErrorBoundary extends Component<Props, { failed: boolean }> {
     this.props.onError?.(error);
   }
   override render() {
-    return this.state.failed ? this.props.fallback(() => this.setState({ failed: false })) : this.props.children;
+    return this.state.failed
+      ? this.props.fallback(() => this.setState({ failed: false }))
+      : this.props.children;
   }
 }

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import {
-  MemoryRouter,
   UNSAFE_DataRouterContext as DataRouterContext,
   UNSAFE_DataRouterStateContext as DataRouterStateContext,
   UNSAFE_LocationContext as LocationContext,
+  MemoryRouter,
   UNSAFE_RouteContext as RouteContext,
 } from 'react-router';
 import { routes } from './routes.ts';

@@ -30,7 +30,11 @@ export function SignIn({ config }: { config: SignInConfig }) {
     () => ({
       config: resolved,
       idPrefix,
-      client: new ApiClient({ endpoint: resolved.endpoint, appId: resolved.appId, appName: resolved.appName }),
+      client: new ApiClient({
+        endpoint: resolved.endpoint,
+        appId: resolved.appId,
+        appName: resolved.appName,
+      }),
     }),
     [resolved, idPrefix],
   );

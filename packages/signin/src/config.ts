@@ -69,7 +69,10 @@ const schema = z
   .strict();
 
 export type ResolvedConfig = Required<
-  Pick<SignInConfig, 'appId' | 'appName' | 'endpoint' | 'journey' | 'bindDevice' | 'subEvent' | 'headingLevel' | 'onFinish'>
+  Pick<
+    SignInConfig,
+    'appId' | 'appName' | 'endpoint' | 'journey' | 'bindDevice' | 'subEvent' | 'headingLevel' | 'onFinish'
+  >
 > &
   Omit<SignInConfig, 'endpoint' | 'journey' | 'bindDevice' | 'subEvent' | 'headingLevel'>;
 

@@ -9,7 +9,8 @@ import { SignIn } from './SignIn.tsx';
  * nothing behind. A config mistake throws SignInConfigError naming every wrong field.
  */
 export function mount(element: Element, config: SignInConfig): () => void {
-  if (!(element instanceof Element)) throw new TypeError('Gatehouse sign-in widget: mount() needs a DOM element');
+  if (!(element instanceof Element))
+    throw new TypeError('Gatehouse sign-in widget: mount() needs a DOM element');
   resolveConfig(config);
   const root = createRoot(element);
   root.render(

@@ -1,6 +1,6 @@
 import { SignIn, type SignInConfig } from '@gatehouse/signin';
 import { Card } from '@gatehouse/ui';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serviceData } from '../api.ts';
 import { messages } from '../messages.ts';
@@ -10,6 +10,7 @@ import { Shell } from '../shell/Shell.tsx';
 /** Portal spec §2 "Login screen": the widget in a fixed-width container with a live region. */
 export function LoginPage() {
   const navigate = useNavigate();
+  const [announcement, setAnnouncement] = useState('');
   const config = useMemo<SignInConfig>(
     () => ({
       appId: settings.appId,
@@ -26,7 +27,10 @@ export function LoginPage() {
           sessionStatusCode: result.code,
           pwdAuthStatusCode: result.code,
         });
-        if (result.context === settings.context) navigate(settings.homeRoute);
+        if (result.context === settings.context) {
+          setAnnouncement(messages.signedInAnnouncement);
+          navigate(settings.homeRoute);
+        }
       },
     }),
     [navigate],
@@ -34,9 +38,12 @@ export function LoginPage() {
   return (
     <Shell supportLine="login">
       <Card width={448}>
-        <div className="portal__widget" aria-live="polite" aria-label={messages.signInRegion} role="region">
+        <section className="portal__widget" aria-label={messages.signInRegion}>
           <SignIn config={config} />
-        </div>
+          <div aria-live="polite" className="gh-visually-hidden">
+            {announcement}
+          </div>
+        </section>
       </Card>
     </Shell>
   );

@@ -19,7 +19,9 @@ export function LogoutPage() {
     serviceData.clear();
     clearSessionCookies();
     try {
-      const result = await api.request('DELETE', paths.sessionLogout, { body: { requestBaseInfo: { sessionTokens: {} } } });
+      const result = await api.request('DELETE', paths.sessionLogout, {
+        body: { requestBaseInfo: { sessionTokens: {} } },
+      });
       if (result.http === 204 || result.http === 200) setState({ kind: 'done' });
       else setState({ kind: 'failed', message: result.status.message });
     } catch (error) {

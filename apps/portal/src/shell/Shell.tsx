@@ -11,12 +11,10 @@ export function Shell({ children, supportLine }: { children: ReactNode; supportL
   const [before, after] = line.split('{0}');
   return (
     <div className="portal">
-      <a className="portal__skip" href="#main" onClick={(e) => {
-        e.preventDefault();
-        document.getElementById('main')?.focus();
-      }}>
+      {/* A button, not a link: in a hash-routed app '#main' would be read as a route. */}
+      <button type="button" className="portal__skip" onClick={() => document.getElementById('main')?.focus()}>
         {messages.skipToContent}
-      </a>
+      </button>
       <header className="portal__header">
         <span className="portal__product">{messages.productName}</span>
         <a className="portal__support" href={`mailto:${settings.supportEmail}`}>

@@ -17,7 +17,11 @@ const spec: Array<[keyof typeof calls, number, unknown]> = [
   ['sessionLogin', 1401, { kind: 'REDIRECT', to: routes.error }],
   ['sessionLogin', 1403, { kind: 'REDIRECT', to: routes.blocked }],
   ['otpSendSms', 1200, { kind: 'REDIRECT', to: routes.authenticatorOtpCode }],
-  ['otpSendVoice', 1224, { kind: 'REDIRECT', to: routes.authenticatorOtpCode, state: { carrierOutage: true } }],
+  [
+    'otpSendVoice',
+    1224,
+    { kind: 'REDIRECT', to: routes.authenticatorOtpCode, state: { carrierOutage: true } },
+  ],
   ['otpSendEmail', 1491, { kind: 'REDIRECT', to: routes.authenticatorRep }],
   ['otpCheckSms', 1200, { kind: 'SUCCESS' }],
   ['otpCheckEmail', 1205, { kind: 'ERROR', message: 'error.incorrectCode' }],
@@ -60,6 +64,8 @@ describe('status tables (widget spec §4)', () => {
     expect((error as Error).message).toBe(
       'Unmapped status for call passwordAuthentication: type SYSTEM_ERROR, code 1999, message "Odd answer"',
     );
-    expect(() => interpret('sessionLogin', { code: Status.UNKNOWN, message: 'Unknown error' })).toThrow(/code 5000/);
+    expect(() => interpret('sessionLogin', { code: Status.UNKNOWN, message: 'Unknown error' })).toThrow(
+      /code 5000/,
+    );
   });
 });

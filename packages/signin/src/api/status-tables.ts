@@ -24,7 +24,11 @@ const incorrectCredentials: Action = { kind: 'ERROR', message: 'error.incorrectC
 
 const otpSend = {
   [Status.SUCCESS]: toCode,
-  [Status.CARRIER_OUTAGE]: { kind: 'REDIRECT', to: routes.authenticatorOtpCode, state: { carrierOutage: true } },
+  [Status.CARRIER_OUTAGE]: {
+    kind: 'REDIRECT',
+    to: routes.authenticatorOtpCode,
+    state: { carrierOutage: true },
+  },
   [Status.LIMIT_REACHED]: toRep,
 } satisfies StatusTable;
 

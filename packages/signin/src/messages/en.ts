@@ -25,14 +25,16 @@ export const en = {
   'error.emptyCode': 'Enter your security code.',
   'error.shortCode': 'Enter your 6-digit security code.',
   'error.pushBlocked': 'Please try logging in again',
-  'error.usernameSimilar': 'Your username cannot share more than 5 consecutive characters with your password.',
+  'error.usernameSimilar':
+    'Your username cannot share more than 5 consecutive characters with your password.',
   'error.wrongPassword': 'You entered your password incorrectly.',
   'error.usernameTaken': 'The username you entered is already taken. Please try another one.',
   'error.usernameMinLength': 'Username must contain a minimum of 8 characters.',
   'error.usernameMaxLength': 'Username contains more than maximum characters allowed.',
   'error.usernameNoAlpha': 'Username must contain alpha characters',
   'error.usernameInvalidCharacter': 'Username contains invalid character.',
-  'error.usernameGuidelines': 'Your new username did not meet all of the security guidelines. Please try again.',
+  'error.usernameGuidelines':
+    'Your new username did not meet all of the security guidelines. Please try again.',
   'error.rateLimited': serverMessages.rateLimited,
   'error.unknown': serverMessages.unknown,
 

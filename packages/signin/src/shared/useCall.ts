@@ -27,7 +27,10 @@ export function useCall() {
   const throwAsync = useAsyncError();
 
   const sessionHeaders = useCallback((): Record<string, string> => {
-    const h: Record<string, string> = { [headers.eventType]: config.journey, [headers.subEventType]: config.subEvent };
+    const h: Record<string, string> = {
+      [headers.eventType]: config.journey,
+      [headers.subEventType]: config.subEvent,
+    };
     if (config.sessionContext) h[headers.sessionCtx] = config.sessionContext;
     return h;
   }, [config]);

@@ -3,9 +3,9 @@ import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
+import { routes } from '../../routes.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
-import { routes } from '../../routes.ts';
 
 /** The generic error card: 'Something went wrong', with the way back per journey (spec §4 Cancel). */
 export function ErrorScreen({ onBack }: { onBack?: () => void }) {

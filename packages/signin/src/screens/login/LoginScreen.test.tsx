@@ -28,12 +28,17 @@ function fakeServer(answers: Record<string, Answer>) {
 }
 
 function renderWidget(onFinish = vi.fn<(r: FinishResult) => void>()) {
-  render(<SignIn config={{ appId: 'APP', appName: 'App', sessionContext: 'CTX', subEvent: 'prime_login', onFinish }} />);
+  render(
+    <SignIn
+      config={{ appId: 'APP', appName: 'App', sessionContext: 'CTX', subEvent: 'prime_login', onFinish }}
+    />,
+  );
   return onFinish;
 }
 
 describe('login screen', () => {
   beforeEach(() => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the CSRF cookie.
     document.cookie = 'XSRF-TOKEN=abc.def';
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -61,7 +66,10 @@ describe('login screen', () => {
   it('shows the incorrect-credentials message in an alert for 1403 and clears the password', async () => {
     fakeServer({
       'POST /api/user/factor/password/authentication': {
-        body: envelope(1403, 'server text', { errorType: 'APPLICATION_ERROR', error: { code: 1403, message: 'x' } }),
+        body: envelope(1403, 'server text', {
+          errorType: 'APPLICATION_ERROR',
+          error: { code: 1403, message: 'x' },
+        }),
       },
     });
     renderWidget();
@@ -70,7 +78,9 @@ describe('login screen', () => {
     await user.type(screen.getByLabelText(/^Password/), 'Wrong1Password');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain("You've entered an incorrect username or password. Please try again.");
+    expect(alert.textContent).toContain(
+      "You've entered an incorrect username or password. Please try again.",
+    );
     expect((screen.getByLabelText(/^Password/) as HTMLInputElement).value).toBe('');
     expect(document.activeElement).toBe(screen.getByLabelText(/Username/));
   });
@@ -95,9 +105,18 @@ describe('login screen', () => {
     expect(JSON.parse(String(auth!.init.body))).toEqual({ username: 'alexdemo1', password: 'Harbor7Lights' });
     const h = auth!.init.headers as Record<string, string>;
     expect(h['X-Request-Id']).toMatch(/^REQ[A-Za-z0-9]{32}$/);
-    expect(h).toMatchObject({ AppId: 'APP', AppName: 'App', 'Accept-Token-Type': 'ET', 'X-XSRF-TOKEN': 'abc.def' });
+    expect(h).toMatchObject({
+      AppId: 'APP',
+      AppName: 'App',
+      'Accept-Token-Type': 'ET',
+      'X-XSRF-TOKEN': 'abc.def',
+    });
     expect(auth!.init.credentials).toBe('include');
-    expect(login!.init.headers).toMatchObject({ SESSION_CTX: 'CTX', eventtype: 'LOGIN', sub_eventtype: 'prime_login' });
+    expect(login!.init.headers).toMatchObject({
+      SESSION_CTX: 'CTX',
+      eventtype: 'LOGIN',
+      sub_eventtype: 'prime_login',
+    });
   });
 
   it('ends on the error card for a status its table does not list', async () => {

@@ -58,7 +58,12 @@ export function LoginScreen() {
           {alert}
         </Alert>
       ) : null}
-      <form className="gh-signin__form" noValidate onSubmit={submit} aria-describedby={alert ? id('login-alert') : undefined}>
+      <form
+        className="gh-signin__form"
+        noValidate
+        onSubmit={submit}
+        aria-describedby={alert ? id('login-alert') : undefined}
+      >
         <TextInput
           id={id('username')}
           ref={usernameRef}
