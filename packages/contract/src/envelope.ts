@@ -38,9 +38,19 @@ export type Envelope<T = unknown> = {
 
 export const UNKNOWN_ERROR = { code: Status.UNKNOWN, message: 'Unknown error' } as const;
 
-/** The status of any envelope-like body, or the unknown error when the body is not one. */
+/**
+ * The status of any envelope-like body, or the unknown error when the body is not one. Written
+ * without zod so that clients reading answers do not carry the schema library.
+ */
 export function statusOf(body: unknown): { code: number; message: string } {
-  const parsed = anyEnvelopeSchema.safeParse(body);
-  if (!parsed.success) return { ...UNKNOWN_ERROR };
-  return parsed.data.error ?? parsed.data.responseBaseInfo.status;
+  const isStatus = (v: unknown): v is { code: number; message: string } =>
+    typeof v === 'object' &&
+    v !== null &&
+    Number.isInteger((v as { code?: unknown }).code) &&
+    typeof (v as { message?: unknown }).message === 'string';
+  if (typeof body !== 'object' || body === null) return { ...UNKNOWN_ERROR };
+  const { error, responseBaseInfo } = body as { error?: unknown; responseBaseInfo?: { status?: unknown } };
+  if (isStatus(error)) return { code: error.code, message: error.message };
+  const status = responseBaseInfo?.status;
+  return isStatus(status) ? { code: status.code, message: status.message } : { ...UNKNOWN_ERROR };
 }
