@@ -5,8 +5,13 @@ import { z } from 'zod';
  * setting stops the start with one line naming it (see ConfigError). docs/configuration.md
  * lists the same settings with their defaults.
  */
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const bool = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1');
+const int = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
 const list = z.string().transform((v) =>
   v
     .split(',')
