@@ -9,3 +9,12 @@ if (typeof globalThis.CSS.escape !== 'function') {
       (ch) => `\\${ch.codePointAt(0)?.toString(16)} `,
     );
 }
+
+/** jsdom lacks ResizeObserver, which Radix's floating positioning (tooltip, popover) uses. */
+if (typeof globalThis.ResizeObserver === 'undefined') {
+  globalThis.ResizeObserver = class {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  } as unknown as typeof ResizeObserver;
+}

@@ -7,6 +7,7 @@ import {
   useState,
 } from 'react';
 import { Button } from '../button/Button.tsx';
+import { Icon } from '../icon/Icon.tsx';
 import { cx } from '../internal/cx.ts';
 import { duration, motion } from '../internal/motion.ts';
 import { useMergedRef } from '../internal/useMergedRef.ts';
@@ -105,12 +106,7 @@ export const Alert = forwardRef<HTMLDivElement, AlertProps>(function Alert(
           aria-label={dismissLabel}
           onClick={() => setState('closing')}
         >
-          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-            <path
-              fill="currentColor"
-              d="m6.4 5 5.6 5.6L17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4 6.4 5Z"
-            />
-          </svg>
+          <Icon name="close" size="small" />
         </Button>
       )}
     </div>

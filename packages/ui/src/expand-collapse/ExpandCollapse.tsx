@@ -59,7 +59,7 @@ export const ExpandCollapse = forwardRef<HTMLDivElement, ExpandCollapseProps>(fu
   const [printing, setPrinting] = useState(false);
   const open = (expanded ?? ownOpen) || printing;
   const [state, setState] = useState<ExpandState>(open ? 'expanded' : 'collapsed');
-  const panelRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
   const onStateChangeRef = useRef(onStateChange);
   onStateChangeRef.current = onStateChange;
   const firstRender = useRef(true);
@@ -143,16 +143,15 @@ export const ExpandCollapse = forwardRef<HTMLDivElement, ExpandCollapseProps>(fu
       {...rest}
     >
       {Heading ? <Heading className="gh-expand__heading">{button}</Heading> : button}
-      <div
+      <section
         ref={panelRef}
         id={panelId}
         className="gh-expand__panel"
-        role="region"
         aria-labelledby={triggerId}
         hidden={state === 'collapsed'}
       >
         <div className="gh-expand__content">{children}</div>
-      </div>
+      </section>
     </div>
   );
 });

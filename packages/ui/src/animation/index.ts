@@ -1,0 +1,2 @@
+export * from './animate.ts';
+export * from './useAnimate.ts';

@@ -1,0 +1,71 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import type { ReactElement, ReactNode } from 'react';
+import { Button } from '../button/Button.tsx';
+import { Icon } from '../icon/Icon.tsx';
+import { cx } from '../internal/cx.ts';
+import { uiMessages } from '../messages.ts';
+import './Dialog.css';
+
+export interface DialogProps {
+  /** The dialog's heading and accessible name. */
+  title: ReactNode;
+  /** A line under the title, read as the accessible description. */
+  description?: ReactNode;
+  children?: ReactNode;
+  /** Buttons at the bottom; wrap a closing one in DialogClose. */
+  footer?: ReactNode;
+  /** A button that opens it; focus returns to it on close. */
+  trigger?: ReactElement;
+  open?: boolean;
+  defaultOpen?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  className?: string;
+}
+
+/**
+ * Modal dialog (Radix): focus moves in and is trapped, the page behind is inert, Escape and the
+ * Close button close it, and focus returns to the trigger.
+ */
+export function Dialog({
+  title,
+  description,
+  children,
+  footer,
+  trigger,
+  open,
+  defaultOpen,
+  onOpenChange,
+  className,
+}: DialogProps) {
+  return (
+    <RadixDialog.Root open={open} defaultOpen={defaultOpen} onOpenChange={onOpenChange}>
+      {trigger ? <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger> : null}
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="gh-dialog__overlay" />
+        <RadixDialog.Content
+          className={cx('gh-dialog', className)}
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <div className="gh-dialog__header">
+            <RadixDialog.Title className="gh-dialog__title">{title}</RadixDialog.Title>
+            <RadixDialog.Close asChild>
+              <Button variant="tertiary" size="small" aria-label={uiMessages.close}>
+                <Icon name="close" size="small" />
+              </Button>
+            </RadixDialog.Close>
+          </div>
+          {description ? (
+            <RadixDialog.Description className="gh-dialog__description">
+              {description}
+            </RadixDialog.Description>
+          ) : null}
+          {children}
+          {footer ? <div className="gh-dialog__footer">{footer}</div> : null}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+/** Makes its child button close the surrounding Dialog. */
+export const DialogClose = RadixDialog.Close;
