@@ -1,12 +1,20 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { type Envelope, headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Context } from '../../src/context.ts';
 import { type DB, openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrations.ts';
+import { PGliteDialect } from '../../src/db/pglite-dialect.ts';
+import type { Database } from '../../src/db/schema.ts';
 import { TestClock } from '../../src/lib/clock.ts';
 
 /**
@@ -23,13 +31,36 @@ export type Target = {
   another(db: DB): Promise<DB>;
 };
 
+/**
+ * A fresh in-memory PGlite costs seconds (initdb in WebAssembly); one loaded from a dump of a
+ * freshly migrated database costs a fraction. The dump is kept in the temp folder, keyed by the
+ * migrations' source, and migrate() still runs on every copy.
+ */
+async function freshPGlite(): Promise<DB> {
+  const migrationsSource = readFileSync(new URL('../../src/db/migrations.ts', import.meta.url));
+  // The PGlite build goes into the key too: its entry file changes with every release.
+  const pgliteEntry = readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  const key = createHash('sha256').update(migrationsSource).update(pgliteEntry).digest('hex').slice(0, 16);
+  const file = join(tmpdir(), `gatehouse-pglite-${key}.tar`);
+  if (!existsSync(file)) {
+    const template = await PGlite.create();
+    const templateDb = new Kysely<Database>({ dialect: new PGliteDialect(template) });
+    await migrate(templateDb as never);
+    const dump = await template.dumpDataDir('none');
+    await templateDb.destroy();
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, file);
+  }
+  const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  await migrate(db as never);
+  return db;
+}
+
 const pglite: Target = {
   name: 'pglite',
-  open: async () => {
-    const db = await openDatabase({ kind: 'pglite', dir: null });
-    await migrate(db as never);
-    return db;
-  },
+  open: freshPGlite,
   another: async (db) => db,
 };
 
