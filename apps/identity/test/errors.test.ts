@@ -41,20 +41,42 @@ describe.each(targets)('error envelopes ($name)', (target) => {
     );
   });
 
-  test('wrong types: 400 naming the field', async () => {
+  test('wrong types: 400 naming the field and the problem', async () => {
     const { app } = await h.start();
     const client = new Client(app);
-    for (const [body, field] of [
-      [{ username: 123, password: 'Harbor7Lights' }, 'username'],
-      [{ username: 'alexdemo1', password: ['a'] }, 'password'],
-      [{ username: 'alexdemo1', password: 'x'.repeat(129) }, 'password'],
-      ['a string', ''],
-      [[1, 2], ''],
-    ] as const) {
+    const cases: Array<[unknown, string]> = [
+      [
+        { username: 123, password: 'Harbor7Lights' },
+        'username: Invalid input: expected string, received number',
+      ],
+      [
+        { username: 'alexdemo1', password: ['a'] },
+        'password: Invalid input: expected string, received array',
+      ],
+      [
+        { username: 'alexdemo1', password: 'x'.repeat(129) },
+        'password: password is longer than 128 characters',
+      ],
+      [{ username: 'alexdemo1', password: null }, 'password: Invalid input: expected string, received null'],
+      ['a string', 'body: Invalid input: expected object, received string'],
+      [[1, 2], 'body: Invalid input: expected object, received array'],
+    ];
+    for (const [body, message] of cases) {
       const r = await client.post(url, body);
-      const envelope = expectFailureEnvelope(r, 400, 4400);
-      expect(envelope.responseBaseInfo.status.message).toMatch(/^The request is not valid: /);
-      if (field) expect(envelope.responseBaseInfo.status.message).toContain(`${field}:`);
+      expect(expectFailureEnvelope(r, 400, 4400).responseBaseInfo.status.message).toBe(
+        `The request is not valid: ${message}`,
+      );
+    }
+  });
+
+  test('forbidden prototype keys are refused as malformed JSON', async () => {
+    const { app } = await h.start();
+    const client = new Client(app);
+    for (const payload of ['{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"admin":true}}}']) {
+      const r = await client.request({ method: 'POST', url, payload });
+      expect(expectFailureEnvelope(r, 400, 4400).responseBaseInfo.status.message).toBe(
+        'The request body is not valid JSON.',
+      );
     }
   });
 

@@ -182,7 +182,12 @@ describe.each(targets)('operations ($name)', (target) => {
         },
       ],
     });
-    expectFailureEnvelope(await app.inject({ method: 'GET', url: api(paths.devOutbox) }), 400, 4400);
+    const missing = expectFailureEnvelope(
+      await app.inject({ method: 'GET', url: api(paths.devOutbox) }),
+      400,
+      4400,
+    );
+    expect(missing.responseBaseInfo.status.message).toBe('The request is not valid: to: is required');
   });
 
   test('the development outbox is 404 in production mode', async () => {

@@ -72,15 +72,26 @@ export function failure(request: FastifyRequest, reply: FastifyReply, error: Api
     );
 }
 
-/** Parses a request part with its contract schema, or throws the 400 envelope naming the field. */
-export function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+/**
+ * Parses a request part with its contract schema, or throws the 400 envelope naming the field:
+ * `password: is required` when it is absent, `username: Invalid input: expected string, received
+ * number` when it has the wrong type. A problem with the whole part names the part (`body: …`).
+ */
+export function parse<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  part: 'body' | 'query' = 'body',
+): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-  const message =
-    issue.code === 'invalid_type' && issue.input === undefined
-      ? `${where}is required`
-      : `${where}${issue.message}`;
-  throw new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, message));
+  const where = issue.path.length ? issue.path.map(String).join('.') : part;
+  // zod does not report the input by default: look the value up to tell "absent" from "wrong".
+  let given: unknown = value;
+  for (const key of issue.path) {
+    given =
+      given !== null && typeof given === 'object' ? (given as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  const problem = issue.code === 'invalid_type' && given === undefined ? 'is required' : issue.message;
+  throw new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, `${where}: ${problem}`));
 }

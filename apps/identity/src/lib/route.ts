@@ -57,7 +57,7 @@ export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.Zo
     url: API_BASE + def.path,
     handler: async (request, reply) => {
       const body = def.body ? parse(def.body, request.body) : undefined;
-      const query = def.query ? parse(def.query, request.query) : undefined;
+      const query = def.query ? parse(def.query, request.query, 'query') : undefined;
       return handler({ request, reply, body: body as z.infer<B>, query: query as z.infer<Q> });
     },
   });
