@@ -16,6 +16,7 @@ export { motion, prefersReducedMotion } from './internal/motion.ts';
 export { type Size, sizes } from './internal/sizes.ts';
 export { useEnum, warnUnknown } from './internal/warnUnknown.ts';
 export * from './layout/index.ts';
+export * from './link/index.ts';
 export * from './list/index.ts';
 export * from './messages.ts';
 export * from './popover/index.ts';

@@ -90,8 +90,7 @@ export const Alert = forwardRef<HTMLDivElement, AlertProps>(function Alert(
       <div className="gh-alert__body">
         {title ? (
           <p className="gh-alert__title">
-            <VisuallyHidden>{uiMessages[variantValue]}: </VisuallyHidden>
-            {title}
+            <VisuallyHidden>{uiMessages[variantValue]}:</VisuallyHidden> {title}
           </p>
         ) : (
           <VisuallyHidden>{uiMessages[variantValue]}: </VisuallyHidden>

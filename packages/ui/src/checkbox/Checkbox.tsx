@@ -87,8 +87,7 @@ export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Che
       ) : null}
       {error ? (
         <p className="gh-checkbox__error" id={`${id}-error`}>
-          <VisuallyHidden>{uiMessages.errorPrefix} </VisuallyHidden>
-          {error}
+          <VisuallyHidden>{uiMessages.errorPrefix}</VisuallyHidden> {error}
         </p>
       ) : null}
     </div>

@@ -78,8 +78,7 @@ export function Field({
       ) : null}
       {error ? (
         <p className="gh-field__error" id={`${id}-error`}>
-          <VisuallyHidden>{uiMessages.errorPrefix} </VisuallyHidden>
-          {error}
+          <VisuallyHidden>{uiMessages.errorPrefix}</VisuallyHidden> {error}
         </p>
       ) : null}
       {children}

@@ -79,8 +79,7 @@ export const RadioGroup = forwardRef<HTMLFieldSetElement, RadioGroupProps>(funct
       ) : null}
       {error ? (
         <p className="gh-field__error" id={`${id}-error`}>
-          <VisuallyHidden>{uiMessages.errorPrefix} </VisuallyHidden>
-          {error}
+          <VisuallyHidden>{uiMessages.errorPrefix}</VisuallyHidden> {error}
         </p>
       ) : null}
       <div className="gh-radio-group__options">

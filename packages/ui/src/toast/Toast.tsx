@@ -29,7 +29,7 @@ export interface ToastProps {
   /** Controlled open state; uncontrolled (open at first) when omitted. */
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
-  /** Time before it closes by itself; default 5000 ms. */
+  /** Time before it closes by itself; default 5000 ms; Infinity keeps it until closed. */
   timeout?: number;
   /** Time it stays after the pointer or focus leaves it; default 1000 ms. */
   extendedTimeout?: number;
@@ -78,13 +78,13 @@ export function Toast({
   );
 
   useEffect(() => {
-    if (!isOpen) return;
+    if (!isOpen || !Number.isFinite(timeout)) return;
     start(timeout);
     return () => clearTimeout(timer.current);
   }, [isOpen, timeout, start]);
 
   const leave = () => {
-    if (!hovered.current && !focused.current && isOpen) start(extendedTimeout);
+    if (!hovered.current && !focused.current && isOpen && Number.isFinite(timeout)) start(extendedTimeout);
   };
 
   return (
