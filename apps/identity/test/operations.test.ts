@@ -20,6 +20,23 @@ import {
 
 const demoFile = new URL('../../../demo/accounts.json', import.meta.url);
 
+/** The tags design.md lists for the demo accounts; every one needs an account. */
+const designTags = [
+  'password-only',
+  'all-factors',
+  'otp-only',
+  'email-only',
+  'expired-password',
+  'temporary-password',
+  'blocked',
+  'locked',
+  'forced-username-update',
+  'prohibited-location',
+  'push',
+  'token',
+  'authenticator',
+];
+
 /** Every method and path the app registered, from Fastify's route tree. */
 function registeredRoutes(app: FastifyInstance): Array<{ method: string; url: string }> {
   const routes: Array<{ method: string; url: string }> = [];
@@ -199,9 +216,10 @@ describe.each(targets)('operations ($name)', (target) => {
   test('demo seeding: every account of demo/accounts.json, every tag covered, nothing duplicated on a second start', async () => {
     const accounts = readDemoAccounts(demoFile);
     for (const a of accounts) rememberSecret(a.password);
-    for (const tag of demoTags) {
+    expect([...demoTags].sort()).toEqual([...designTags].sort());
+    for (const tag of designTags) {
       expect(
-        accounts.some((a) => a.tags.includes(tag)),
+        accounts.some((a) => a.tags.includes(tag as (typeof demoTags)[number])),
         `tag ${tag}`,
       ).toBe(true);
     }
@@ -237,6 +255,21 @@ describe.each(targets)('operations ($name)', (target) => {
     await h.start({ SEED_DEMO: 'true' });
     expect(await count()).toBe(accounts.length);
     expect(await contacts()).toBe(contactsAfterFirst);
+  });
+
+  test('two instances starting at once on an empty database seed each account once', async () => {
+    const accounts = readDemoAccounts(demoFile);
+    const other = await h.another();
+    await Promise.all([h.start({ SEED_DEMO: 'true' }), h.start({ SEED_DEMO: 'true' }, { db: other })]);
+    const rows = await sql<{ username: string; n: string }>`
+      select username, count(*) as n from accounts group by username`.execute(h.db);
+    expect(rows.rows.length).toBe(accounts.length);
+    expect(rows.rows.every((r) => Number(r.n) === 1)).toBe(true);
+    const contacts = await sql<{ n: string }>`
+      select count(*) as n from contacts c join accounts a on a.id = c.account_id where a.username = 'allfactors1'`.execute(
+      h.db,
+    );
+    expect(Number(contacts.rows[0]!.n)).toBe(3);
   });
 
   test('migrations are idempotent', async () => {

@@ -100,6 +100,18 @@ describe.each(targets)('password authentication ($name)', (target) => {
     expect(code(await new Client(second.app).signInPassword('alexdemo1', PASSWORD))).toBe(1203);
   });
 
+  test('locking an account ends its sessions elsewhere', async () => {
+    const { app, ctx } = await h.start({ LOGIN_LOCKOUT_FAILURES: '2' });
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const owner = new Client(app);
+    await owner.signIn('alexdemo1', PASSWORD);
+    expect((await owner.session()).statusCode).toBe(200);
+    const attacker = new Client(app, { remoteAddress: '203.0.113.9' });
+    expect(code(await attacker.signInPassword('alexdemo1', WRONG))).toBe(1403);
+    expect(code(await attacker.signInPassword('alexdemo1', WRONG))).toBe(1203);
+    expect((await owner.session()).statusCode).toBe(401);
+  });
+
   test('a right password resets the failure count', async () => {
     const { app, ctx } = await h.start({ LOGIN_LOCKOUT_FAILURES: '3' });
     await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
