@@ -101,7 +101,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       return typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
     },
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    return503OnClosing: true,
+    // Requests that arrive while the service shuts down get the 503 envelope below, not
+    // Fastify's own body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: false },
   });
 
@@ -119,6 +121,22 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Request-Id', request.id);
     return payload;
+  });
+
+  // Shutting down: requests still arriving on open connections are shed with 503 (code 5003),
+  // so the load balancer retries them on another instance.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    reply.header('Connection', 'close');
+    return failure(
+      request,
+      reply,
+      new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM),
+    );
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -99,6 +101,45 @@ describe.each(targets)('operations ($name)', (target) => {
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toEqual({ status: 'unavailable' });
     expect((await second.app.inject({ method: 'GET', url: api(paths.health) })).statusCode).toBe(200);
+  });
+
+  test('shutting down: a request still arriving on an open connection gets the 503 envelope', async () => {
+    const { app } = await h.start();
+    // A slow call keeps the connection busy while the shutdown starts (added for this test only).
+    app.get('/api/test/slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { status: 'ok' };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const socket = connect(typeof address === 'object' && address ? address.port : 0, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+    });
+    await once(socket, 'connect');
+    socket.write('GET /api/test/slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The shutdown starts while the slow call holds the connection; the next request on it is shed.
+    const closed = app.close();
+    socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    for (let i = 0; i < 100 && (received.match(/HTTP\/1\.1 /g) ?? []).length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    socket.destroy();
+    await closed;
+    const answers = received.split(/(?=HTTP\/1\.1 )/);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200/);
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 503/);
+    const body = JSON.parse(answers[1]!.slice(answers[1]!.indexOf('\r\n\r\n') + 4)) as {
+      responseBaseInfo: { status: { code: number; message: string } };
+      errorType: string;
+    };
+    expect(body.responseBaseInfo.status).toEqual({
+      code: 5003,
+      message: 'The service is temporarily unavailable. Please try again.',
+    });
+    expect(body.errorType).toBe('SYSTEM_ERROR');
   });
 
   test('the OpenAPI document lists every registered /api path and method', async () => {
