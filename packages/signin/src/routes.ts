@@ -20,6 +20,7 @@ export const routes = {
   usernameConfirmation: '/usernameconfirmaton',
   totpBlock: '/totp-block',
   extendSession: '/extend-session',
+  logout: '/logout',
   authenticatorOtp: '/authenticator/otp',
   authenticatorOtpCode: '/authenticator/otp/securitycode',
   authenticatorRep: '/authenticator/rep',

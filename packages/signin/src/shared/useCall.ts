@@ -7,6 +7,9 @@ import { interpret } from '../api/status-tables.ts';
 import { useWidget } from '../context.tsx';
 import { type MessageKey, t } from '../messages/index.ts';
 import { routes } from '../routes.ts';
+
+const knownRoutes = new Set<string>(Object.values(routes));
+
 import { useAsyncError } from './useAsyncError.ts';
 
 /** What a screen learns from a call once the status table has been followed. */
@@ -36,9 +39,19 @@ export function useCall() {
   }, [config]);
 
   const run = useCallback(
-    async (name: CallName, options: CallOptions = {}): Promise<Outcome> => {
+    async (
+      name: CallName,
+      options: CallOptions = {},
+      navState: Record<string, unknown> = {},
+      beforeForward?: () => Promise<void>,
+    ): Promise<Outcome> => {
       try {
-        const result = await client.call(name, options);
+        // Session login always carries the session headers (widget spec §3, §4).
+        const sent =
+          name === 'sessionLogin'
+            ? { ...options, headers: { ...sessionHeaders(), ...options.headers } }
+            : options;
+        const result = await client.call(name, sent);
         const action = interpret(name, result.status, result.errorType);
         switch (action.kind) {
           case 'SUCCESS':
@@ -50,10 +63,23 @@ export function useCall() {
               text: action.server ? result.status.message : t(action.message),
             };
           case 'FORWARD':
-            return run(action.call, action.call === 'sessionLogin' ? { headers: sessionHeaders() } : {});
-          case 'REDIRECT':
-            navigate(action.to, { state: { ...action.state, message: result.status.message } });
+            // The login screen saves or forgets the username between the password and the session.
+            await beforeForward?.();
+            return run(action.call);
+          case 'REDIRECT': {
+            // Widget spec §7: a redirect path in the answer wins over the table's screen.
+            const given = result.envelope?.redirectPath;
+            const to = given && knownRoutes.has(given) ? given : action.to;
+            navigate(to, {
+              state: {
+                ...navState,
+                ...action.state,
+                ruleData: result.envelope?.ruleData,
+                message: result.status.message,
+              },
+            });
             return { kind: 'navigated' };
+          }
           case 'COMPLETE':
           case 'CUSTOM': {
             const callbacks: Callback[] = result.envelope?.callbacks ?? [];

@@ -54,7 +54,7 @@ describe('login screen', () => {
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     expect(screen.getByText('Enter your password.')).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByLabelText(/^Password/));
-    expect(requests).toHaveLength(0);
+    expect(requests.filter((r) => r.init.method !== 'GET')).toHaveLength(0);
   });
 
   it('limits the username to 50 characters', () => {
@@ -101,7 +101,7 @@ describe('login screen', () => {
     await waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
     expect(onFinish.mock.calls[0]![0]).toMatchObject({ journey: 'LOGIN', code: 1200, context: 'CTX' });
 
-    const [auth, login] = requests;
+    const [auth, login] = requests.filter((r) => r.init.method !== 'GET');
     expect(JSON.parse(String(auth!.init.body))).toEqual({ username: 'alexdemo1', password: 'Harbor7Lights' });
     const h = auth!.init.headers as Record<string, string>;
     expect(h['X-Request-Id']).toMatch(/^REQ[A-Za-z0-9]{32}$/);
@@ -128,5 +128,70 @@ describe('login screen', () => {
     await user.type(screen.getByLabelText(/^Password/), 'Harbor7Lights{Enter}');
     expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
     expect(String(vi.mocked(console.error).mock.calls[0]?.[1])).toContain('code 1777');
+  });
+
+  it('offers saved usernames when the device is identified, first preselected; other user clears the form', async () => {
+    const requests = fakeServer({
+      'GET /api/user/identity/remember/username': {
+        body: envelope(1200, 'User Identified', {
+          successData: {
+            usernames: [
+              { friendlyName: 'second1', value: 'second1', index: 1, id: 'b' },
+              { friendlyName: 'first01', value: 'first01', index: 0, id: 'a' },
+            ],
+          },
+        }),
+      },
+      'POST /api/user/factor/password/authentication': { body: envelope(1200, 'Success') },
+      'PUT /api/user/identity/remember/username': { body: envelope(1200, 'Success') },
+      'POST /api/user/session/login': {
+        body: envelope(1200, 'User authenticated', {
+          successData: { username: 'first01', authenticated: true },
+        }),
+      },
+    });
+    const onFinish = renderWidget();
+    const user = userEvent.setup();
+    const select = (await screen.findByRole('combobox', { name: /Username/ })) as HTMLSelectElement;
+    expect(select.value).toBe('first01');
+    expect([...select.options].map((o) => o.text)).toEqual([
+      'first01',
+      'second1',
+      'Use a different username',
+    ]);
+    expect((screen.getByRole('checkbox', { name: 'Remember my username' }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+
+    await user.type(screen.getByLabelText(/^Password/), 'typed');
+    await user.selectOptions(select, 'Use a different username');
+    const field = screen.getByRole('textbox', { name: /Username/ }) as HTMLInputElement;
+    expect(field.value).toBe('');
+    expect((screen.getByLabelText(/^Password/) as HTMLInputElement).value).toBe('');
+    expect((screen.getByRole('checkbox', { name: 'Remember my username' }) as HTMLInputElement).checked).toBe(
+      false,
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Use a saved username' }));
+    await user.type(screen.getByLabelText(/^Password/), 'Harbor7Lights{Enter}');
+    await waitFor(() => expect(onFinish).toHaveBeenCalled());
+    const order = requests.map((r) => `${r.init.method} ${new URL(r.url, 'http://x').pathname}`);
+    expect(order.slice(1)).toEqual([
+      'POST /api/user/factor/password/authentication',
+      'PUT /api/user/identity/remember/username',
+      'POST /api/user/session/login',
+    ]);
+    expect(JSON.parse(String(requests[2]!.init.body))).toEqual({ username: 'first01', operation: 'ADD' });
+  });
+
+  it('emits the logout event on entry when the page carries a logout marker', async () => {
+    fakeServer({});
+    window.history.replaceState(null, '', '/?logout=1');
+    const onLogout = vi.fn();
+    const onEvent = vi.fn();
+    render(<SignIn config={{ appId: 'APP', appName: 'App', onFinish: vi.fn(), onLogout, onEvent }} />);
+    await waitFor(() => expect(onLogout).toHaveBeenCalledTimes(1));
+    expect(onEvent).toHaveBeenCalledWith({ type: 'logout' });
+    window.history.replaceState(null, '', '/');
   });
 });

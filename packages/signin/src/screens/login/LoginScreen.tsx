@@ -1,6 +1,6 @@
-import { limits } from '@gatehouse/contract';
-import { Alert, Button, TextInput } from '@gatehouse/ui';
-import { type FormEvent, useRef, useState } from 'react';
+import { limits, type SavedUsername, serverMessages } from '@gatehouse/contract';
+import { Alert, Button, Checkbox, Select, TextInput } from '@gatehouse/ui';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
@@ -8,16 +8,30 @@ import { useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 
 type FieldErrors = { username?: string; password?: string };
+const OTHER_USER = '__other__';
 
-/** Widget spec §2 "Login": username, password with show/hide, Log in, server messages. */
+/** A logout marker in the host page's address (`?logout`) tells the host a logout happened. */
+function hasLogoutMarker(): boolean {
+  return new URLSearchParams(window.location.search).has('logout');
+}
+
+/**
+ * Widget spec §2 "Login": saved usernames (dropdown, first preselected, 'other user' clears the
+ * form), username, password with show/hide, remember checkbox, Log in, server messages.
+ */
 export function LoginScreen() {
-  const { config, idPrefix } = useWidget();
+  const { config, idPrefix, client } = useWidget();
   const call = useCall();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const usernameRef = useRef<HTMLInputElement>(null);
+  const selectRef = useRef<HTMLSelectElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const [saved, setSaved] = useState<SavedUsername[]>([]);
+  const [useSaved, setUseSaved] = useState(false);
+  const [selected, setSelected] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -25,26 +39,82 @@ export function LoginScreen() {
 
   const id = (name: string) => `${idPrefix}-${name}`;
 
+  useEffect(() => {
+    if (hasLogoutMarker() && config.onLogout) {
+      config.onEvent?.({ type: 'logout' });
+      config.onLogout();
+    }
+  }, [config]);
+
+  useEffect(() => {
+    let live = true;
+    client
+      .call<{ usernames: SavedUsername[] }>('rememberGet')
+      .then((result) => {
+        const list = result.envelope?.successData?.usernames ?? [];
+        if (!live || result.status.message !== serverMessages.userIdentified || list.length === 0) return;
+        const ordered = [...list].sort((a, b) => a.index - b.index);
+        setSaved(ordered);
+        setUseSaved(true);
+        setSelected(ordered[0]!.value);
+        setRemember(true);
+      })
+      .catch(() => undefined); // Saved usernames are a convenience: the form works without them.
+    return () => {
+      live = false;
+    };
+  }, [client]);
+
+  const clearForm = () => {
+    setUsername('');
+    setPassword('');
+    setErrors({});
+    setAlert(null);
+    setRemember(false);
+  };
+
+  const chooseSaved = (value: string) => {
+    if (value === OTHER_USER) {
+      clearForm();
+      setUseSaved(false);
+      requestAnimationFrame(() => usernameRef.current?.focus());
+      return;
+    }
+    setSelected(value);
+  };
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
+    const name = (useSaved ? selected : username).trim();
     const next: FieldErrors = {};
-    if (!username.trim()) next.username = t('login.usernameRequired');
+    if (!name) next.username = t('login.usernameRequired');
     if (!password) next.password = t('login.passwordRequired');
     setErrors(next);
     setAlert(null);
-    if (next.username) return usernameRef.current?.focus();
+    if (next.username) return (useSaved ? selectRef : usernameRef).current?.focus();
     if (next.password) return passwordRef.current?.focus();
 
     setBusy(true);
-    const outcome = await call('passwordAuthentication', {
-      body: { username: username.trim(), password },
-    });
+    const wasSaved = saved.some((s) => s.value.toLowerCase() === name.toLowerCase());
+    const outcome = await call(
+      'passwordAuthentication',
+      { body: { username: name, password } },
+      {},
+      async () => {
+        // ADD needs the login transaction this password just started; failure is not fatal.
+        if (remember || wasSaved) {
+          await client
+            .call('rememberPut', { body: { username: name, operation: remember ? 'ADD' : 'DELETE' } })
+            .catch(() => undefined);
+        }
+      },
+    );
     setBusy(false);
     if (outcome.kind === 'error') {
       setPassword('');
       setAlert(outcome.text);
-      usernameRef.current?.focus();
+      (useSaved ? selectRef : usernameRef).current?.focus();
     }
   }
 
@@ -58,25 +128,37 @@ export function LoginScreen() {
           {alert}
         </Alert>
       ) : null}
-      <form
-        className="gh-signin__form"
-        noValidate
-        onSubmit={submit}
-        aria-describedby={alert ? id('login-alert') : undefined}
-      >
-        <TextInput
-          id={id('username')}
-          ref={usernameRef}
-          label={t('login.username')}
-          required
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={limits.usernameInputMax}
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-          error={errors.username}
-        />
+      <form className="gh-signin__form" noValidate onSubmit={submit}>
+        {useSaved ? (
+          <Select
+            id={id('saved-username')}
+            ref={selectRef}
+            label={t('login.savedUsername')}
+            required
+            fullWidth
+            value={selected}
+            onChange={chooseSaved}
+            error={errors.username}
+            options={[
+              ...saved.map((s) => ({ text: s.friendlyName, value: s.value })),
+              { text: t('login.otherUser'), value: OTHER_USER },
+            ]}
+          />
+        ) : (
+          <TextInput
+            id={id('username')}
+            ref={usernameRef}
+            label={t('login.username')}
+            required
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={limits.usernameInputMax}
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            error={errors.username}
+          />
+        )}
         <TextInput
           id={id('password')}
           ref={passwordRef}
@@ -89,15 +171,33 @@ export function LoginScreen() {
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}
         />
+        <Checkbox
+          id={id('remember')}
+          label={t('login.remember')}
+          checked={remember}
+          onChange={(change) => setRemember(change.checked)}
+        />
         <Button type="submit" variant="primary" fullWidth loading={busy}>
           {t('login.submit')}
         </Button>
       </form>
-      {config.identityEndpoint ? (
-        <p className="gh-signin__links">
-          <a href={config.identityEndpoint}>{t('login.forgotUsername')}</a>
-        </p>
-      ) : null}
+      <div className="gh-signin__links">
+        {!useSaved && saved.length > 0 ? (
+          <Button
+            variant="link"
+            onClick={() => {
+              clearForm();
+              setUseSaved(true);
+              setSelected(saved[0]!.value);
+              setRemember(true);
+              requestAnimationFrame(() => selectRef.current?.focus());
+            }}
+          >
+            {t('login.useSaved')}
+          </Button>
+        ) : null}
+        {config.identityEndpoint ? <a href={config.identityEndpoint}>{t('login.forgotUsername')}</a> : null}
+      </div>
     </section>
   );
 }

@@ -1,0 +1,116 @@
+import { format } from '@gatehouse/contract';
+import { Button } from '@gatehouse/ui';
+import { type ReactNode, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useWidget } from '../../context.tsx';
+import { type MessageKey, t } from '../../messages/index.ts';
+import { routes } from '../../routes.ts';
+import { ScreenHeading } from '../../shared/Heading.tsx';
+import { useCancel } from '../../shared/useCancel.ts';
+import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+
+type Action = 'reset' | 'preReset' | 'updateUsername' | 'back' | 'backToLogin';
+
+type PageDef = {
+  heading: MessageKey;
+  body: MessageKey[];
+  callUs?: boolean;
+  action?: Action;
+  cancel?: boolean;
+};
+
+/** Widget spec §2 and §8: the account-state pages as data, one row each. */
+export const statePages = {
+  blocked: { heading: 'page.blockedHeading', body: ['page.blockedBody'], callUs: true, cancel: true },
+  blockedReset: { heading: 'page.lockedHeading', body: ['page.lockedBody'], action: 'reset', cancel: true },
+  expired: { heading: 'page.expiredHeading', body: ['page.expiredBody'], action: 'preReset', cancel: true },
+  reject: { heading: 'page.rejectHeading', body: [], action: 'backToLogin' },
+  prohibited: { heading: 'page.prohibitedHeading', body: ['page.prohibitedBody'], action: 'backToLogin' },
+  forced: {
+    heading: 'page.forcedHeading',
+    body: ['page.forcedBody'],
+    action: 'updateUsername',
+    cancel: true,
+  },
+  totpBlock: { heading: 'page.totpBlockHeading', body: ['page.totpBlockBody'], action: 'back' },
+  ssoError: { heading: 'page.ssoHeading', body: ['page.ssoBody'], action: 'backToLogin' },
+  logout: { heading: 'page.logoutHeading', body: ['page.logoutBody'], action: 'backToLogin' },
+} satisfies Record<string, PageDef>;
+
+export type StatePageName = keyof typeof statePages;
+
+export function StatePage({ name, children }: { name: StatePageName; children?: ReactNode }) {
+  const page: PageDef = statePages[name];
+  const { config, idPrefix } = useWidget();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const cancel = useCancel();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useHeadingFocus(headingRef);
+  const headingId = `${idPrefix}-${name}-heading`;
+
+  const act = async (action: Action) => {
+    switch (action) {
+      case 'reset':
+        if (config.resetUrl) window.location.assign(config.resetUrl);
+        return;
+      case 'preReset':
+        // Widget spec §2: a GET to the pre-reset address first, its failure ignored.
+        if (config.preResetUrl) {
+          await fetch(config.preResetUrl, { credentials: 'include' }).catch(() => undefined);
+        }
+        if (config.resetUrl) window.location.assign(config.resetUrl);
+        return;
+      case 'updateUsername':
+        navigate(routes.createUsername);
+        return;
+      case 'back':
+        if (location.key !== 'default') navigate(-1);
+        else cancel();
+        return;
+      case 'backToLogin':
+        navigate(routes.login);
+        return;
+    }
+  };
+
+  const actionLabel: Record<Action, MessageKey> = {
+    reset: 'page.resetPassword',
+    preReset: 'page.resetPassword',
+    updateUsername: 'page.updateUsername',
+    back: 'page.back',
+    backToLogin: 'page.backToLogin',
+  };
+  const resetMissing = (page.action === 'reset' || page.action === 'preReset') && !config.resetUrl;
+
+  return (
+    <section className="gh-signin__screen" aria-labelledby={headingId}>
+      <ScreenHeading id={headingId} ref={headingRef}>
+        {t(page.heading)}
+      </ScreenHeading>
+      {page.body.map((key) => (
+        <p key={key}>{t(key)}</p>
+      ))}
+      {children}
+      {page.callUs && config.repPhone ? (
+        <p>
+          <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>
+            {format(t('page.callUs'), config.repPhone)}
+          </a>
+        </p>
+      ) : null}
+      {page.action && !resetMissing ? (
+        <Button variant="primary" onClick={() => void act(page.action!)}>
+          {t(actionLabel[page.action])}
+        </Button>
+      ) : null}
+      {page.cancel ? (
+        <p className="gh-signin__links">
+          <Button variant="link" onClick={cancel}>
+            {t('page.cancel')}
+          </Button>
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { checkUsername, format, limits, type UsernameRuleId, usernameRuleIds } from '@gatehouse/contract';
+import { Alert, Button, TextInput, VisuallyHidden } from '@gatehouse/ui';
+import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { useWidget } from '../../context.tsx';
+import { type MessageKey, t } from '../../messages/index.ts';
+import { ScreenHeading } from '../../shared/Heading.tsx';
+import { useCall } from '../../shared/useCall.ts';
+import { useCancel } from '../../shared/useCancel.ts';
+import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import './ChangeUsername.css';
+
+const ruleText: Record<UsernameRuleId, MessageKey> = {
+  length: 'username.rule.length',
+  letters: 'username.rule.letters',
+  sequences: 'username.rule.sequences',
+  password: 'username.rule.password',
+};
+
+/** Widget spec §2 "Change username" with the live checklist of §5. */
+export function ChangeUsernameScreen() {
+  const { idPrefix } = useWidget();
+  const call = useCall();
+  const cancel = useCancel();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  // The checklist is re-evaluated on key-up (not Enter), as the spec says, not on every change.
+  const [checked, setChecked] = useState(() => checkUsername('', ''));
+  const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useHeadingFocus(headingRef);
+  const id = (name: string) => `${idPrefix}-cu-${name}`;
+
+  const evaluate = (u = username, p = password) => {
+    const next = checkUsername(u, p);
+    setChecked(next);
+    return next;
+  };
+  const onKeyUp = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter') evaluate();
+  };
+  const met = usernameRuleIds.filter((rule) => checked[rule]).length;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const next: { username?: string; password?: string } = {};
+    if (!username.trim()) next.username = t('username.usernameRequired');
+    if (!password) next.password = t('username.passwordRequired');
+    setErrors(next);
+    setAlert(null);
+    if (next.username) return usernameRef.current?.focus();
+    if (next.password) return passwordRef.current?.focus();
+    const rules = evaluate();
+    if (!usernameRuleIds.every((rule) => rules[rule])) {
+      setAlert(t('username.notMet'));
+      return usernameRef.current?.focus();
+    }
+    setBusy(true);
+    const outcome = await call('changeUsername', { body: { username, password } }, { username });
+    setBusy(false);
+    if (outcome.kind === 'error') {
+      setAlert(outcome.text);
+      if (outcome.message === 'error.wrongPassword') {
+        setPassword('');
+        passwordRef.current?.focus();
+      } else usernameRef.current?.focus();
+    }
+  }
+
+  return (
+    <section className="gh-signin__screen" aria-labelledby={id('heading')}>
+      <ScreenHeading id={id('heading')} ref={headingRef}>
+        {t('username.heading')}
+      </ScreenHeading>
+      <p>{t('username.intro')}</p>
+      {alert ? (
+        <Alert variant="critical" id={id('alert')}>
+          {alert}
+        </Alert>
+      ) : null}
+      <form className="gh-signin__form" noValidate onSubmit={submit}>
+        <TextInput
+          id={id('username')}
+          ref={usernameRef}
+          label={t('username.new')}
+          required
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={limits.usernameInputMax}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          onKeyUp={onKeyUp}
+          error={errors.username}
+          aria-describedby={id('rules')}
+        />
+        <div className="gh-username-rules" id={id('rules')}>
+          <p className="gh-username-rules__title">{t('username.requirements')}</p>
+          <ul className="gh-username-rules__list">
+            {usernameRuleIds.map((rule) => (
+              <li key={rule} data-met={checked[rule] ? 'true' : 'false'} className="gh-username-rules__item">
+                <span aria-hidden="true" className="gh-username-rules__mark">
+                  {checked[rule] ? '✓' : '✗'}
+                </span>
+                <VisuallyHidden>{checked[rule] ? t('username.met') : t('username.unmet')} </VisuallyHidden>
+                {t(ruleText[rule])}
+              </li>
+            ))}
+            <li className="gh-username-rules__item gh-username-rules__item--note">
+              {t('username.rule.personal')}
+            </li>
+          </ul>
+        </div>
+        <p className="gh-username-rules__progress" aria-live="polite">
+          {met < usernameRuleIds.length ? format(t('username.progress'), met, usernameRuleIds.length) : ''}
+        </p>
+        <TextInput
+          id={id('password')}
+          ref={passwordRef}
+          type="password"
+          label={t('username.password')}
+          required
+          autoComplete="current-password"
+          maxLength={limits.passwordInputMax}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          onKeyUp={onKeyUp}
+          error={errors.password}
+        />
+        <Button type="submit" variant="primary" fullWidth loading={busy}>
+          {t('username.submit')}
+        </Button>
+      </form>
+      <p className="gh-signin__links">
+        <Button variant="link" onClick={cancel}>
+          {t('page.cancel')}
+        </Button>
+      </p>
+    </section>
+  );
+}

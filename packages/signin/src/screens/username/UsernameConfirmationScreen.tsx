@@ -1,0 +1,40 @@
+import { format } from '@gatehouse/contract';
+import { Button } from '@gatehouse/ui';
+import { useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { useWidget } from '../../context.tsx';
+import { t } from '../../messages/index.ts';
+import { ScreenHeading } from '../../shared/Heading.tsx';
+import { useCall } from '../../shared/useCall.ts';
+import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+
+/** Widget spec §2 "Username confirmation": the new username, a message and Continue. */
+export function UsernameConfirmationScreen() {
+  const { idPrefix } = useWidget();
+  const call = useCall();
+  const state = useLocation().state as { username?: string } | null;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [busy, setBusy] = useState(false);
+  useHeadingFocus(headingRef);
+  const headingId = `${idPrefix}-confirm-heading`;
+
+  const onContinue = async () => {
+    setBusy(true);
+    // The login transaction goes on: session login decides what is next (or completes).
+    await call('sessionLogin');
+    setBusy(false);
+  };
+
+  return (
+    <section className="gh-signin__screen" aria-labelledby={headingId}>
+      <ScreenHeading id={headingId} ref={headingRef}>
+        {t('username.confirmHeading')}
+      </ScreenHeading>
+      {state?.username ? <p>{format(t('username.confirmValue'), state.username)}</p> : null}
+      <p>{t('username.confirmBody')}</p>
+      <Button variant="primary" loading={busy} onClick={() => void onContinue()}>
+        {t('username.continue')}
+      </Button>
+    </section>
+  );
+}
