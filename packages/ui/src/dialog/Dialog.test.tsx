@@ -75,4 +75,15 @@ describe('Dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
   });
+
+  it('locks page scrolling while open without injecting a <style> element', async () => {
+    const user = userEvent.setup();
+    render(<Example />);
+    const styles = document.querySelectorAll('style').length;
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(document.documentElement.style.overflow).toBe('hidden');
+    expect(document.querySelectorAll('style').length).toBe(styles);
+    await user.keyboard('{Escape}');
+    expect(document.documentElement.style.overflow).toBe('');
+  });
 });

@@ -1,5 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactElement, ReactNode } from 'react';
+import { type ReactElement, type ReactNode, useEffect } from 'react';
 import { Button } from '../button/Button.tsx';
 import { Icon } from '../icon/Icon.tsx';
 import { cx } from '../internal/cx.ts';
@@ -41,7 +41,7 @@ export function Dialog({
     <RadixDialog.Root open={open} defaultOpen={defaultOpen} onOpenChange={onOpenChange}>
       {trigger ? <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger> : null}
       <RadixDialog.Portal>
-        <RadixDialog.Overlay className="gh-dialog__overlay" />
+        <Backdrop />
         <RadixDialog.Content
           className={cx('gh-dialog', className)}
           {...(description ? {} : { 'aria-describedby': undefined })}
@@ -65,6 +65,23 @@ export function Dialog({
       </RadixDialog.Portal>
     </RadixDialog.Root>
   );
+}
+
+/**
+ * The dimmed page behind the dialog. Radix's own Overlay is not used: its scroll lock injects a
+ * <style> element at runtime, which a strict Content-Security-Policy (style-src 'self') blocks.
+ * This one locks scrolling through the CSSOM instead, which CSP allows.
+ */
+function Backdrop() {
+  useEffect(() => {
+    const root = document.documentElement;
+    const previous = root.style.overflow;
+    root.style.overflow = 'hidden';
+    return () => {
+      root.style.overflow = previous;
+    };
+  }, []);
+  return <div className="gh-dialog__overlay" aria-hidden="true" />;
 }
 
 /** Makes its child button close the surrounding Dialog. */

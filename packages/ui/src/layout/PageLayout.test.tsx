@@ -19,4 +19,16 @@ describe('PageLayout', () => {
   it('switches to the desktop layout at 512 px', () => {
     expect(desktopMinWidth).toBe(512);
   });
+
+  it('embedded: no landmarks of its own', () => {
+    render(
+      <PageLayout embedded header="Bank" footer="Legal">
+        <Card>Sign in</Card>
+      </PageLayout>,
+    );
+    expect(screen.queryByRole('main')).toBeNull();
+    expect(screen.queryByRole('banner')).toBeNull();
+    expect(screen.queryByRole('contentinfo')).toBeNull();
+    expect(screen.getByText('Sign in')).toBeTruthy();
+  });
 });

@@ -14,20 +14,28 @@ export interface PageLayoutProps extends ComponentPropsWithoutRef<'div'> {
   children?: ReactNode;
   /** id of the main landmark, for a skip link; default 'main'. */
   mainId?: string;
+  /**
+   * For a page that already has its landmarks (a host page embedding the widget, the gallery):
+   * header, main and footer become plain divs.
+   */
+  embedded?: boolean;
 }
 
 /** The sign-in page frame: header, a main landmark holding the card, footer. */
 export const PageLayout = forwardRef<HTMLDivElement, PageLayoutProps>(function PageLayout(
-  { header, footer, children, mainId = 'main', className, ...rest },
+  { header, footer, children, mainId = 'main', embedded = false, className, ...rest },
   ref,
 ) {
+  const Header = embedded ? 'div' : 'header';
+  const Main = embedded ? 'div' : 'main';
+  const Footer = embedded ? 'div' : 'footer';
   return (
-    <div ref={ref} className={cx('gh-page', className)} {...rest}>
-      {header ? <header className="gh-page__header">{header}</header> : null}
-      <main className="gh-page__main" id={mainId} tabIndex={-1}>
+    <div ref={ref} className={cx('gh-page', className)} data-embedded={embedded || undefined} {...rest}>
+      {header ? <Header className="gh-page__header">{header}</Header> : null}
+      <Main className="gh-page__main" id={mainId} tabIndex={-1}>
         {children}
-      </main>
-      {footer ? <footer className="gh-page__footer">{footer}</footer> : null}
+      </Main>
+      {footer ? <Footer className="gh-page__footer">{footer}</Footer> : null}
     </div>
   );
 });

@@ -76,6 +76,7 @@ describe('Spinner', () => {
     const spinner = document.querySelector('.gh-spinner') as HTMLElement;
     expect(spinner.dataset.color).toBe('inverse');
     expect(spinner.hasAttribute('data-inline')).toBe(true);
+    expect(spinner.tagName).toBe('SPAN'); // phrasing content, valid inside a paragraph
     expect(spinner.textContent).toBe('Sending your code');
     expect(screen.getByTestId('icon')).toBeTruthy();
   });

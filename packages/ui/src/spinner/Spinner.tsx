@@ -67,7 +67,7 @@ export interface SpinnerProps extends Omit<ComponentPropsWithoutRef<'div'>, 'col
  * are not left on a control that vanished); when hidden or unmounted, focus returns to the element
  * that had it before.
  */
-export const Spinner = forwardRef<HTMLDivElement, SpinnerProps>(function Spinner(
+export const Spinner = forwardRef<HTMLElement, SpinnerProps>(function Spinner(
   {
     color,
     icon,
@@ -85,7 +85,7 @@ export const Spinner = forwardRef<HTMLDivElement, SpinnerProps>(function Spinner
 ) {
   const colorValue = useEnum('Spinner', 'color', color, spinnerColors, 'neutral');
   const sizeValue = useEnum('Spinner', 'size', size, spinnerSizes, 'medium');
-  const ownRef = useRef<HTMLDivElement>(null);
+  const ownRef = useRef<HTMLElement>(null);
   const ref = useMergedRef(ownRef, forwardedRef);
 
   useEffect(() => {
@@ -103,8 +103,10 @@ export const Spinner = forwardRef<HTMLDivElement, SpinnerProps>(function Spinner
   const textHidden = sizeValue === 'small';
   const primary = primaryText ? <span className="gh-spinner__primary">{primaryText}</span> : null;
   const secondary = secondaryText ? <span className="gh-spinner__secondary">{secondaryText}</span> : null;
+  // Inline spinners sit in running text, so they are phrasing content (span), not a div.
+  const Root = inline ? 'span' : 'div';
   return (
-    <div
+    <Root
       ref={ref}
       className={cx('gh-spinner', className)}
       role={announce ? 'status' : undefined}
@@ -126,6 +128,6 @@ export const Spinner = forwardRef<HTMLDivElement, SpinnerProps>(function Spinner
           {secondary}
         </>
       )}
-    </div>
+    </Root>
   );
 });

@@ -38,12 +38,11 @@ export function Tooltip({
     <RadixTooltip.Provider delayDuration={delay}>
       <RadixTooltip.Root open={open} defaultOpen={defaultOpen} onOpenChange={onOpenChange}>
         <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
-        <RadixTooltip.Portal>
-          <RadixTooltip.Content className={cx('gh-tooltip', className)} side={sideValue} sideOffset={6}>
-            {content}
-            <RadixTooltip.Arrow className="gh-tooltip__arrow" />
-          </RadixTooltip.Content>
-        </RadixTooltip.Portal>
+        {/* Not portalled: the tip stays next to its trigger, inside the same landmark. */}
+        <RadixTooltip.Content className={cx('gh-tooltip', className)} side={sideValue} sideOffset={6}>
+          {content}
+          <RadixTooltip.Arrow className="gh-tooltip__arrow" />
+        </RadixTooltip.Content>
       </RadixTooltip.Root>
     </RadixTooltip.Provider>
   );

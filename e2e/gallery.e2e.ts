@@ -1,0 +1,192 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
+
+/**
+ * The component gallery, built as `npm run gallery:build` builds it (with its strict CSP), served
+ * from a throw-away HTTP server and opened entry by entry in Chromium: each entry renders with no
+ * console error and no CSP violation, and axe finds nothing, closed and with its overlay open.
+ */
+const root = resolve(import.meta.dirname, '..');
+const dist = join(root, 'packages/ui/gallery/dist');
+
+/** Every gallery entry; the first test checks the gallery's own index lists exactly these. */
+const slugs = [
+  'alert',
+  'animation',
+  'button',
+  'card',
+  'checkbox',
+  'code-input',
+  'dialog',
+  'error-summary',
+  'expand-collapse',
+  'field',
+  'heading',
+  'icon',
+  'layout',
+  'link',
+  'list',
+  'popover',
+  'radio-group',
+  'select',
+  'spinner',
+  'text-input',
+  'title-block',
+  'toast',
+  'tooltip',
+  'tokens',
+];
+
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+let server: Server;
+let origin: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  await build({ configFile: join(root, 'packages/ui/vite.gallery.config.ts'), logLevel: 'warn' });
+  server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
+    const file = join(dist, path === '/' ? 'index.html' : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((done) => server?.close(done));
+});
+
+interface Opened {
+  page: Page;
+  problems: string[];
+}
+
+async function open(slug: string): Promise<Opened> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  await page.goto(`${origin}/#/${slug}`);
+  await page.locator(`main[data-entry="${slug || 'index'}"] h1`).waitFor();
+  return { page, problems };
+}
+
+/** What to do on an entry to show its second state (an overlay open) before axe runs again. */
+const interactions: Record<string, (page: Page) => Promise<void>> = {
+  tooltip: async (page) => {
+    await page.getByRole('button', { name: 'Why do we need your phone?' }).focus();
+    await page.getByRole('tooltip').waitFor();
+  },
+  popover: async (page) => {
+    await page.getByRole('button', { name: 'Where is my code?' }).click();
+    await page.getByRole('dialog', { name: 'Your security code' }).waitFor();
+  },
+  dialog: async (page) => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('dialog', { name: 'Sign out?' }).waitFor();
+  },
+  toast: async (page) => {
+    await page.getByRole('button', { name: 'Show a toast' }).click();
+    await page.getByText('Password changed successfully').first().waitFor();
+  },
+  'error-summary': async (page) => {
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('form .gh-error-summary').waitFor();
+  },
+  'expand-collapse': async (page) => {
+    await page.getByRole('button', { name: 'Why do we ask for this?' }).click();
+    await page.locator('.gh-expand[data-state="expanded"]').first().waitFor();
+  },
+  'text-input': async (page) => {
+    await page.getByRole('button', { name: 'Show password' }).first().click();
+  },
+};
+
+describe('component gallery', () => {
+  it('lists exactly the expected entries in its index', async () => {
+    const { page, problems } = await open('');
+    const hrefs = await page
+      .locator('nav[aria-label="Components"] a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    expect(hrefs.map((h) => h.replace('#/', '')).sort()).toEqual([...slugs].sort());
+    await expectNoAxeViolations(page, 'gallery index');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(slugs)('%s renders with no console error and no axe violation', async (slug) => {
+    const { page, problems } = await open(slug);
+    await expectNoAxeViolations(page, slug);
+    const interact = interactions[slug];
+    if (interact) {
+      await interact(page);
+      await expectNoAxeViolations(page, `${slug} (interacted)`);
+    }
+    expect(problems, `console on ${slug}`).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keyboard: the modal dialog traps focus, Escape closes it and focus returns', async () => {
+    const { page } = await open('dialog');
+    const trigger = page.getByRole('button', { name: 'Sign out' });
+    await trigger.click();
+    const dialog = page.getByRole('dialog', { name: 'Sign out?' });
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await trigger.evaluate((t) => t === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
+  it('reduced motion switches transitions off', async () => {
+    const { page } = await open('alert');
+    const fade = () =>
+      page
+        .locator('.gh-alert')
+        .first()
+        .evaluate((el) => getComputedStyle(el).transitionDuration);
+    expect(await fade()).toBe('0.15s');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await fade()).toBe('0s');
+    await page.context().close();
+  });
+
+  it('a dismissed alert fades for 150 ms and is then removed', async () => {
+    const { page } = await open('alert');
+    const alert = page.locator('.gh-alert', { hasText: 'Dismissible info' });
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await alert.getAttribute('data-state')).toBe('closing');
+    await alert.waitFor({ state: 'detached', timeout: 2000 });
+    await page.context().close();
+  });
+});
