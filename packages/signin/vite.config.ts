@@ -3,24 +3,28 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * The widget bundle for plain pages: dist/signin.js (an ES module exporting mount) and
- * dist/signin.css. React hosts import <SignIn/> from the package instead.
+ * The widget bundle for plain pages: dist/signin.js (an ES module exporting mount), its
+ * on-demand chunks under dist/assets/, and dist/signin.css. Built as an application (not in
+ * library mode) so that it is minified; React hosts import <SignIn/> from the package instead.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  base: './',
   plugins: [react()],
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
     cssCodeSplit: false,
-    minify: true,
-    lib: {
-      entry: fileURLToPath(new URL('./src/bundle.ts', import.meta.url)),
-      formats: ['es'],
-      fileName: () => 'signin.js',
-      cssFileName: 'signin',
+    rollupOptions: {
+      input: fileURLToPath(new URL('./src/bundle.ts', import.meta.url)),
+      preserveEntrySignatures: 'exports-only',
+      output: {
+        entryFileNames: 'signin.js',
+        chunkFileNames: 'assets/[name]-[hash].js',
+        assetFileNames: (asset) =>
+          asset.names.some((n) => n.endsWith('.css')) ? 'signin.css' : 'assets/[name]-[hash][extname]',
+      },
     },
   },
 });

@@ -1,28 +1,37 @@
-import { createHashRouter, Navigate, RouterProvider } from 'react-router';
-import { HomePage } from './pages/HomePage.tsx';
-import { InfoPage } from './pages/InfoPage.tsx';
+import { lazy, Suspense } from 'react';
+import { HashRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from './pages/LoginPage.tsx';
-import { LogoutPage } from './pages/LogoutPage.tsx';
-import { NoAccessPage } from './pages/NoAccessPage.tsx';
 import { RequireAuth } from './pages/RequireAuth.tsx';
 
-/** Portal spec §2: hash routes; an empty or unknown path goes to login. */
-export const router = createHashRouter([
-  { path: '/login', element: <LoginPage /> },
-  { path: '/logout', element: <LogoutPage /> },
-  { path: '/noaccess', element: <NoAccessPage /> },
-  { path: '/info/:page', element: <InfoPage /> },
-  {
-    path: '/home',
-    element: (
-      <RequireAuth>
-        <HomePage />
-      </RequireAuth>
-    ),
-  },
-  { path: '*', element: <Navigate to="/login" replace /> },
-]);
+// Pages off the login route load on demand, so the login route stays within its budget.
+const HomePage = lazy(() => import('./pages/HomePage.tsx').then((m) => ({ default: m.HomePage })));
+const LogoutPage = lazy(() => import('./pages/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
+const NoAccessPage = lazy(() =>
+  import('./pages/NoAccessPage.tsx').then((m) => ({ default: m.NoAccessPage })),
+);
+const InfoPage = lazy(() => import('./pages/InfoPage.tsx').then((m) => ({ default: m.InfoPage })));
 
+/** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <HashRouter>
+      <Suspense fallback={null}>
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/logout" element={<LogoutPage />} />
+          <Route path="/noaccess" element={<NoAccessPage />} />
+          <Route path="/info/:page" element={<InfoPage />} />
+          <Route
+            path="/home"
+            element={
+              <RequireAuth>
+                <HomePage />
+              </RequireAuth>
+            }
+          />
+          <Route path="*" element={<Navigate to="/login" replace />} />
+        </Routes>
+      </Suspense>
+    </HashRouter>
+  );
 }

@@ -1,4 +1,4 @@
-import { cookies } from '@gatehouse/contract';
+import { cookies } from '@gatehouse/contract/client';
 import { ApiClient } from '@gatehouse/signin';
 import { settings } from './settings.ts';
 

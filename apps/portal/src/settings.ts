@@ -1,4 +1,4 @@
-import { appDefaults } from '@gatehouse/contract';
+import { appDefaults } from '@gatehouse/contract/client';
 
 /** The portal's fixed settings (portal spec §9); the support address and phone are ours. */
 export const settings = {

@@ -5,7 +5,6 @@ export const callbackSchema = z.object({
   name: z.enum(['PASSWORD', 'IDENTITY']),
   type: z.enum(['EXPIRED', 'SETUP', 'MAINTENANCE']),
 });
-export type Callback = z.infer<typeof callbackSchema>;
 
 export const statusSchema = z.object({ code: z.number().int(), message: z.string() });
 
@@ -26,31 +25,5 @@ export function envelopeSchema<T extends z.ZodType>(successData: T) {
 }
 
 export const anyEnvelopeSchema = envelopeSchema(z.unknown());
-export type Envelope<T = unknown> = {
-  responseBaseInfo: { requestId: string; status: { code: number; message: string } };
-  successData?: T;
-  redirectPath?: string;
-  ruleData?: Record<string, unknown>;
-  callbacks?: Callback[];
-  errorType?: (typeof ErrorType)[keyof typeof ErrorType];
-  error?: { code: number; message: string };
-};
-
-export const UNKNOWN_ERROR = { code: Status.UNKNOWN, message: 'Unknown error' } as const;
-
-/**
- * The status of any envelope-like body, or the unknown error when the body is not one. Written
- * without zod so that clients reading answers do not carry the schema library.
- */
-export function statusOf(body: unknown): { code: number; message: string } {
-  const isStatus = (v: unknown): v is { code: number; message: string } =>
-    typeof v === 'object' &&
-    v !== null &&
-    Number.isInteger((v as { code?: unknown }).code) &&
-    typeof (v as { message?: unknown }).message === 'string';
-  if (typeof body !== 'object' || body === null) return { ...UNKNOWN_ERROR };
-  const { error, responseBaseInfo } = body as { error?: unknown; responseBaseInfo?: { status?: unknown } };
-  if (isStatus(error)) return { code: error.code, message: error.message };
-  const status = responseBaseInfo?.status;
-  return isStatus(status) ? { code: status.code, message: status.message } : { ...UNKNOWN_ERROR };
-}
+export type { Callback, Envelope } from './envelope-core.ts';
+export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';

@@ -33,6 +33,10 @@ export const limits = {
   alertFadeMs: 150,
   expandMs: 250,
   requestIdRandomLength: 32,
+  /** Client log collector: largest body in bytes, entries per request, characters kept per message. */
+  clientLogBodyBytes: 16384,
+  clientLogEntriesMax: 50,
+  clientLogMessageMax: 500,
 } as const;
 
 export const appDefaults = {

@@ -30,6 +30,26 @@ export const serverMessages = {
   unknown: 'Unknown error',
   unavailable: 'The service is temporarily unavailable. Please try again.',
   sessionExpired: 'Your session has ended. Please sign in again.',
+  // Saved usernames on a device (widget spec §2 login, §7 remember calls).
+  usernameRemembered: 'The username is saved on this device.',
+  usernameForgotten: 'The username is not saved on this device.',
+  usernameMarkedUsed: 'The saved username is now the first one on this device.',
+  rememberNeedsSignIn: 'A username can only be saved on this device while signing in with it.',
+  rememberNotSaved: 'There is no such saved username on this device.',
+  // Change username (widget spec §8).
+  usernameChanged: "You've changed your username",
+  incorrectPassword: 'Incorrect password',
+  wrongPasswordOnChange: 'You entered your password incorrectly.',
+  usernameTaken: 'The username you entered is already taken. Please try another one.',
+  usernameMinLength: 'Username must contain a minimum of 8 characters.',
+  usernameMaxLength: 'Username contains more than maximum characters allowed.',
+  usernameNoAlpha: 'Username must contain alpha characters',
+  usernameInvalidCharacter: 'Username contains invalid character.',
+  usernameGuidelines: 'Your new username did not meet all of the security guidelines. Please try again.',
+  usernameSharesWithPassword:
+    'Your username cannot share more than 5 consecutive characters with your password.',
+  // Account states (widget spec §8, other page messages).
+  prohibitedLocation: "You can't access this website right now",
 } as const;
 export type ServerMessageKey = keyof typeof serverMessages;
 

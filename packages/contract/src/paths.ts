@@ -39,6 +39,11 @@ export const paths = {
 
 export type PathName = keyof typeof paths;
 
+/** Screens of the sign-in app that the server names in `redirectPath` (widget spec §2). */
+export const redirectPaths = {
+  prohibited: '/prohibited',
+} as const;
+
 /** The OTP channels and their send/check path. */
 export const otpChannelPaths = {
   sms: paths.otpSms,

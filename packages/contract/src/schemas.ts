@@ -109,6 +109,7 @@ export const changeUsernameRequest = z.object({
   username: usernameInput,
   password: passwordInput,
 });
+export const changeUsernameData = z.object({ username: z.string() });
 export const trustedDeviceRequest = z.object({ ...base, bindDevice: z.boolean() });
 
 export const attributesQuery = z.object({
@@ -203,7 +204,7 @@ export const clientLogsRequest = z.object({
       }),
     )
     .min(1)
-    .max(50),
+    .max(limits.clientLogEntriesMax),
 });
 
 // --- development outbox --------------------------------------------------------------------

@@ -1,51 +1,56 @@
-import { useId, useMemo } from 'react';
-import { Route, Routes, useLocation, useNavigate } from 'react-router';
+import { lazy, Suspense, useId, useMemo } from 'react';
+import { Route, Routes, useNavigate } from 'react-router';
 import { ApiClient } from './api/client.ts';
 import { resolveConfig, type SignInConfig } from './config.ts';
-import { useWidget, WidgetContext } from './context.tsx';
+import { WidgetContext } from './context.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { IsolatedRouter } from './IsolatedRouter.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
-import { StatePage } from './screens/states/StatePage.tsx';
-import { ChangeUsernameScreen } from './screens/username/ChangeUsernameScreen.tsx';
-import { UsernameConfirmationScreen } from './screens/username/UsernameConfirmationScreen.tsx';
-
-/** Blocked, or blocked for reset when the state says so (password authentication 1203). */
-function BlockedRoute() {
-  const state = useLocation().state as { reason?: string } | null;
-  return <StatePage name={state?.reason === 'reset' ? 'blockedReset' : 'blocked'} />;
-}
-
-/** Reject: the message comes from the host's config. */
-function RejectRoute() {
-  const { config } = useWidget();
-  return <StatePage name="reject">{config.rejectMessage ? <p>{config.rejectMessage}</p> : null}</StatePage>;
-}
-
 import './signin.css';
+
+// Screens off the login route load on demand (issue 4: the login route stays within budget).
+const StatePage = lazy(() =>
+  import('./screens/states/StatePage.tsx').then((m) => ({ default: m.StatePage })),
+);
+const BlockedRoute = lazy(() =>
+  import('./screens/states/routes.tsx').then((m) => ({ default: m.BlockedRoute })),
+);
+const RejectRoute = lazy(() =>
+  import('./screens/states/routes.tsx').then((m) => ({ default: m.RejectRoute })),
+);
+const ChangeUsernameScreen = lazy(() =>
+  import('./screens/username/ChangeUsernameScreen.tsx').then((m) => ({ default: m.ChangeUsernameScreen })),
+);
+const UsernameConfirmationScreen = lazy(() =>
+  import('./screens/username/UsernameConfirmationScreen.tsx').then((m) => ({
+    default: m.UsernameConfirmationScreen,
+  })),
+);
 
 function Screens() {
   const navigate = useNavigate();
   return (
     <ErrorBoundary fallback={(reset) => <ErrorScreen onBack={reset} />}>
-      <Routes>
-        <Route path={routes.login} element={<LoginScreen />} />
-        <Route path={routes.blocked} element={<BlockedRoute />} />
-        <Route path={routes.expired} element={<StatePage name="expired" />} />
-        <Route path={routes.reject} element={<RejectRoute />} />
-        <Route path={routes.prohibited} element={<StatePage name="prohibited" />} />
-        <Route path={routes.forcedUpdate} element={<StatePage name="forced" />} />
-        <Route path={routes.totpBlock} element={<StatePage name="totpBlock" />} />
-        <Route path={routes.authenticatorTotpBlock} element={<StatePage name="totpBlock" />} />
-        <Route path={routes.ssoError} element={<StatePage name="ssoError" />} />
-        <Route path={routes.logout} element={<StatePage name="logout" />} />
-        <Route path={routes.createUsername} element={<ChangeUsernameScreen />} />
-        <Route path={routes.usernameConfirmation} element={<UsernameConfirmationScreen />} />
-        <Route path={routes.error} element={<ErrorScreen />} />
-        <Route path="*" element={<ErrorScreen onBack={() => navigate(routes.login)} />} />
-      </Routes>
+      <Suspense fallback={null}>
+        <Routes>
+          <Route path={routes.login} element={<LoginScreen />} />
+          <Route path={routes.blocked} element={<BlockedRoute />} />
+          <Route path={routes.expired} element={<StatePage name="expired" />} />
+          <Route path={routes.reject} element={<RejectRoute />} />
+          <Route path={routes.prohibited} element={<StatePage name="prohibited" />} />
+          <Route path={routes.forcedUpdate} element={<StatePage name="forced" />} />
+          <Route path={routes.totpBlock} element={<StatePage name="totpBlock" />} />
+          <Route path={routes.authenticatorTotpBlock} element={<StatePage name="totpBlock" />} />
+          <Route path={routes.ssoError} element={<StatePage name="ssoError" />} />
+          <Route path={routes.logout} element={<StatePage name="logout" />} />
+          <Route path={routes.createUsername} element={<ChangeUsernameScreen />} />
+          <Route path={routes.usernameConfirmation} element={<UsernameConfirmationScreen />} />
+          <Route path={routes.error} element={<ErrorScreen />} />
+          <Route path="*" element={<ErrorScreen onBack={() => navigate(routes.login)} />} />
+        </Routes>
+      </Suspense>
     </ErrorBoundary>
   );
 }

@@ -1,5 +1,4 @@
-import { appDefaults } from '@gatehouse/contract';
-import { z } from 'zod';
+import { appDefaults } from '@gatehouse/contract/client';
 
 export const journeys = ['LOGIN', 'STEPUP'] as const;
 export type Journey = (typeof journeys)[number];
@@ -42,31 +41,40 @@ export type SignInConfig = {
   onEvent?: (event: WidgetEvent) => void;
 };
 
-const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'must be a function');
+type FieldRule = { required?: true; check: (v: unknown) => boolean; expected: string };
+const isString = (v: unknown) => typeof v === 'string';
+const nonEmpty = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+const isFunction = (v: unknown) => typeof v === 'function';
+const oneOf =
+  (...values: unknown[]) =>
+  (v: unknown) =>
+    values.includes(v);
 
-const schema = z
-  .object({
-    appId: z.string().min(1),
-    appName: z.string().min(1),
-    endpoint: z.string().default(''),
-    identityEndpoint: z.string().optional(),
-    resetUrl: z.string().optional(),
-    preResetUrl: z.string().optional(),
-    journey: z.enum(journeys).default('LOGIN'),
-    repPhone: z.string().optional(),
-    businessSMSText: z.string().optional(),
-    bindDevice: z.boolean().default(false),
-    appScreenSize: z.enum(['small', 'large']).optional(),
-    sessionContext: z.string().optional(),
-    subEvent: z.string().default(appDefaults.subEventDefault),
-    rejectMessage: z.string().optional(),
-    headingLevel: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
-    onFinish: fn,
-    onCancel: fn.optional(),
-    onLogout: fn.optional(),
-    onEvent: fn.optional(),
-  })
-  .strict();
+/**
+ * Every field the config accepts, checked by hand rather than with zod, so that the schema
+ * library stays out of the login bundle (docs/decisions/006-widget-bundle.md).
+ */
+const fields: Record<keyof SignInConfig, FieldRule> = {
+  appId: { required: true, check: nonEmpty, expected: 'a non-empty string' },
+  appName: { required: true, check: nonEmpty, expected: 'a non-empty string' },
+  endpoint: { check: isString, expected: 'a string (the identity service origin, or "" for this page)' },
+  identityEndpoint: { check: isString, expected: 'a string (an address)' },
+  resetUrl: { check: isString, expected: 'a string (an address)' },
+  preResetUrl: { check: isString, expected: 'a string (an address)' },
+  journey: { check: oneOf(...journeys), expected: `one of ${journeys.join(', ')}` },
+  repPhone: { check: isString, expected: 'a string' },
+  businessSMSText: { check: isString, expected: 'a string' },
+  bindDevice: { check: (v) => typeof v === 'boolean', expected: 'true or false' },
+  appScreenSize: { check: oneOf('small', 'large'), expected: 'small or large' },
+  sessionContext: { check: isString, expected: 'a string' },
+  subEvent: { check: nonEmpty, expected: 'a non-empty string' },
+  rejectMessage: { check: isString, expected: 'a string' },
+  headingLevel: { check: oneOf(1, 2, 3), expected: '1, 2 or 3' },
+  onFinish: { required: true, check: isFunction, expected: 'a function' },
+  onCancel: { check: isFunction, expected: 'a function' },
+  onLogout: { check: isFunction, expected: 'a function' },
+  onEvent: { check: isFunction, expected: 'a function' },
+};
 
 export type ResolvedConfig = Required<
   Pick<
@@ -82,14 +90,30 @@ export class SignInConfigError extends Error {
 }
 
 export function resolveConfig(config: SignInConfig): ResolvedConfig {
-  const parsed = schema.safeParse(config);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      if (issue.code === 'unrecognized_keys') return `unknown field(s) ${issue.keys.join(', ')}`;
-      const field = issue.path.join('.') || 'config';
-      return `${field}: ${issue.input === undefined ? 'is required' : issue.message}`;
-    });
+  if (typeof config !== 'object' || config === null) {
+    throw new SignInConfigError('Gatehouse sign-in widget: invalid config: config must be an object');
+  }
+  const problems: string[] = [];
+  const given = config as Record<string, unknown>;
+  const unknown = Object.keys(given).filter((key) => !(key in fields));
+  if (unknown.length) problems.push(`unknown field(s) ${unknown.join(', ')}`);
+  for (const [name, rule] of Object.entries(fields)) {
+    const value = given[name];
+    if (value === undefined) {
+      if (rule.required) problems.push(`${name}: is required (${rule.expected})`);
+    } else if (!rule.check(value)) {
+      problems.push(`${name}: must be ${rule.expected}`);
+    }
+  }
+  if (problems.length) {
     throw new SignInConfigError(`Gatehouse sign-in widget: invalid config: ${problems.join('; ')}`);
   }
-  return parsed.data as ResolvedConfig;
+  return {
+    ...config,
+    endpoint: config.endpoint ?? '',
+    journey: config.journey ?? 'LOGIN',
+    bindDevice: config.bindDevice ?? false,
+    subEvent: config.subEvent ?? appDefaults.subEventDefault,
+    headingLevel: config.headingLevel ?? 1,
+  };
 }

@@ -1,4 +1,4 @@
-import { format } from '@gatehouse/contract';
+import { format } from '@gatehouse/contract/client';
 import { Button, Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-import { paths } from '@gatehouse/contract';
+import { paths } from '@gatehouse/contract/client';
 import { Button, Card, Spinner } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';

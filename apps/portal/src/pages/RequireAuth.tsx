@@ -1,4 +1,4 @@
-import { paths, type SessionData } from '@gatehouse/contract';
+import { paths, type SessionData } from '@gatehouse/contract/client';
 import { Spinner } from '@gatehouse/ui';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { Navigate } from 'react-router';

@@ -1,4 +1,4 @@
-import { format } from '@gatehouse/contract';
+import { format } from '@gatehouse/contract/client';
 import type { ReactNode } from 'react';
 import { messages } from '../messages.ts';
 import { settings } from '../settings.ts';

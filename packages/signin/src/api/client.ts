@@ -9,7 +9,7 @@ import {
   Status,
   statusOf,
   UNKNOWN_ERROR,
-} from '@gatehouse/contract';
+} from '@gatehouse/contract/client';
 import { type CallName, calls } from './calls.ts';
 
 export type ClientSettings = {

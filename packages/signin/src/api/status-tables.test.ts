@@ -1,4 +1,4 @@
-import { Status } from '@gatehouse/contract';
+import { Status } from '@gatehouse/contract/client';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../routes.ts';
 import { calls } from './calls.ts';

@@ -1,4 +1,4 @@
-import { Status } from '@gatehouse/contract';
+import { Status } from '@gatehouse/contract/client';
 import type { MessageKey } from '../messages/index.ts';
 import { type RoutePath, routes } from '../routes.ts';
 import type { CallName } from './calls.ts';

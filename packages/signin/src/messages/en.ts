@@ -1,4 +1,4 @@
-import { serverMessages } from '@gatehouse/contract';
+import { serverMessages } from '@gatehouse/contract/client';
 
 /**
  * Every text the widget shows, keyed, verbatim from the specification where it quotes one.

@@ -1,4 +1,4 @@
-import { format } from '@gatehouse/contract';
+import { format } from '@gatehouse/contract/client';
 import { en, type MessageKey } from './en.ts';
 
 export type { MessageKey } from './en.ts';

@@ -1,4 +1,4 @@
-import { type Callback, headers, Status } from '@gatehouse/contract';
+import { type Callback, headers, Status } from '@gatehouse/contract/client';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { CallName } from '../api/calls.ts';

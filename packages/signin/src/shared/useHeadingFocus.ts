@@ -1,4 +1,4 @@
-import { limits } from '@gatehouse/contract';
+import { limits } from '@gatehouse/contract/client';
 import { type RefObject, useEffect } from 'react';
 
 /**

@@ -1,4 +1,4 @@
-import { limits, type SavedUsername, serverMessages } from '@gatehouse/contract';
+import { limits, type SavedUsername, serverMessages } from '@gatehouse/contract/client';
 import { Alert, Button, Checkbox, Select, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';

@@ -1,4 +1,4 @@
-import { format } from '@gatehouse/contract';
+import { format } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import { type ReactNode, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';

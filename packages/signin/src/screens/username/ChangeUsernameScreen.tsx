@@ -1,4 +1,10 @@
-import { checkUsername, format, limits, type UsernameRuleId, usernameRuleIds } from '@gatehouse/contract';
+import {
+  checkUsername,
+  format,
+  limits,
+  type UsernameRuleId,
+  usernameRuleIds,
+} from '@gatehouse/contract/client';
 import { Alert, Button, TextInput, VisuallyHidden } from '@gatehouse/ui';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';

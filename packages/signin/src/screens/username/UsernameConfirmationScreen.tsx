@@ -1,4 +1,4 @@
-import { format } from '@gatehouse/contract';
+import { format } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';

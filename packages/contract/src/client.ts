@@ -1,0 +1,21 @@
+/**
+ * The zod-free part of the contract, for browser code: paths, status codes, limits, headers,
+ * messages, shared rules and the envelope's types. The server imports the whole contract
+ * ('@gatehouse/contract'), schemas included; the clients import this.
+ */
+export type { Callback, Envelope } from './envelope-core.ts';
+export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';
+export * from './headers.ts';
+export * from './limits.ts';
+export * from './messages.ts';
+export * from './paths.ts';
+export * from './rules/username.ts';
+export type {
+  AuthenticatorItem,
+  Contact,
+  OutboxMessage,
+  SavedUsername,
+  SessionData,
+  SessionLoginData,
+} from './schemas.ts';
+export * from './status.ts';

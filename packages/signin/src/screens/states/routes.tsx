@@ -1,0 +1,15 @@
+import { useLocation } from 'react-router';
+import { useWidget } from '../../context.tsx';
+import { StatePage } from './StatePage.tsx';
+
+/** Blocked, or blocked for reset when the state says so (password authentication 1203). */
+export function BlockedRoute() {
+  const state = useLocation().state as { reason?: string } | null;
+  return <StatePage name={state?.reason === 'reset' ? 'blockedReset' : 'blocked'} />;
+}
+
+/** Reject: the message comes from the host's config. */
+export function RejectRoute() {
+  const { config } = useWidget();
+  return <StatePage name="reject">{config.rejectMessage ? <p>{config.rejectMessage}</p> : null}</StatePage>;
+}
