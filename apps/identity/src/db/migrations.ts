@@ -101,7 +101,12 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrate(db: Kysely<unknown>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: a
+  // kysely_migration table of another schema (another application, a parallel test run) would
+  // count as ours. Pin them to the schema our tables go to (search_path's first, usually public).
+  const current = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  const schema = current.rows[0]?.schema ?? undefined;
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
