@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrations.ts';
 import { demoTags, readDemoAccounts } from '../src/seed.ts';
 import {
@@ -317,7 +318,7 @@ describe.each(targets)('operations ($name)', (target) => {
     expect(await migrate(h.db as never)).toEqual([]);
     expect(await migrate(h.db as never)).toEqual([]);
     const tables = await sql<{ table_name: string }>`
-      select table_name from information_schema.tables where table_schema = 'public' order by table_name`.execute(
+      select table_name from information_schema.tables where table_schema = current_schema() order by table_name`.execute(
       h.db,
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual(
@@ -334,6 +335,44 @@ describe.each(targets)('operations ($name)', (target) => {
     await h.start();
     await h.start();
     expect(await migrate(h.db as never)).toEqual([]);
+  });
+
+  test("migrations into an empty schema are not fooled by another schema's Kysely tables", async () => {
+    // Another application's migrations in a schema of its own, newer than ours.
+    await sql`create schema other_app`.execute(h.db);
+    await sql`create table other_app.kysely_migration (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(
+      h.db,
+    );
+    await sql`create table other_app.kysely_migration_lock (id varchar(255) primary key, is_locked integer not null default 0)`.execute(
+      h.db,
+    );
+    await sql`insert into other_app.kysely_migration values ('001_foundation', '2020-01-01')`.execute(h.db);
+    try {
+      const fresh = `fresh_${Date.now()}`;
+      await sql`create schema ${sql.id(fresh)}`.execute(h.db);
+      let db = h.db;
+      if (target.name === 'postgres') {
+        const url = new URL(process.env.DATABASE_URL!);
+        url.searchParams.set('options', `-c search_path=${fresh}`);
+        db = await openDatabase({ kind: 'postgres', url: url.toString() });
+      } else {
+        await sql`set search_path to ${sql.id(fresh)}`.execute(db); // PGlite: one connection
+      }
+      try {
+        expect(await migrate(db as never)).toContain('001_foundation');
+        const tables = await sql<{ table_name: string }>`
+          select table_name from information_schema.tables where table_schema = ${fresh}`.execute(db);
+        expect(tables.rows.map((r) => r.table_name)).toEqual(
+          expect.arrayContaining(['accounts', 'kysely_migration']),
+        );
+      } finally {
+        if (db !== h.db) await db.destroy();
+        else await sql`set search_path to public`.execute(db);
+        await sql`drop schema ${sql.id(fresh)} cascade`.execute(h.db);
+      }
+    } finally {
+      await sql`drop schema other_app cascade`.execute(h.db);
+    }
   });
 
   test('no secret reaches the log: passwords, session tokens and XSRF tokens', async () => {

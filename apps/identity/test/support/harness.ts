@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,8 @@ export type Target = {
   open(): Promise<DB>;
   /** A second handle on the same database, as a second instance would have (PGlite: the same). */
   another(db: DB): Promise<DB>;
+  /** Removes what open() made, before the handle is destroyed. */
+  dispose?(db: DB): Promise<void>;
 };
 
 /**
@@ -65,17 +67,32 @@ const pglite: Target = {
 };
 
 const postgresUrl = process.env.DATABASE_URL;
+/** The schema-scoped URL of each open PostgreSQL test database, for a second handle on it. */
+const schemaUrls = new WeakMap<DB, { url: string; schema: string }>();
 const postgres: Target = {
   name: 'postgres',
+  /**
+   * The database `test` is scratch and shared with other suites (the end-to-end journeys drop and
+   * recreate `public`): each describe block works in a schema of its own, empty at the start and
+   * dropped at the end, selected with the connection's search_path.
+   */
   open: async () => {
-    const db = await openDatabase({ kind: 'postgres', url: postgresUrl! });
-    // The database `test` is scratch: every test file starts from an empty schema.
-    await sql`drop schema if exists public cascade`.execute(db);
-    await sql`create schema public`.execute(db);
+    const schema = `api_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = await openDatabase({ kind: 'postgres', url: postgresUrl! });
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    await admin.destroy();
+    const url = new URL(postgresUrl!);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const db = await openDatabase({ kind: 'postgres', url: url.toString() });
+    schemaUrls.set(db, { url: url.toString(), schema });
     await migrate(db as never);
     return db;
   },
-  another: async () => openDatabase({ kind: 'postgres', url: postgresUrl! }),
+  another: async (db) => openDatabase({ kind: 'postgres', url: schemaUrls.get(db)!.url }),
+  dispose: async (db) => {
+    const { schema } = schemaUrls.get(db)!;
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+  },
 };
 
 export const targets: Target[] = postgresUrl ? [pglite, postgres] : [pglite];
@@ -142,6 +159,7 @@ export function useHarness(target: Target): Harness {
   });
   afterAll(async () => {
     for (const extra of extraDbs.splice(0)) await extra.destroy();
+    if (db) await target.dispose?.(db);
     await db?.destroy();
     assertNoSecretsLogged();
   });
