@@ -24,13 +24,16 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, envelope, failure } from './lib/http.ts';
 import { PasswordHasher } from './lib/passwords.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
+import { clientLogsPlugin } from './plugins/client-logs.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { outboxPlugin } from './plugins/outbox.ts';
 import { passwordPlugin } from './plugins/password.ts';
+import { rememberPlugin } from './plugins/remember.ts';
 import { security } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { staticPlugin } from './plugins/static.ts';
+import { usernamePlugin } from './plugins/username.ts';
 import { readDemoAccounts, seedDemoAccounts } from './seed.ts';
 import { SessionStore } from './services/sessions.ts';
 
@@ -192,6 +195,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(healthPlugin, ctx);
   await app.register(passwordPlugin, ctx);
   await app.register(sessionPlugin, ctx);
+  await app.register(rememberPlugin, ctx);
+  await app.register(usernamePlugin, ctx);
+  await app.register(clientLogsPlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin, { version });
   if (config.serveApps) await app.register(staticPlugin);

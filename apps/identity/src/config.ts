@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -47,6 +48,9 @@ const schema = z
     ARGON2_ITERATIONS: int(1, 10).default(2),
     ARGON2_PARALLELISM: int(1, 16).default(1),
     BODY_LIMIT_BYTES: int(1024, 1048576).default(16384),
+    REMEMBER_MAX: int(1, 50).default(5),
+    PROHIBITED_NETWORKS: list.default([]),
+    CLIENT_LOG_RATE_MAX: int(1, 100000).default(30),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -93,6 +97,12 @@ export type Config = {
   };
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   bodyLimit: number;
+  /** Saved usernames per device (the oldest drops). */
+  rememberMax: number;
+  /** Client networks whose session login is refused as a prohibited location. */
+  prohibitedNetworks: Network[];
+  /** Client log requests per client address per minute. */
+  clientLogRateMax: number;
   seedDemo: boolean;
   devCompanions: boolean;
   serveApps: boolean;
@@ -102,6 +112,23 @@ export type Config = {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+export type Network = { address: string; prefix: number; family: 'ipv4' | 'ipv6' };
+
+/**
+ * One network in CIDR form (`203.0.113.0/24`, `2001:db8::/32`; a bare address is a single host),
+ * or undefined when the text is not one.
+ */
+export function parseNetwork(text: string): Network | undefined {
+  const match = /^([^/%\s]+)(?:\/(\d{1,3}))?$/.exec(text);
+  if (!match) return undefined;
+  const version = isIP(match[1]!);
+  if (version === 0) return undefined;
+  const max = version === 4 ? 32 : 128;
+  const prefix = match[2] === undefined ? max : Number(match[2]);
+  if (prefix > max) return undefined;
+  return { address: match[1]!, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
 /** Parses the environment. Throws ConfigError with one line naming the first bad setting. */
@@ -119,6 +146,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
   }
   const v = parsed.data;
+  const prohibitedNetworks: Network[] = [];
+  for (const entry of v.PROHIBITED_NETWORKS) {
+    const network = parseNetwork(entry);
+    if (!network) {
+      throw new ConfigError(
+        `Invalid setting PROHIBITED_NETWORKS (got "${entry}"): each entry must be an IPv4 or IPv6 network in CIDR form, such as 203.0.113.0/24 or 2001:db8::/32`,
+      );
+    }
+    prohibitedNetworks.push(network);
+  }
   const production = v.NODE_ENV === 'production';
   const devCompanions = v.DEV_COMPANIONS ?? !production;
   if (production && devCompanions) {
@@ -153,6 +190,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       parallelism: v.ARGON2_PARALLELISM,
     },
     bodyLimit: v.BODY_LIMIT_BYTES,
+    rememberMax: v.REMEMBER_MAX,
+    prohibitedNetworks,
+    clientLogRateMax: v.CLIENT_LOG_RATE_MAX,
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
     serveApps: v.SERVE_APPS,

@@ -79,6 +79,16 @@ export interface OutboxTable {
   sent_at: Timestamp;
 }
 
+/** A username saved on a device (remember username); keyed by the device cookie's hash. */
+export interface RememberedUsernamesTable {
+  id: Generated<string>;
+  /** SHA-256 of the GH_DEVICE cookie; the cookie itself is never stored. */
+  device_key: string;
+  account_id: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   password_history: PasswordHistoryTable;
@@ -86,6 +96,7 @@ export interface Database {
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   outbox: OutboxTable;
+  remembered_usernames: RememberedUsernamesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

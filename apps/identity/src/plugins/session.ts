@@ -1,9 +1,11 @@
+import { BlockList, isIP } from 'node:net';
 import {
   type Callback,
   cookies,
   emptyBody,
   headers,
   paths,
+  redirectPaths,
   Status,
   serverMessages,
   sessionExtendRequest,
@@ -35,6 +37,15 @@ const contextHeader = (request: FastifyRequest): string | null => {
 export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
   const { db, sessions } = ctx;
 
+  // PROHIBITED_NETWORKS: client addresses whose sign-in is refused as a prohibited location.
+  // BlockList also matches an IPv4-mapped IPv6 address (::ffff:203.0.113.5) against IPv4 ranges.
+  const prohibitedNetworks = new BlockList();
+  for (const n of ctx.config.prohibitedNetworks) prohibitedNetworks.addSubnet(n.address, n.prefix, n.family);
+  const prohibitedAddress = (ip: string): boolean => {
+    const family = isIP(ip);
+    return family !== 0 && prohibitedNetworks.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  };
+
   const clearSessionCookies = (reply: FastifyReply, request: FastifyRequest) => {
     reply.clearCookie(cookies.session, cookieOptions(ctx));
     reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
@@ -54,7 +65,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       [Status.CALLBACKS_REQUIRED]:
         'callbacks say what must happen first (PASSWORD/EXPIRED, PASSWORD/SETUP, IDENTITY/MAINTENANCE)',
       [Status.BLOCKED]: 'No login transaction in progress (HTTP 401)',
-      [Status.FORBIDDEN]: 'The account is blocked',
+      [Status.FORBIDDEN]:
+        "The account is blocked; or a prohibited location (account flag or PROHIBITED_NETWORKS): redirectPath '/prohibited', \"You can't access this website right now\"",
     },
     handler: async ({ request, reply }) => {
       const session = await sessions.load(request.cookies[cookies.session]);
@@ -65,6 +77,20 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
         await sessions.end(session.id, 'blocked');
         clearSessionCookies(reply, request);
         return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.securityBlocked));
+      }
+      if (account.prohibited || prohibitedAddress(request.ip)) {
+        await sessions.end(session.id, 'prohibited');
+        clearSessionCookies(reply, request);
+        request.log.warn(
+          { account: account.id, reason: account.prohibited ? 'account' : 'network' },
+          'sign-in from a prohibited location',
+        );
+        return failure(
+          request,
+          reply,
+          new ApiError(200, Status.FORBIDDEN, serverMessages.prohibitedLocation),
+          { redirectPath: redirectPaths.prohibited },
+        );
       }
       const data = { username: account.username, displayName: account.display_name };
 

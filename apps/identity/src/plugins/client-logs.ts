@@ -1,0 +1,106 @@
+import {
+  API_BASE,
+  clientLogsRequest,
+  cookies,
+  ErrorType,
+  format,
+  limits,
+  paths,
+  Status,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { ApiError, failure } from '../lib/http.ts';
+import { defineRoute } from '../lib/route.ts';
+
+const REDACTED = '[redacted]';
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+const cookieNames = [
+  ...new Set<string>([
+    cookies.session,
+    cookies.sessionContext,
+    cookies.csrf,
+    cookies.device,
+    ...cookies.portalLogout,
+  ]),
+];
+const cookiePair = new RegExp(`\\b(${cookieNames.map(escapeRegExp).join('|')})=[^;\\s&,"']*`, 'g');
+
+/**
+ * What a client may not put in the server log, in the order it is removed: the values of this
+ * request's own cookies wherever they appear; a Cookie, Set-Cookie or Authorization header written
+ * out (the rest of the line); `NAME=value` of our cookies; password, secret and token pairs
+ * (`password=…`, `"password":"…"`, `pwd: …`); anything that looks like a 6-digit code. Control
+ * characters become spaces, and the text is cut to limits.clientLogMessageMax characters.
+ */
+export function cleanClientText(text: string, request?: FastifyRequest): string {
+  let out = text.replace(/\p{Cc}+/gu, ' ');
+  for (const value of Object.values(request?.cookies ?? {})) {
+    if (value && value.length >= 6) out = out.split(value).join(REDACTED);
+  }
+  out = out.replace(/\b(set-cookie|cookie|authorization)(["']?\s*[:=]\s*).*$/gi, `$1$2${REDACTED}`);
+  out = out.replace(cookiePair, `$1=${REDACTED}`);
+  out = out.replace(
+    /(["']?)\b(\w*(?:pass(?:word|code|wd)?|pwd|secret|token)\w*)\1(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&,;"']+)/gi,
+    `$1$2$1$3${REDACTED}`,
+  );
+  out = out.replace(/(?<!\d)\d{6}(?!\d)/g, REDACTED);
+  return out.length > limits.clientLogMessageMax ? `${out.slice(0, limits.clientLogMessageMax)}…` : out;
+}
+
+/**
+ * Client log collector (widget spec §7, POST /user/cclogger/logs): the widget's log entries go to
+ * the server log at their level, with the request id, cleaned of anything secret. 204.
+ */
+export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
+  const { config, limiter } = ctx;
+  const bodyLimit = Math.min(config.bodyLimit, limits.clientLogBodyBytes);
+  const url = API_BASE + paths.clientLogs;
+
+  // This route's own body limit (the service's may be larger), and the 400 that names it.
+  app.addHook('onRoute', (route) => {
+    if (route.url === url) route.bodyLimit = bodyLimit;
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return failure(
+        request,
+        reply,
+        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.bodyTooLarge, bodyLimit)),
+      );
+    }
+    throw error;
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.clientLogs,
+    tag: 'operations',
+    summary: `Client log entries (at most ${limits.clientLogEntriesMax}, body at most ${limits.clientLogBodyBytes} bytes) written to the server log. 204.`,
+    body: clientLogsRequest,
+    noContent: true,
+    codes: {
+      [Status.BAD_REQUEST]: 'Not valid, too many entries, or a body too large (HTTP 400)',
+      [Status.RATE_LIMITED]: 'More than CLIENT_LOG_RATE_MAX requests a minute from this client (HTTP 429)',
+    },
+    handler: async ({ request, reply, body }) => {
+      const decision = await limiter.hit(`clog:client:${request.ip}`, config.clientLogRateMax, 60_000);
+      if (!decision.allowed) {
+        throw new ApiError(
+          429,
+          Status.RATE_LIMITED,
+          format(serverMessages.rateLimited, decision.retryAfterSeconds),
+          ErrorType.APPLICATION,
+          { 'Retry-After': String(decision.retryAfterSeconds) },
+        );
+      }
+      for (const entry of body.logs) {
+        const fields: Record<string, string> = { source: 'client' };
+        if (entry.timestamp) fields.clientTime = cleanClientText(entry.timestamp, request);
+        request.log[entry.level](fields, cleanClientText(entry.message, request));
+      }
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,183 @@
+import {
+  cookies,
+  paths,
+  rememberData,
+  rememberPostRequest,
+  rememberPutRequest,
+  type SavedUsername,
+  Status,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import type { DB } from '../db/database.ts';
+import { randomToken, sha256 } from '../lib/crypto.ts';
+import { ApiError, failure, outcome } from '../lib/http.ts';
+import { defineRoute } from '../lib/route.ts';
+import { findAccount } from '../services/accounts.ts';
+import { cookieOptions } from './security.ts';
+
+const DEVICE_COOKIE_MAX_AGE = 400 * 24 * 3600;
+
+/** The device of a request: the SHA-256 of its GH_DEVICE cookie, or undefined without one. */
+function deviceKey(request: FastifyRequest): string | undefined {
+  const token = request.cookies[cookies.device];
+  return token && token.length <= 100 ? sha256(token) : undefined;
+}
+
+/** The saved usernames of a device, most recently used first, as the widget lists them. */
+async function savedUsernames(db: DB, device: string | undefined): Promise<SavedUsername[]> {
+  if (!device) return [];
+  const rows = await db
+    .selectFrom('remembered_usernames as r')
+    .innerJoin('accounts as a', 'a.id', 'r.account_id')
+    .select(['r.id', 'a.username'])
+    .where('r.device_key', '=', device)
+    .orderBy('r.last_used_at', 'desc')
+    .orderBy('r.created_at', 'desc')
+    .execute();
+  return rows.map((row, index) => ({ friendlyName: row.username, value: row.username, index, id: row.id }));
+}
+
+/**
+ * Remember username: the usernames saved on a device (widget spec §2 login, §7). A device is its
+ * long-lived HttpOnly GH_DEVICE cookie; an entry names the account, so it follows a username
+ * change. Saving needs a live session of that account; the answers never tell whether an unsaved
+ * username exists.
+ */
+export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
+  const { db, clock, config, sessions } = ctx;
+
+  const listed = (usernames: SavedUsername[]) => ({ successData: { usernames } });
+
+  defineRoute(app, {
+    method: 'GET',
+    path: paths.rememberUsername,
+    tag: 'identity',
+    summary: 'The usernames saved on this device, most recently used first.',
+    successData: rememberData,
+    codes: {
+      [Status.SUCCESS]:
+        "'User Identified' with successData.usernames when the device has saved usernames, else 'User Not Identified' and an empty list",
+    },
+    handler: async ({ request, reply }) => {
+      const usernames = await savedUsernames(db, deviceKey(request));
+      const message = usernames.length ? serverMessages.userIdentified : serverMessages.userNotIdentified;
+      return outcome(request, reply, Status.SUCCESS, message, listed(usernames));
+    },
+  });
+
+  defineRoute(app, {
+    method: 'PUT',
+    path: paths.rememberUsername,
+    tag: 'identity',
+    summary: 'ADD saves the username of the current sign-in on this device; DELETE removes it.',
+    body: rememberPutRequest,
+    successData: rememberData,
+    codes: {
+      [Status.SUCCESS]: 'Saved (ADD) or not saved any more (DELETE, also when it was not saved)',
+      [Status.FORBIDDEN]:
+        'ADD without a live session (login transaction or signed in) of the account with that username',
+    },
+    handler: async ({ request, reply, body }) => {
+      if (body.operation === 'DELETE') {
+        const device = deviceKey(request);
+        const account = device ? await findAccount(db, body.username) : undefined;
+        if (device && account) {
+          await db
+            .deleteFrom('remembered_usernames')
+            .where('device_key', '=', device)
+            .where('account_id', '=', account.id)
+            .execute();
+        }
+        return outcome(
+          request,
+          reply,
+          Status.SUCCESS,
+          serverMessages.usernameForgotten,
+          listed(await savedUsernames(db, device)),
+        );
+      }
+
+      // ADD: only the username of this browser's own live session.
+      const session = await sessions.load(request.cookies[cookies.session]);
+      const account = session ? await findAccount(db, body.username) : undefined;
+      if (!session || !account || account.id !== session.account_id) {
+        return failure(
+          request,
+          reply,
+          new ApiError(200, Status.FORBIDDEN, serverMessages.rememberNeedsSignIn),
+        );
+      }
+      let device = deviceKey(request);
+      if (!device) {
+        // A session request never got the anonymous cookie from the security hook: set it here.
+        const token = randomToken(24);
+        reply.setCookie(cookies.device, token, { ...cookieOptions(ctx), maxAge: DEVICE_COOKIE_MAX_AGE });
+        device = sha256(token);
+      }
+      const now = clock.now();
+      const key = device;
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('remembered_usernames')
+          .values({ device_key: key, account_id: account.id, created_at: now, last_used_at: now })
+          .onConflict((oc) => oc.columns(['device_key', 'account_id']).doUpdateSet({ last_used_at: now }))
+          .execute();
+        // At most REMEMBER_MAX per device: the least recently used drop.
+        await sql`
+          delete from remembered_usernames
+          where device_key = ${key}
+            and id not in (
+              select id from remembered_usernames where device_key = ${key}
+              order by last_used_at desc, created_at desc
+              limit ${config.rememberMax})`.execute(tx);
+      });
+      request.log.info({ account: account.id }, 'username saved on device');
+      return outcome(
+        request,
+        reply,
+        Status.SUCCESS,
+        serverMessages.usernameRemembered,
+        listed(await savedUsernames(db, key)),
+      );
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.rememberUsername,
+    tag: 'identity',
+    summary: 'Marks a username saved on this device as the most recently used one.',
+    body: rememberPostRequest,
+    successData: rememberData,
+    codes: {
+      [Status.SUCCESS]: 'The saved username is now first',
+      [Status.FORBIDDEN]: 'This device has no such saved username',
+    },
+    handler: async ({ request, reply, body }) => {
+      const device = deviceKey(request);
+      const account = device ? await findAccount(db, body.username) : undefined;
+      const updated =
+        device && account
+          ? await db
+              .updateTable('remembered_usernames')
+              .set({ last_used_at: clock.now() })
+              .where('device_key', '=', device)
+              .where('account_id', '=', account.id)
+              .executeTakeFirst()
+          : undefined;
+      if (!updated || updated.numUpdatedRows === 0n) {
+        return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.rememberNotSaved));
+      }
+      return outcome(
+        request,
+        reply,
+        Status.SUCCESS,
+        serverMessages.usernameMarkedUsed,
+        listed(await savedUsernames(db, device)),
+      );
+    },
+  });
+}
