@@ -85,7 +85,13 @@ const postgres: Target = {
     url.searchParams.set('options', `-c search_path=${schema}`);
     const db = await openDatabase({ kind: 'postgres', url: url.toString() });
     schemaUrls.set(db, { url: url.toString(), schema });
-    await migrate(db as never);
+    try {
+      await migrate(db as never);
+    } catch (error) {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+      await db.destroy();
+      throw error;
+    }
     return db;
   },
   another: async (db) => openDatabase({ kind: 'postgres', url: schemaUrls.get(db)!.url }),
