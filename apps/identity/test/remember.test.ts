@@ -290,7 +290,11 @@ describe.each(targets)('remember username ($name)', (target) => {
       403,
       4403,
     );
-    const bad = await client.request({ method: 'PUT', url, body: { username: 'alexdemo1', operation: 'SAVE' } });
+    const bad = await client.request({
+      method: 'PUT',
+      url,
+      body: { username: 'alexdemo1', operation: 'SAVE' },
+    });
     expect(expectFailureEnvelope(bad, 400, 4400).responseBaseInfo.status.message).toMatch(
       /^The request is not valid: operation: /,
     );
