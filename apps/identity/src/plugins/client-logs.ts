@@ -42,8 +42,9 @@ export function cleanClientText(text: string, request?: FastifyRequest): string 
   out = out.replace(/\b(set-cookie|cookie|authorization)(["']?\s*[:=]\s*).*$/gi, `$1$2${REDACTED}`);
   out = out.replace(cookiePair, `$1=${REDACTED}`);
   out = out.replace(
-    /(["']?)\b(\w*(?:pass(?:word|code|wd)?|pwd|secret|token)\w*)\1(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&,;"']+)/gi,
-    `$1$2$1$3${REDACTED}`,
+    /(["']?)\b(\w*(?:pass(?:word|code|wd)?|pwd|secret|token)\w*)\1(\s*[=:]\s*)(?:(["'])[^"']*\4|[^\s&,;"']+)/gi,
+    (_whole, q: string, name: string, sep: string, vq: string | undefined) =>
+      `${q}${name}${q}${sep}${vq ?? ''}${REDACTED}${vq ?? ''}`,
   );
   out = out.replace(/(?<!\d)\d{6}(?!\d)/g, REDACTED);
   return out.length > limits.clientLogMessageMax ? `${out.slice(0, limits.clientLogMessageMax)}…` : out;
