@@ -125,7 +125,7 @@ describe.each(targets)('client log collector ($name)', (target) => {
   });
 
   test('a body over 16 KB: 400, even when BODY_LIMIT_BYTES allows more elsewhere', async () => {
-    for (const env of [{}, { BODY_LIMIT_BYTES: '65536' }]) {
+    for (const env of [{}, { BODY_LIMIT_BYTES: '65536' }] as Array<Record<string, string>>) {
       const { app, logs } = await h.start(env);
       const client = new Client(app);
       const payload = JSON.stringify({
