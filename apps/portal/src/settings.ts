@@ -12,4 +12,6 @@ export const settings = {
   version: import.meta.env.VITE_APP_VERSION ?? '0.1.0',
   /** The signed-in page: where the finish callback sends the browser. */
   homeRoute: '/home',
+  /** The username / one-time code screen, as a link the widget can follow. */
+  usernameRoute: '#/username',
 } as const;

@@ -91,7 +91,10 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
         );
       }
       if (account.status === 'blocked') {
-        return failure(request, reply, new ApiError(200, Status.BLOCKED, serverMessages.securityBlocked));
+        // The widget's table sends 1401 to its error screen; the redirect path names the blocked page.
+        return failure(request, reply, new ApiError(200, Status.BLOCKED, serverMessages.securityBlocked), {
+          redirectPath: '/blocked',
+        });
       }
       if (account.status === 'disabled') {
         return failure(

@@ -20,6 +20,9 @@ export function LoginPage() {
       sessionContext: settings.context,
       repPhone: settings.repPhone,
       businessSMSText: settings.smsSender,
+      // Portal spec §2: both the identity and the reset-password endpoints lead to #/username.
+      identityEndpoint: settings.usernameRoute,
+      resetUrl: settings.usernameRoute,
       onFinish: (result) => {
         const data = result.data as { username?: string } | undefined;
         serviceData.saveLoginResult({
