@@ -14,13 +14,13 @@ const emptyRoute = { outlet: null, matches: [], isDataRoute: false };
  * The widget's in-memory router, cut off from any router of the host page: a React host with
  * its own router (the portal's hash router) and the widget never see each other's locations.
  */
-export function IsolatedRouter({ children }: { children: ReactNode }) {
+export function IsolatedRouter({ children, start = routes.login }: { children: ReactNode; start?: string }) {
   return (
     <DataRouterContext.Provider value={null}>
       <DataRouterStateContext.Provider value={null}>
         <LocationContext.Provider value={null as never}>
           <RouteContext.Provider value={emptyRoute}>
-            <MemoryRouter initialEntries={[routes.login]}>{children}</MemoryRouter>
+            <MemoryRouter initialEntries={[start]}>{children}</MemoryRouter>
           </RouteContext.Provider>
         </LocationContext.Provider>
       </DataRouterStateContext.Provider>

@@ -23,11 +23,34 @@ const RejectRoute = lazy(() =>
 const ChangeUsernameScreen = lazy(() =>
   import('./screens/username/ChangeUsernameScreen.tsx').then((m) => ({ default: m.ChangeUsernameScreen })),
 );
+const AuthenticatorEntry = lazy(() =>
+  import('./screens/authenticator/AuthenticatorEntry.tsx').then((m) => ({ default: m.AuthenticatorEntry })),
+);
 const UsernameConfirmationScreen = lazy(() =>
   import('./screens/username/UsernameConfirmationScreen.tsx').then((m) => ({
     default: m.UsernameConfirmationScreen,
   })),
 );
+
+/** The factor routes of widget spec §2, top-level and under /authenticator. */
+const factorRoutes = [
+  routes.otp,
+  routes.totp,
+  routes.totpSync,
+  routes.push,
+  routes.pushDenied,
+  routes.rep,
+  routes.securityCode,
+  routes.extendSession,
+  routes.authenticatorOtp,
+  routes.authenticatorOtpCode,
+  routes.authenticatorRep,
+  routes.authenticatorSvip,
+  routes.authenticatorSvipSync,
+  routes.authenticatorPush,
+  routes.authenticatorPushDenied,
+  routes.authenticatorTotp,
+];
 
 function Screens() {
   const navigate = useNavigate();
@@ -47,6 +70,11 @@ function Screens() {
           <Route path={routes.logout} element={<StatePage name="logout" />} />
           <Route path={routes.createUsername} element={<ChangeUsernameScreen />} />
           <Route path={routes.usernameConfirmation} element={<UsernameConfirmationScreen />} />
+          <Route path={routes.authenticator} element={<AuthenticatorEntry />} />
+          {factorRoutes.map((path) => (
+            // The second-factor screens plug in here (next issue); until then the generic card.
+            <Route key={path} path={path} element={<ErrorScreen />} />
+          ))}
           <Route path={routes.error} element={<ErrorScreen />} />
           <Route path="*" element={<ErrorScreen onBack={() => navigate(routes.login)} />} />
         </Routes>
@@ -74,7 +102,8 @@ export function SignIn({ config }: { config: SignInConfig }) {
   return (
     <WidgetContext.Provider value={widget}>
       <div className="gh-signin">
-        <IsolatedRouter>
+        {/* Step-up starts at the factor part: the user is already signed in (widget spec §1). */}
+        <IsolatedRouter start={resolved.journey === 'STEPUP' ? routes.authenticator : routes.login}>
           <Screens />
         </IsolatedRouter>
       </div>

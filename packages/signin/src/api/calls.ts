@@ -32,3 +32,23 @@ export const calls = {
 } as const;
 
 export type CallName = keyof typeof calls;
+
+/**
+ * The factor each second-factor call proves. In the step-up journey the token type header
+ * carries it (widget spec §4: "A step-up journey sets the token type header to the factor value").
+ */
+export const callFactor: Partial<Record<CallName, string>> = {
+  otpSendSms: 'OTP-SMS',
+  otpCheckSms: 'OTP-SMS',
+  otpSendVoice: 'OTP-VOICE',
+  otpCheckVoice: 'OTP-VOICE',
+  otpSendEmail: 'OTP-EMAIL',
+  otpCheckEmail: 'OTP-EMAIL',
+  otpCheckRep: 'OTP-REP',
+  svipStatus: 'TOTPSVIP',
+  svipAuthentication: 'TOTPSVIP',
+  svipSynchronization: 'TOTPSVIP',
+  totpAuthentication: 'TOTPAUTHN',
+  pushAuthentication: 'PUSH',
+  pushStatus: 'PUSH',
+};

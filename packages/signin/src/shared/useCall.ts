@@ -1,7 +1,7 @@
 import { type Callback, headers, Status } from '@gatehouse/contract/client';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import type { CallName } from '../api/calls.ts';
+import { type CallName, callFactor } from '../api/calls.ts';
 import type { CallOptions } from '../api/client.ts';
 import { interpret } from '../api/status-tables.ts';
 import { useWidget } from '../context.tsx';
@@ -47,10 +47,10 @@ export function useCall() {
     ): Promise<Outcome> => {
       try {
         // Session login always carries the session headers (widget spec §3, §4).
-        const sent =
-          name === 'sessionLogin'
-            ? { ...options, headers: { ...sessionHeaders(), ...options.headers } }
-            : options;
+        const extra: Record<string, string> = name === 'sessionLogin' ? sessionHeaders() : {};
+        const factor = callFactor[name];
+        if (config.journey === 'STEPUP' && factor) extra[headers.acceptTokenType] = factor;
+        const sent = { ...options, headers: { ...extra, ...options.headers } };
         const result = await client.call(name, sent);
         const action = interpret(name, result.status, result.errorType);
         switch (action.kind) {

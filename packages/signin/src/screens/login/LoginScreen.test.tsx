@@ -98,7 +98,7 @@ describe('login screen', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/Username/), ' alexdemo1 ');
     await user.type(screen.getByLabelText(/^Password/), 'Harbor7Lights{Enter}');
-    await waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1), { timeout: 5000 });
     expect(onFinish.mock.calls[0]![0]).toMatchObject({ journey: 'LOGIN', code: 1200, context: 'CTX' });
 
     const [auth, login] = requests.filter((r) => r.init.method !== 'GET');
@@ -173,8 +173,12 @@ describe('login screen', () => {
     );
 
     await user.click(screen.getByRole('button', { name: 'Use a saved username' }));
+    // Focus returns to the saved-username dropdown on the next frame.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('combobox', { name: /Username/ })),
+    );
     await user.type(screen.getByLabelText(/^Password/), 'Harbor7Lights{Enter}');
-    await waitFor(() => expect(onFinish).toHaveBeenCalled());
+    await waitFor(() => expect(onFinish).toHaveBeenCalled(), { timeout: 5000 });
     const order = requests.map((r) => `${r.init.method} ${new URL(r.url, 'http://x').pathname}`);
     expect(order.slice(1)).toEqual([
       'POST /api/user/factor/password/authentication',

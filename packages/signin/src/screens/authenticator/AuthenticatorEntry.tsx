@@ -1,0 +1,67 @@
+import type { AuthenticatorItem } from '@gatehouse/contract/client';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useWidget } from '../../context.tsx';
+import { routes } from '../../routes.ts';
+import { useCall } from '../../shared/useCall.ts';
+
+const otpTypes = new Set(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL']);
+
+/** Where the first allowed authenticator leads (widget spec §2 "Entry to the authenticator area"). */
+export function routeFor(item: AuthenticatorItem | undefined): string {
+  switch (item?.type) {
+    case 'OTP-SMS':
+    case 'OTP-VOICE':
+    case 'OTP-EMAIL':
+      return routes.authenticatorOtp;
+    case 'OTP-REP':
+      return routes.authenticatorRep;
+    case 'TOTPSVIP':
+      return routes.authenticatorSvip;
+    case 'PUSH':
+      return routes.authenticatorPush;
+    case 'TOTPAUTHN':
+      return routes.authenticatorTotp;
+    default:
+      return routes.authenticatorRep;
+  }
+}
+
+/** The one-time-code channels allowed, kept for the factor screens (per widget instance). */
+export const otpChannelsKey = (idPrefix: string) => `gh.signin.${idPrefix}.otpChannels`;
+
+/**
+ * Reads the authenticators the server allows (from session login in the login journey, from
+ * the server in step-up), keeps the one-time-code channels in session storage, and goes to the
+ * screen of the first one; the representative page is the default.
+ */
+export function AuthenticatorEntry() {
+  const { idPrefix } = useWidget();
+  const call = useCall();
+  const navigate = useNavigate();
+  const state = useLocation().state as { data?: { authenticators?: AuthenticatorItem[] } } | null;
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const go = (list: AuthenticatorItem[]) => {
+      const channels = list.filter((a) => otpTypes.has(a.type)).map((a) => a.type);
+      sessionStorage.setItem(otpChannelsKey(idPrefix), JSON.stringify(channels));
+      const first = list[0];
+      navigate(routeFor(first), { replace: true, state: first?.context ? { context: first.context } : null });
+    };
+    const given = state?.data?.authenticators;
+    if (given) {
+      go(given);
+      return;
+    }
+    void call('authenticators').then((outcome) => {
+      if (outcome.kind === 'success') {
+        go((outcome.data as { authenticators?: AuthenticatorItem[] } | undefined)?.authenticators ?? []);
+      }
+    });
+  }, [call, idPrefix, navigate, state]);
+
+  return null;
+}
