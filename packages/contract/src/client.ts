@@ -9,6 +9,7 @@ export * from './headers.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './paths.ts';
+export * from './rules/password.ts';
 export * from './rules/username.ts';
 export type {
   AuthenticatorItem,

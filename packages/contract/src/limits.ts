@@ -20,6 +20,12 @@ export const limits = {
   passwordMax: 20,
   passwordInputMax: 128,
   passwordHistory: 6,
+  /** More than this many of one letter or digit in a row is refused (1475). */
+  passwordMaxRepeat: 5,
+  /** This many or more digits counting up or down (12345) are refused (1472). */
+  passwordSequentialDigits: 5,
+  /** Wrong one-time codes per account and channel before the flow ends and the account is blocked. */
+  otpMaxWrongTries: 5,
   emailOtpSendsBeforeBlock: 3,
   sessionIdleHours: 4,
   sessionAbsoluteHours: 12,

@@ -6,6 +6,8 @@ export const Status = {
   SUCCESS: 1200,
   /** Session login: a second factor is still due (portal: "authentication not completed"). */
   AUTH_NOT_COMPLETED: 1201,
+  /** Password status (portal spec §4): the password is temporary; the update is a POST with only the password. */
+  PASSWORD_TEMPORARY: 1201,
   CALLBACKS_REQUIRED: 1202,
   /** Password authentication: blocked for reset after too many failed attempts. */
   BLOCKED_FOR_RESET: 1203,
