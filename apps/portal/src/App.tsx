@@ -1,3 +1,4 @@
+import { ToastProvider } from '@gatehouse/ui';
 import { lazy, Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from './pages/LoginPage.tsx';
@@ -9,29 +10,39 @@ const LogoutPage = lazy(() => import('./pages/LogoutPage.tsx').then((m) => ({ de
 const NoAccessPage = lazy(() =>
   import('./pages/NoAccessPage.tsx').then((m) => ({ default: m.NoAccessPage })),
 );
+const UsernamePage = lazy(() =>
+  import('./pages/username/UsernamePage.tsx').then((m) => ({ default: m.UsernamePage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('./pages/reset/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
+);
 const InfoPage = lazy(() => import('./pages/InfoPage.tsx').then((m) => ({ default: m.InfoPage })));
 
 /** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
   return (
-    <HashRouter>
-      <Suspense fallback={null}>
-        <Routes>
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/logout" element={<LogoutPage />} />
-          <Route path="/noaccess" element={<NoAccessPage />} />
-          <Route path="/info/:page" element={<InfoPage />} />
-          <Route
-            path="/home"
-            element={
-              <RequireAuth>
-                <HomePage />
-              </RequireAuth>
-            }
-          />
-          <Route path="*" element={<Navigate to="/login" replace />} />
-        </Routes>
-      </Suspense>
-    </HashRouter>
+    <ToastProvider>
+      <HashRouter>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/logout" element={<LogoutPage />} />
+            <Route path="/noaccess" element={<NoAccessPage />} />
+            <Route path="/username" element={<UsernamePage />} />
+            <Route path="/resetPassword" element={<ResetPasswordPage />} />
+            <Route path="/info/:page" element={<InfoPage />} />
+            <Route
+              path="/home"
+              element={
+                <RequireAuth>
+                  <HomePage />
+                </RequireAuth>
+              }
+            />
+            <Route path="*" element={<Navigate to="/login" replace />} />
+          </Routes>
+        </Suspense>
+      </HashRouter>
+    </ToastProvider>
   );
 }

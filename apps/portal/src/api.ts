@@ -6,6 +6,7 @@ export const api = new ApiClient({ endpoint: '', appId: settings.appId, appName:
 
 /** The login result kept between screens (portal spec §3): sessionStorage, never a password. */
 const LOGIN_RESULT_KEY = 'gh.portal.loginResult';
+const OTP_CONFIRMED_KEY = 'gh.portal.otpConfirmed';
 export type LoginResult = { username: string; sessionStatusCode: number; pwdAuthStatusCode: number };
 
 export const serviceData = {
@@ -16,8 +17,21 @@ export const serviceData = {
     const raw = sessionStorage.getItem(LOGIN_RESULT_KEY);
     return raw ? (JSON.parse(raw) as LoginResult) : null;
   },
+  /** Merges what one call said into the login result (the widget's page events). */
+  updateLoginResult(update: Partial<LoginResult>) {
+    const current = serviceData.loginResult() ?? { username: '', sessionStatusCode: 0, pwdAuthStatusCode: 0 };
+    serviceData.saveLoginResult({ ...current, ...update });
+  },
+  /** Set after a correct one-time code; the reset page refuses without it (portal spec §6). */
+  markOtpConfirmed(username: string) {
+    sessionStorage.setItem(OTP_CONFIRMED_KEY, username);
+  },
+  otpConfirmedFor(): string | null {
+    return sessionStorage.getItem(OTP_CONFIRMED_KEY);
+  },
   clear() {
     sessionStorage.removeItem(LOGIN_RESULT_KEY);
+    sessionStorage.removeItem(OTP_CONFIRMED_KEY);
   },
 };
 

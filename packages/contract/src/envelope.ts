@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorType, Status } from './status.ts';
+import { ErrorType } from './status.ts';
 
 export const callbackSchema = z.object({
   name: z.enum(['PASSWORD', 'IDENTITY']),

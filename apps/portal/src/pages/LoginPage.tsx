@@ -23,13 +23,22 @@ export function LoginPage() {
       // Portal spec §2: both the identity and the reset-password endpoints lead to #/username.
       identityEndpoint: settings.usernameRoute,
       resetUrl: settings.usernameRoute,
+      // Portal spec §3: the login result (username and the two status codes) is kept between
+      // screens; it comes from the widget's page events, never with a password.
+      onEvent: (event) => {
+        if (event.type !== 'status' || !event.detail) return;
+        const { call, code, username } = event.detail as { call: string; code: number; username?: string };
+        if (call === 'passwordAuthentication') {
+          serviceData.saveLoginResult({
+            username: username ?? '',
+            pwdAuthStatusCode: code,
+            sessionStatusCode: 0,
+          });
+        } else if (call === 'sessionLogin') {
+          serviceData.updateLoginResult({ sessionStatusCode: code });
+        }
+      },
       onFinish: (result) => {
-        const data = result.data as { username?: string } | undefined;
-        serviceData.saveLoginResult({
-          username: data?.username ?? '',
-          sessionStatusCode: result.code,
-          pwdAuthStatusCode: result.code,
-        });
         if (result.context === settings.context) {
           setAnnouncement(messages.signedInAnnouncement);
           navigate(settings.homeRoute);

@@ -52,6 +52,17 @@ export function useCall() {
         if (config.journey === 'STEPUP' && factor) extra[headers.acceptTokenType] = factor;
         const sent = { ...options, headers: { ...extra, ...options.headers } };
         const result = await client.call(name, sent);
+        // Page events (widget spec §4): every answer's status, never a secret. The portal keeps
+        // its login result (username, session and password status codes) from these.
+        const body = options.body as { username?: unknown } | undefined;
+        config.onEvent?.({
+          type: 'status',
+          detail: {
+            call: name,
+            code: result.status.code,
+            ...(typeof body?.username === 'string' ? { username: body.username } : {}),
+          },
+        });
         const action = interpret(name, result.status, result.errorType);
         switch (action.kind) {
           case 'SUCCESS':

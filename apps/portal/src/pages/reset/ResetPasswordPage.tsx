@@ -1,0 +1,198 @@
+import { format, limits, passwordError, paths } from '@gatehouse/contract/client';
+import { Alert, Button, Card, ErrorSummary, TextInput, useToast } from '@gatehouse/ui';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, serviceData } from '../../api.ts';
+import { messages } from '../../messages.ts';
+import { settings } from '../../settings.ts';
+import { Shell } from '../../shell/Shell.tsx';
+import { enrollmentRequest, passwordUpdate400, updateBlocked, updateSuccess } from './statusTable.ts';
+import '../username/UsernamePage.css';
+
+type Errors = { newPassword?: string; confirmation?: string };
+
+/** Portal spec §2 "Reset Password", §4 "Password reset", §5 rules, §8 messages. */
+export function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const username = serviceData.otpConfirmedFor();
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [touched, setTouched] = useState({ newPassword: false, confirmation: false });
+  const [summary, setSummary] = useState<Array<{ fieldId: string; message: string }>>([]);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (!username) {
+      const timer = window.setTimeout(() => navigate('/login', { replace: true }), 3000);
+      return () => window.clearTimeout(timer);
+    }
+    heading.current?.focus();
+    return undefined;
+  }, [username, navigate]);
+
+  if (!username) {
+    return (
+      <Shell>
+        <Card width={448}>
+          <Alert variant="critical">{messages.noOtp}</Alert>
+        </Card>
+      </Shell>
+    );
+  }
+
+  const valid = passwordError(newPassword, confirmation) === null && newPassword !== '';
+
+  /** The first message for each field, in the spec's rule order, then the match check. */
+  const validate = (password: string, confirm: string): Errors => {
+    const next: Errors = {};
+    if (!password) next.newPassword = messages.newPasswordRequired;
+    else {
+      const ruleError = passwordError(password);
+      if (ruleError) next.newPassword = ruleError;
+    }
+    if (!confirm) next.confirmation = messages.confirmPasswordRequired;
+    else if (!next.newPassword) {
+      const mismatch = passwordError(password, confirm);
+      if (mismatch) next.confirmation = mismatch;
+    }
+    return next;
+  };
+  // Submit stays disabled while the form is invalid, so the messages show as the person types
+  // (after leaving a field once), not only on submit.
+  const live = (password: string, confirm: string, seen = touched) => {
+    const all = validate(password, confirm);
+    setErrors({
+      ...(seen.newPassword && all.newPassword ? { newPassword: all.newPassword } : {}),
+      ...(seen.confirmation && all.confirmation ? { confirmation: all.confirmation } : {}),
+    });
+  };
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const next = validate(newPassword, confirmation);
+    setTouched({ newPassword: true, confirmation: true });
+    setErrors(next);
+    setServerError(null);
+    const list = [
+      ...(next.newPassword ? [{ fieldId: 'reset-new', message: next.newPassword }] : []),
+      ...(next.confirmation ? [{ fieldId: 'reset-confirm', message: next.confirmation }] : []),
+    ];
+    setSummary(list);
+    if (list.length) return;
+
+    setBusy(true);
+    try {
+      const state = await api.request('POST', paths.passwordStatus, {
+        body: { requestBaseInfo: { sessionTokens: {} } },
+      });
+      const { method, body } = enrollmentRequest(state.status.code, {
+        username: username ?? '',
+        newPassword,
+        initialPassword: '',
+      });
+      const result = await api.request(method, paths.passwordEnrollment, { body });
+      const code = result.status.code;
+      if (result.http === 400) {
+        setServerError(passwordUpdate400[code] ?? format(messages.genericError, settings.supportEmail));
+      } else if (result.http >= 300) {
+        setServerError(format(messages.genericError, settings.supportEmail));
+      } else if (updateSuccess.has(code)) {
+        serviceData.clear();
+        setNewPassword('');
+        setConfirmation('');
+        toast.show({ title: messages.successTitle, message: messages.passwordChanged, variant: 'confirm' });
+        navigate('/login');
+        return;
+      } else if (updateBlocked.has(code)) {
+        setServerError(format(messages.supportWithCode, settings.supportEmail));
+      } else {
+        setServerError(result.status.message || format(messages.genericError, settings.supportEmail));
+      }
+    } catch {
+      setServerError(format(messages.genericError, settings.supportEmail));
+    }
+    setBusy(false);
+  }
+
+  return (
+    <Shell>
+      <Card width={448}>
+        <form className="portal-form" noValidate onSubmit={submit}>
+          <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+            {messages.resetHeading}
+          </h1>
+          <ErrorSummary title={messages.errorSummaryTitle} errors={summary} />
+          {serverError ? <Alert variant="critical">{serverError}</Alert> : null}
+          <div>
+            <p id="reset-hints-title">{messages.passwordRules}</p>
+            <ul className="portal-form__notes" id="reset-hints" aria-labelledby="reset-hints-title">
+              <li>{messages.hintLength}</li>
+              <li>{messages.hintClasses}</li>
+              <li>{messages.hintForbidden}</li>
+              <li>{messages.hintUserId}</li>
+              <li>{messages.hintHistory}</li>
+            </ul>
+          </div>
+          <TextInput
+            id="reset-new"
+            type="password"
+            label={messages.newPassword}
+            required
+            autoComplete="new-password"
+            maxLength={limits.passwordInputMax}
+            value={newPassword}
+            onChange={(e) => {
+              setNewPassword(e.target.value);
+              live(e.target.value, confirmation);
+            }}
+            onBlur={() => {
+              const seen = { ...touched, newPassword: true };
+              setTouched(seen);
+              live(newPassword, confirmation, seen);
+            }}
+            error={errors.newPassword}
+            aria-describedby="reset-hints"
+          />
+          <TextInput
+            id="reset-confirm"
+            type="password"
+            label={messages.confirmPassword}
+            required
+            autoComplete="new-password"
+            maxLength={limits.passwordInputMax}
+            value={confirmation}
+            onChange={(e) => {
+              setConfirmation(e.target.value);
+              live(newPassword, e.target.value);
+            }}
+            onBlur={() => {
+              const seen = { ...touched, confirmation: true };
+              setTouched(seen);
+              live(newPassword, confirmation, seen);
+            }}
+            error={errors.confirmation}
+          />
+          <div className="portal-form__actions">
+            <Button
+              type="submit"
+              variant="primary"
+              loading={busy}
+              loadingText={messages.changing}
+              aria-disabled={!valid || busy}
+            >
+              {messages.submit}
+            </Button>
+            <Button variant="secondary" onClick={() => navigate('/login')}>
+              {messages.cancel}
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </Shell>
+  );
+}
