@@ -29,12 +29,15 @@ import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { outboxPlugin } from './plugins/outbox.ts';
 import { passwordPlugin } from './plugins/password.ts';
+import { passwordUpdatePlugin } from './plugins/password-update.ts';
+import { recoveryPlugin } from './plugins/recovery.ts';
 import { rememberPlugin } from './plugins/remember.ts';
 import { security } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { staticPlugin } from './plugins/static.ts';
 import { usernamePlugin } from './plugins/username.ts';
 import { readDemoAccounts, seedDemoAccounts } from './seed.ts';
+import { createMailer } from './services/mailer.ts';
 import { SessionStore } from './services/sessions.ts';
 
 export const version: string = JSON.parse(
@@ -112,7 +115,16 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
 
   const hasher = new PasswordHasher(config.argon2);
   const sessions = new SessionStore(db, clock, config);
-  const ctx: Context = { config, db, clock, hasher, limiter: new RateLimiter(db, clock), sessions };
+  const mailer = createMailer(config, db, clock);
+  const ctx: Context = {
+    config,
+    db,
+    clock,
+    hasher,
+    limiter: new RateLimiter(db, clock),
+    sessions,
+    mailer,
+  };
 
   // JSON bodies: an empty body is no body (DELETE and POST without payload); invalid JSON is a 400.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -197,6 +209,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(sessionPlugin, ctx);
   await app.register(rememberPlugin, ctx);
   await app.register(usernamePlugin, ctx);
+  await app.register(recoveryPlugin, ctx);
+  await app.register(passwordUpdatePlugin, ctx);
   await app.register(clientLogsPlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin, { version });
@@ -213,6 +227,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   }
 
   app.addHook('onClose', async () => {
+    await mailer.close();
     if (!options.db) await db.destroy();
   });
   return { app, ctx };

@@ -1,4 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
+import { limits } from '@gatehouse/contract';
 import { z } from 'zod';
 
 /**
@@ -51,6 +53,31 @@ const schema = z
     REMEMBER_MAX: int(1, 50).default(5),
     PROHIBITED_NETWORKS: list.default([]),
     CLIENT_LOG_RATE_MAX: int(1, 100000).default(30),
+    SUPPORT_EMAIL: z
+      .string()
+      .email('must be an e-mail address')
+      .default('loginsupport@primeservices.example'),
+    RECOVERY_FLOW_MINUTES: int(1, 120).default(30),
+    RECOVERY_IDENTIFY_CLIENT_MAX: int(1, 100000).default(20),
+    RECOVERY_IDENTIFY_ACCOUNT_MAX: int(1, 10000).default(5),
+    RECOVERY_IDENTIFY_WINDOW_SECONDS: int(1, 86400).default(900),
+    OTP_EXPIRY_MINUTES: int(1, 24 * 60).default(limits.otpExpiryMinutes),
+    OTP_MAX_WRONG_TRIES: int(1, 100).default(limits.otpMaxWrongTries),
+    OTP_SENDS_BEFORE_BLOCK: int(1, 100).default(limits.emailOtpSendsBeforeBlock),
+    OTP_SEND_CLIENT_MAX: int(1, 100000).default(10),
+    OTP_SEND_ACCOUNT_MAX: int(1, 10000).default(5),
+    OTP_SEND_WINDOW_SECONDS: int(1, 86400).default(900),
+    OTP_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+    SMTP_HOST: z.string().min(1).optional(),
+    SMTP_PORT: int(1, 65535).optional(),
+    SMTP_SECURE: bool.default(false),
+    SMTP_USER: z.string().min(1).optional(),
+    SMTP_PASS: z.string().min(1).optional(),
+    MAIL_FROM: z.string().min(3).optional(),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -103,12 +130,34 @@ export type Config = {
   prohibitedNetworks: Network[];
   /** Client log requests per client address per minute. */
   clientLogRateMax: number;
+  /** The login support address shown in the 1491 "contact {email}" messages. */
+  supportEmail: string;
+  recovery: {
+    /** How long each step of a recovery flow (identify, send, confirm) keeps it alive. */
+    flowMs: number;
+    identify: { client: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
+  };
+  otp: {
+    expiryMs: number;
+    maxWrongTries: number;
+    sendsBeforeBlock: number;
+    /** Key of the HMAC that one-time codes are stored under (never the code itself). */
+    pepper: string;
+    send: { client: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
+  };
+  /** SMTP delivery; undefined: messages go to the development outbox (never in production). */
+  smtp: SmtpSettings | undefined;
+  mailFrom: string;
   seedDemo: boolean;
   devCompanions: boolean;
   serveApps: boolean;
   logLevel: string;
   trustProxy: boolean;
 };
+
+export type SmtpSettings =
+  | { url: string }
+  | { host: string; port: number; secure: boolean; user: string | undefined; pass: string | undefined };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -142,7 +191,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
-    const shown = name in relevant && !/SECRET|DATABASE_URL/.test(name) ? ` (got "${relevant[name]}")` : '';
+    const shown =
+      name in relevant && !/SECRET|DATABASE_URL|PEPPER|SMTP_URL|SMTP_PASS/.test(name)
+        ? ` (got "${relevant[name]}")`
+        : '';
     throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
   }
   const v = parsed.data;
@@ -163,6 +215,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid setting DEV_COMPANIONS: the development companions cannot run in production mode',
     );
   }
+  if (production && !v.SMTP_URL && !v.SMTP_HOST) {
+    throw new ConfigError(
+      'Invalid setting SMTP_URL: e-mail delivery is required in production mode (set SMTP_URL, or SMTP_HOST with SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASS)',
+    );
+  }
+  if (production && !v.MAIL_FROM) {
+    throw new ConfigError(
+      'Invalid setting MAIL_FROM: is required in production mode (the sender of one-time code e-mails, such as "Prime Portal <no-reply@bank.example>")',
+    );
+  }
+  const sessionSecret = v.SESSION_SECRET ?? 'development-only-secret-not-for-production-use';
+  const window = (max: number, seconds: number) => ({ max, windowMs: seconds * 1000 });
   return {
     env: v.NODE_ENV,
     production,
@@ -173,7 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicOrigin: new URL(v.PUBLIC_ORIGIN).origin,
     allowedOrigins: v.ALLOWED_ORIGINS,
     frameAncestors: v.FRAME_ANCESTORS,
-    sessionSecret: v.SESSION_SECRET ?? 'development-only-secret-not-for-production-use',
+    sessionSecret,
     cookieSecure: v.COOKIE_SECURE ?? production,
     cookieSameSite: v.COOKIE_SAMESITE,
     sessionIdleMs: v.SESSION_IDLE_MINUTES * 60_000,
@@ -193,6 +257,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rememberMax: v.REMEMBER_MAX,
     prohibitedNetworks,
     clientLogRateMax: v.CLIENT_LOG_RATE_MAX,
+    supportEmail: v.SUPPORT_EMAIL,
+    recovery: {
+      flowMs: v.RECOVERY_FLOW_MINUTES * 60_000,
+      identify: {
+        client: window(v.RECOVERY_IDENTIFY_CLIENT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
+        account: window(v.RECOVERY_IDENTIFY_ACCOUNT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
+      },
+    },
+    otp: {
+      expiryMs: v.OTP_EXPIRY_MINUTES * 60_000,
+      maxWrongTries: v.OTP_MAX_WRONG_TRIES,
+      sendsBeforeBlock: v.OTP_SENDS_BEFORE_BLOCK,
+      pepper:
+        v.OTP_PEPPER ?? createHmac('sha256', sessionSecret).update('gatehouse-otp-pepper-v1').digest('hex'),
+      send: {
+        client: window(v.OTP_SEND_CLIENT_MAX, v.OTP_SEND_WINDOW_SECONDS),
+        account: window(v.OTP_SEND_ACCOUNT_MAX, v.OTP_SEND_WINDOW_SECONDS),
+      },
+    },
+    smtp: v.SMTP_URL
+      ? { url: v.SMTP_URL }
+      : v.SMTP_HOST
+        ? {
+            host: v.SMTP_HOST,
+            port: v.SMTP_PORT ?? (v.SMTP_SECURE ? 465 : 587),
+            secure: v.SMTP_SECURE,
+            user: v.SMTP_USER,
+            pass: v.SMTP_PASS,
+          }
+        : undefined,
+    mailFrom: v.MAIL_FROM ?? 'Prime Portal <no-reply@localhost>',
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
     serveApps: v.SERVE_APPS,

@@ -3,6 +3,7 @@ import type { DB } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { PasswordHasher } from './lib/passwords.ts';
 import type { RateLimiter } from './lib/rate-limit.ts';
+import type { Mailer } from './services/mailer.ts';
 import type { SessionStore } from './services/sessions.ts';
 
 /** What every domain plugin is given: built once in app.ts. */
@@ -13,4 +14,6 @@ export type Context = {
   hasher: PasswordHasher;
   limiter: RateLimiter;
   sessions: SessionStore;
+  /** E-mail delivery: SMTP, or the development outbox. */
+  mailer: Mailer;
 };

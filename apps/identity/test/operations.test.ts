@@ -15,6 +15,7 @@ import {
   code,
   createAccount,
   expectFailureEnvelope,
+  productionMail,
   productionSecret,
   rememberSecret,
   targets,
@@ -181,7 +182,11 @@ describe.each(targets)('operations ($name)', (target) => {
   test('production: the OpenAPI document does not list the development outbox', async () => {
     // A development app built first in the same process must not leak its routes into another app's document.
     await h.start();
-    const { app } = await h.start({ NODE_ENV: 'production', SESSION_SECRET: productionSecret });
+    const { app } = await h.start({
+      NODE_ENV: 'production',
+      SESSION_SECRET: productionSecret,
+      ...productionMail,
+    });
     const doc = (await app.inject({ method: 'GET', url: api(paths.openapi) })).json() as OpenApi;
     expect(Object.keys(doc.paths)).not.toContain(api(paths.devOutbox));
     expect(Object.keys(doc.paths)).toContain(api(paths.passwordAuthentication));
@@ -250,7 +255,11 @@ describe.each(targets)('operations ($name)', (target) => {
   });
 
   test('the development outbox is 404 in production mode', async () => {
-    const { app } = await h.start({ NODE_ENV: 'production', SESSION_SECRET: productionSecret });
+    const { app } = await h.start({
+      NODE_ENV: 'production',
+      SESSION_SECRET: productionSecret,
+      ...productionMail,
+    });
     const r = await app.inject({ method: 'GET', url: `${api(paths.devOutbox)}?to=a%40example.com` });
     expectFailureEnvelope(r, 404, 4404);
   });
@@ -464,7 +473,11 @@ describe('configuration', () => {
   });
 
   test('production defaults: Secure cookies, no demo accounts, no development companions', () => {
-    const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: productionSecret });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: productionSecret,
+      ...productionMail,
+    });
     expect(config).toMatchObject({
       production: true,
       cookieSecure: true,

@@ -7,6 +7,7 @@ import {
   createAccount,
   expectFailureEnvelope,
   json,
+  productionMail,
   productionSecret,
   targets,
   useHarness,
@@ -259,7 +260,11 @@ describe.each(targets)('security headers ($name)', (target) => {
   });
 
   test('production: HSTS', async () => {
-    const { app } = await h.start({ NODE_ENV: 'production', SESSION_SECRET: productionSecret });
+    const { app } = await h.start({
+      NODE_ENV: 'production',
+      SESSION_SECRET: productionSecret,
+      ...productionMail,
+    });
     const r = await app.inject({ method: 'GET', url: api(paths.health) });
     expect(r.headers['strict-transport-security']).toMatch(/^max-age=31536000; includeSubDomains/);
     expect(String(r.headers['content-security-policy'])).not.toMatch(/unsafe-inline|unsafe-eval/);

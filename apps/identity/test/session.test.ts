@@ -7,6 +7,7 @@ import {
   createAccount,
   expectFailureEnvelope,
   json,
+  productionMail,
   productionSecret,
   setCookieLine,
   targets,
@@ -110,7 +111,12 @@ describe.each(targets)('session login ($name)', (target) => {
   test('the session cookie is Secure with COOKIE_SECURE=true and in production mode', async () => {
     const envs: Array<Record<string, string>> = [
       { COOKIE_SECURE: 'true' },
-      { NODE_ENV: 'production', SESSION_SECRET: productionSecret, PUBLIC_ORIGIN: 'https://bank.example' },
+      {
+        NODE_ENV: 'production',
+        SESSION_SECRET: productionSecret,
+        PUBLIC_ORIGIN: 'https://bank.example',
+        ...productionMail,
+      },
     ];
     for (const env of envs) {
       const { app, ctx } = await h.start(env);

@@ -17,6 +17,8 @@ export const cookies = {
   sessionContext: 'SESSION_SCTX',
   csrf: 'XSRF-TOKEN',
   device: 'GH_DEVICE',
+  /** The recovery flow (portal username / one-time code screen, reset password): HttpOnly. */
+  recovery: 'GH_RECOVERY',
   /** Cookies the portal clears at logout (portal spec §2, §3). */
   portalLogout: ['SESSION_SCTX', 'ET', 'MC', 'SC', 'FC', 'RC'],
 } as const;

@@ -25,6 +25,12 @@ export interface AccountsTable {
   tags: Json<string[]>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  /** A date column: read it as `birth_date::text` (YYYY-MM-DD), the drivers differ on dates. */
+  birth_date: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** SSN, tax id or G number, for the password policy (1473). */
+  tax_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** CREATE when the last password set replaced a temporary one (portal spec §4). */
+  password_enrollment_state: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PasswordHistoryTable {
@@ -89,6 +95,43 @@ export interface RememberedUsernamesTable {
   last_used_at: Timestamp;
 }
 
+/** A recovery flow, keyed by the SHA-256 of its GH_RECOVERY cookie. */
+export interface RecoveryFlowsTable {
+  id: Generated<string>;
+  token_hash: string;
+  /** null: the username given was unknown (the flow goes no further). */
+  account_id: string | null;
+  /** identified | code_sent | confirmed | consumed | ended */
+  state: string;
+  otp_confirmed: boolean;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  client_ip: string | null;
+}
+
+/** A one-time code of any channel; only its HMAC is stored. */
+export interface OtpCodesTable {
+  id: Generated<string>;
+  account_id: string;
+  /** email | sms | voice */
+  channel: string;
+  recipient: string;
+  code_hash: string;
+  flow_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface OtpCountersTable {
+  account_id: string;
+  channel: string;
+  wrong_tries: Generated<number>;
+  unentered_sends: Generated<number>;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   password_history: PasswordHistoryTable;
@@ -97,7 +140,11 @@ export interface Database {
   rate_limits: RateLimitsTable;
   outbox: OutboxTable;
   remembered_usernames: RememberedUsernamesTable;
+  recovery_flows: RecoveryFlowsTable;
+  otp_codes: OtpCodesTable;
+  otp_counters: OtpCountersTable;
 }
 
 export type Account = Selectable<AccountsTable>;
 export type Session = Selectable<SessionsTable>;
+export type RecoveryFlow = Selectable<RecoveryFlowsTable>;

@@ -116,6 +116,11 @@ export const baseEnv: Record<string, string> = {
 };
 
 export const productionSecret = 'a-production-secret-of-at-least-32-characters';
+/** E-mail delivery that production mode requires (nothing listens there: tests that send start their own). */
+export const productionMail = {
+  SMTP_URL: 'smtp://127.0.0.1:2525',
+  MAIL_FROM: 'Prime Portal <no-reply@bank.example>',
+};
 
 // --- secrets that must never be logged -----------------------------------------------------------
 const secrets = new Set<string>();

@@ -1,0 +1,185 @@
+import { randomInt } from 'node:crypto';
+import { limits } from '@gatehouse/contract';
+import { sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/database.ts';
+import type { Clock } from './clock.ts';
+import { hmac } from './crypto.ts';
+
+export type OtpChannelName = 'email' | 'sms' | 'voice';
+
+/** A code of `limits.codeLength` (6) digits from the CSPRNG, leading zeros kept. */
+export function newCode(length: number = limits.codeLength): string {
+  return String(randomInt(0, 10 ** length)).padStart(length, '0');
+}
+
+/**
+ * What is stored for a code: an HMAC-SHA-256 under the server's pepper, over the account, the
+ * channel and the code, so a stolen table gives neither the codes nor a way to try them offline
+ * without the pepper, and one account's code never matches another's row.
+ */
+export function codeHash(pepper: string, accountId: string, channel: string, code: string): string {
+  return hmac(pepper, `${accountId}|${channel}|${code}`);
+}
+
+export type CheckResult =
+  /** The code was right: this call used it (exactly one call can). */
+  | { outcome: 'accepted' }
+  /** Wrong (or expired): counted; `exhausted` when this try reached the limit. */
+  | { outcome: 'wrong'; wrongTries: number; exhausted: boolean }
+  /** A code already used, or the tries were already exhausted: not counted again. */
+  | { outcome: 'used' }
+  | { outcome: 'exhausted' };
+
+/**
+ * One-time codes of every channel, as rows: issue, check once, count wrong tries and sends per
+ * account and channel. Nothing is kept in memory, so the counts hold across restarts and instances.
+ */
+export class OtpCodes {
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+    private readonly config: Config,
+  ) {}
+
+  private hash(accountId: string, channel: string, code: string) {
+    return codeHash(this.config.otp.pepper, accountId, channel, code);
+  }
+
+  /**
+   * Counts a send. Returns the sends since the last correct code, this one included; past
+   * `sendsBeforeBlock` the caller refuses the send (the count stays, so every later send is refused).
+   */
+  async countSend(accountId: string, channel: OtpChannelName): Promise<number> {
+    const now = this.clock.now();
+    const row = await sql<{ unentered_sends: number }>`
+      insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
+      values (${accountId}, ${channel}, 0, 1, ${now})
+      on conflict (account_id, channel) do update set
+        unentered_sends = otp_counters.unentered_sends + 1, updated_at = ${now}
+      returning unentered_sends`.execute(this.db);
+    return row.rows[0]!.unentered_sends;
+  }
+
+  /** Issues a new code: earlier unused codes of the account and channel stop working. */
+  async issue(input: {
+    accountId: string;
+    channel: OtpChannelName;
+    recipient: string;
+    flowId?: string | null;
+  }): Promise<{ code: string; expiresAt: Date }> {
+    const now = this.clock.now();
+    const code = newCode();
+    const expiresAt = new Date(now.getTime() + this.config.otp.expiryMs);
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('otp_codes')
+        .set({ revoked_at: now })
+        .where('account_id', '=', input.accountId)
+        .where('channel', '=', input.channel)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await tx
+        .insertInto('otp_codes')
+        .values({
+          account_id: input.accountId,
+          channel: input.channel,
+          recipient: input.recipient,
+          code_hash: this.hash(input.accountId, input.channel, code),
+          flow_id: input.flowId ?? null,
+          created_at: now,
+          expires_at: expiresAt,
+        })
+        .execute();
+    });
+    return { code, expiresAt };
+  }
+
+  async wrongTries(accountId: string, channel: OtpChannelName): Promise<number> {
+    const row = await this.db
+      .selectFrom('otp_counters')
+      .select('wrong_tries')
+      .where('account_id', '=', accountId)
+      .where('channel', '=', channel)
+      .executeTakeFirst();
+    return row?.wrong_tries ?? 0;
+  }
+
+  /**
+   * Checks a code. The accepting UPDATE is conditional (`used_at is null`), so of any number of
+   * simultaneous submissions of the right code exactly one is accepted. A correct code resets the
+   * wrong tries and the sends; a wrong one adds one try (a resend does not reset them).
+   */
+  async check(input: {
+    accountId: string;
+    channel: OtpChannelName;
+    code: string;
+    flowId?: string | null;
+  }): Promise<CheckResult> {
+    const { accountId, channel } = input;
+    const max = this.config.otp.maxWrongTries;
+    if ((await this.wrongTries(accountId, channel)) >= max) return { outcome: 'exhausted' };
+
+    const now = this.clock.now();
+    const hash = this.hash(accountId, channel, input.code);
+    let accept = this.db
+      .updateTable('otp_codes')
+      .set({ used_at: now })
+      .where('account_id', '=', accountId)
+      .where('channel', '=', channel)
+      .where('code_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now);
+    if (input.flowId !== undefined) {
+      accept =
+        input.flowId === null
+          ? accept.where('flow_id', 'is', null)
+          : accept.where('flow_id', '=', input.flowId);
+    }
+    const accepted = await accept.returning('id').executeTakeFirst();
+    if (accepted) {
+      await this.db
+        .updateTable('otp_counters')
+        .set({ wrong_tries: 0, unentered_sends: 0, updated_at: now })
+        .where('account_id', '=', accountId)
+        .where('channel', '=', channel)
+        .execute();
+      return { outcome: 'accepted' };
+    }
+
+    // The right code, already used (a double submit, or the losers of a race): not a guess.
+    const used = await this.db
+      .selectFrom('otp_codes')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('channel', '=', channel)
+      .where('code_hash', '=', hash)
+      .where('used_at', 'is not', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (used) return { outcome: 'used' };
+
+    const row = await sql<{ wrong_tries: number }>`
+      insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
+      values (${accountId}, ${channel}, 1, 0, ${now})
+      on conflict (account_id, channel) do update set
+        wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
+      returning wrong_tries`.execute(this.db);
+    const wrongTries = row.rows[0]!.wrong_tries;
+    return { outcome: 'wrong', wrongTries, exhausted: wrongTries >= max };
+  }
+
+  /** Cancels every unused code of the account and channel (the flow ended or the account blocked). */
+  async revokeAll(accountId: string, channel: OtpChannelName): Promise<void> {
+    await this.db
+      .updateTable('otp_codes')
+      .set({ revoked_at: this.clock.now() })
+      .where('account_id', '=', accountId)
+      .where('channel', '=', channel)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+}

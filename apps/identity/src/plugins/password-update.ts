@@ -1,0 +1,335 @@
+import {
+  cookies,
+  format,
+  limits,
+  passwordEnrollmentPost,
+  passwordEnrollmentPut,
+  passwordPolicyStatus,
+  passwordStatusMessages,
+  passwordStatusRequest,
+  paths,
+  Status,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
+import { isCommonPassword } from '../lib/common-passwords.ts';
+import { ApiError, failure, outcome } from '../lib/http.ts';
+import { defineRoute } from '../lib/route.ts';
+import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
+import { clearFlowCookie, enforceLimits, loadFlow } from './recovery.ts';
+import { cookieOptions } from './security.ts';
+
+/**
+ * The password state as the portal's enrollment rule reads it (portal spec §4): 1203 blocked or
+ * locked, 1205 expired, 1201 temporary (POST with only the password), 1200 normal.
+ */
+export function passwordStateCode(account: Account): number {
+  if (account.status === 'locked' || account.status === 'blocked') return Status.BLOCKED_FOR_RESET;
+  if (account.password_state === 'expired') return Status.PASSWORD_EXPIRED;
+  if (account.password_state === 'temporary') return Status.PASSWORD_TEMPORARY;
+  return Status.SUCCESS;
+}
+
+const stateMessages: Record<number, string> = {
+  [Status.SUCCESS]: serverMessages.success,
+  [Status.PASSWORD_EXPIRED]: serverMessages.passwordExpired,
+  [Status.PASSWORD_TEMPORARY]: serverMessages.passwordTemporary,
+  [Status.BLOCKED_FOR_RESET]: serverMessages.blockedForReset,
+};
+
+/**
+ * The user-state check and the password update of the reset-password screen (portal spec §2
+ * "Reset Password", §4, §8). An update needs a recovery flow whose one-time code was confirmed,
+ * or (POST with oldPassword) the old password.
+ */
+export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
+  const { db, clock, config, hasher, sessions } = ctx;
+  const notConfirmed = () =>
+    new ApiError(401, Status.UNAUTHENTICATED, serverMessages.otpConfirmationRequired);
+  const invalid = () => new ApiError(200, Status.FORBIDDEN, serverMessages.invalidInformation);
+  const support = () =>
+    new ApiError(200, Status.LIMIT_REACHED, format(serverMessages.contactSupport, config.supportEmail));
+
+  /** The confirmed recovery flow of the request and its account, or undefined. */
+  async function confirmedFlow(request: FastifyRequest) {
+    const flow = await loadFlow(ctx, request);
+    if (!flow?.account_id || !flow.otp_confirmed || flow.state !== 'confirmed') return undefined;
+    const account = await findAccountById(db, flow.account_id);
+    return account ? { flow, account } : undefined;
+  }
+
+  const sameUser = (account: Account, username: string | undefined) =>
+    username === undefined || usernameKey(username) === account.username_key;
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.passwordStatus,
+    tag: 'recovery',
+    summary:
+      "The account's password state for the enrollment rule: after a confirmed one-time code, or in a login transaction.",
+    body: passwordStatusRequest,
+    codes: {
+      [Status.SUCCESS]: 'Normal: the update is a PUT',
+      [Status.PASSWORD_TEMPORARY]: 'Temporary password: the update is a POST with only the password (CREATE)',
+      [Status.BLOCKED_FOR_RESET]: 'Locked (too many failed sign-ins) or blocked: the update is a PUT',
+      [Status.PASSWORD_EXPIRED]: 'Expired: the update is a PUT',
+      [Status.FORBIDDEN]: "The username given is not the flow's or the session's",
+      [Status.UNAUTHENTICATED]:
+        "Neither a confirmed recovery flow nor a session: 'Cannot access this page without OTP confirmation' (HTTP 401)",
+    },
+    handler: async ({ request, reply, body }) => {
+      let account = (await confirmedFlow(request))?.account;
+      if (!account) {
+        const session = await sessions.load(request.cookies[cookies.session]);
+        if (session) account = await findAccountById(db, session.account_id);
+      }
+      if (!account) throw notConfirmed();
+      if (!sameUser(account, body?.username)) return failure(request, reply, invalid());
+      const code = passwordStateCode(account);
+      return outcome(request, reply, code, stateMessages[code]!);
+    },
+  });
+
+  /** The request's own signed-in session of the account, which a password change keeps. */
+  async function ownSession(request: FastifyRequest, account: Account): Promise<Session | undefined> {
+    const session = await sessions.load(request.cookies[cookies.session]);
+    return session && session.account_id === account.id && session.state === 'authenticated'
+      ? session
+      : undefined;
+  }
+
+  /**
+   * Checks the new password against the policy and the history, then sets it: HTTP 400 with the
+   * §8 code on a rule failure; else 1200 and every other session of the account ends.
+   */
+  async function update(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: {
+      account: Account;
+      newPassword: string;
+      flow?: RecoveryFlow;
+      enrollmentState: 'CREATE' | null;
+    },
+  ) {
+    const { account, newPassword, flow } = input;
+    if (account.status === 'blocked' || account.status === 'disabled')
+      return failure(request, reply, support());
+
+    const personal = await db
+      .selectFrom('accounts')
+      .select([sql<string | null>`birth_date::text`.as('birth_date'), 'tax_id'])
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    let code = passwordPolicyStatus(newPassword, {
+      username: account.username,
+      birthDate: personal.birth_date,
+      taxId: personal.tax_id,
+      isCommon: isCommonPassword,
+    });
+    if (code === Status.SUCCESS) {
+      const history = await db
+        .selectFrom('password_history')
+        .select('password_hash')
+        .where('account_id', '=', account.id)
+        .orderBy('created_at', 'desc')
+        .limit(limits.passwordHistory)
+        .execute();
+      for (const stored of [account.password_hash, ...history.map((h) => h.password_hash)]) {
+        if (await hasher.verify(stored, newPassword)) {
+          code = Status.PASSWORD_REUSED;
+          break;
+        }
+      }
+    }
+    if (code !== Status.SUCCESS) {
+      request.log.info({ account: account.id, code }, 'password update refused by the policy');
+      return failure(request, reply, new ApiError(400, code, passwordStatusMessages[code]!));
+    }
+
+    const newHash = await hasher.hash(newPassword);
+    const now = clock.now();
+    const changed = await db.transaction().execute(async (tx) => {
+      if (flow) {
+        // The flow is used once: of simultaneous updates on one flow exactly one goes through.
+        const consumed = await tx
+          .updateTable('recovery_flows')
+          .set({ state: 'consumed' })
+          .where('id', '=', flow.id)
+          .where('state', '=', 'confirmed')
+          .returning('id')
+          .executeTakeFirst();
+        if (!consumed) return false;
+      }
+      const updated = await tx
+        .updateTable('accounts')
+        .set({
+          password_hash: newHash,
+          password_changed_at: now,
+          password_state: 'ok',
+          password_enrollment_state: input.enrollmentState,
+          failed_logins: 0,
+          // A reset unlocks a lockout after failed sign-ins; a security block stays for support.
+          status: sql<string>`case when status = 'locked' then 'active' else status end`,
+          updated_at: now,
+        })
+        .where('id', '=', account.id)
+        // Nobody changed the password since it was read (the old password or history check holds).
+        .where('password_hash', '=', account.password_hash)
+        .returning('id')
+        .executeTakeFirst();
+      if (!updated) return false;
+      await tx
+        .insertInto('password_history')
+        .values({ account_id: account.id, password_hash: account.password_hash, created_at: now })
+        .execute();
+      await sql`
+        delete from password_history
+        where account_id = ${account.id}
+          and id not in (
+            select id from password_history where account_id = ${account.id}
+            order by created_at desc limit ${limits.passwordHistory})`.execute(tx);
+      return true;
+    });
+    if (!changed) throw notConfirmed();
+
+    const keep = await ownSession(request, account);
+    await sessions.endAllForAccount(account.id, 'password_changed', keep?.id);
+    if (!keep && request.cookies[cookies.session]) {
+      reply.clearCookie(cookies.session, cookieOptions(ctx));
+      reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
+      app.csrf.rebind(reply, undefined, request);
+    }
+    if (flow) clearFlowCookie(ctx, reply);
+    request.log.info(
+      {
+        account: account.id,
+        enrollment: input.enrollmentState ?? 'UPDATE',
+        via: flow ? 'recovery' : 'old password',
+      },
+      'password changed',
+    );
+    return outcome(request, reply, Status.SUCCESS, serverMessages.passwordChanged);
+  }
+
+  defineRoute(app, {
+    method: 'PUT',
+    path: paths.passwordEnrollment,
+    tag: 'recovery',
+    summary: 'Set a new password after a confirmed one-time code (statuses 1200, 1203, 1205).',
+    body: passwordEnrollmentPut,
+    codes: {
+      [Status.SUCCESS]: "'Password changed successfully': other sessions end, a lockout is lifted",
+      [Status.PASSWORD_LENGTH]: 'HTTP 400: not 8-20 characters',
+      [Status.PASSWORD_UPPERCASE]: 'HTTP 400: no uppercase letter',
+      [Status.PASSWORD_LOWERCASE]: 'HTTP 400: no lowercase letter',
+      [Status.PASSWORD_NUMBER]: 'HTTP 400: no number',
+      [Status.PASSWORD_SPECIAL]: 'HTTP 400: contains a special character (forbidden by our policy)',
+      [Status.PASSWORD_REPEATS]: 'HTTP 400: more than 5 of one character in a row',
+      [Status.PASSWORD_SEQUENTIAL]: 'HTTP 400: 5 or more sequential digits',
+      [Status.PASSWORD_TOO_COMMON]: 'HTTP 400: on the common-password list',
+      [Status.BIRTH_DATE]: 'HTTP 400: contains the birth date',
+      [Status.PASSWORD_PERSONAL_DATA]: 'HTTP 400: contains the SSN / tax id or the username',
+      [Status.SHARES_WITH_USERNAME]: 'HTTP 400: shares 5 or more consecutive characters with the username',
+      [Status.PASSWORD_REUSED]: 'HTTP 400: matches the current or one of the 6 previous passwords',
+      [Status.FORBIDDEN]: "The username given is not the flow's",
+      [Status.LIMIT_REACHED]: 'The account is blocked for security reasons: contact support',
+      [Status.UNAUTHENTICATED]:
+        "No recovery flow with a confirmed code: 'Cannot access this page without OTP confirmation' (HTTP 401)",
+    },
+    handler: async ({ request, reply, body }) => {
+      const confirmed = await confirmedFlow(request);
+      if (!confirmed) throw notConfirmed();
+      if (!sameUser(confirmed.account, body.username)) return failure(request, reply, invalid());
+      return update(request, reply, {
+        account: confirmed.account,
+        newPassword: body.newPassword,
+        flow: confirmed.flow,
+        enrollmentState: null,
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.passwordEnrollment,
+    tag: 'recovery',
+    summary:
+      'Set a password: { password } replaces a temporary one (enrollment state CREATE) after a confirmed code; { username, oldPassword, newPassword } with a confirmed code or the old password.',
+    body: passwordEnrollmentPost,
+    codes: {
+      [Status.SUCCESS]: "'Password changed successfully'",
+      [Status.FORBIDDEN]:
+        "Old password wrong or unknown username (counted as a failed sign-in), or the username is not the flow's",
+      [Status.BLOCKED_FOR_RESET]: 'The wrong old password reached the lockout',
+      [Status.LIMIT_REACHED]: 'The account is blocked or locked: contact support',
+      [Status.PASSWORD_REUSED]: 'HTTP 400, as for PUT; every code of PUT applies',
+      [Status.UNAUTHENTICATED]: '{ password } without a confirmed recovery flow (HTTP 401)',
+      [Status.RATE_LIMITED]: 'Old-password attempts count against the sign-in rate limits (HTTP 429)',
+    },
+    handler: async ({ request, reply, body }) => {
+      const confirmed = await confirmedFlow(request);
+      if (!('oldPassword' in body)) {
+        if (!confirmed) throw notConfirmed();
+        return update(request, reply, {
+          account: confirmed.account,
+          newPassword: body.password,
+          flow: confirmed.flow,
+          enrollmentState: 'CREATE',
+        });
+      }
+      if (confirmed) {
+        if (!sameUser(confirmed.account, body.username)) return failure(request, reply, invalid());
+        return update(request, reply, {
+          account: confirmed.account,
+          newPassword: body.newPassword,
+          flow: confirmed.flow,
+          enrollmentState: confirmed.account.password_state === 'temporary' ? 'CREATE' : null,
+        });
+      }
+
+      // No confirmed code: the old password proves who it is, as a sign-in would.
+      await enforceLimits(ctx, request, [
+        [`pwd:client:${request.ip}`, config.rateLimits.client],
+        [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
+      ]);
+      const account = await findAccount(db, body.username);
+      const correct = await hasher.verifyOrBurn(account?.password_hash, body.oldPassword);
+      const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
+      if (!account) return failure(request, reply, incorrect);
+      if (!correct) {
+        const counted = await db
+          .updateTable('accounts')
+          .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1), updated_at: clock.now() }))
+          .where('id', '=', account.id)
+          .returning(['failed_logins', 'status'])
+          .executeTakeFirstOrThrow();
+        if (counted.status === 'active' && counted.failed_logins >= config.lockoutFailures) {
+          await db
+            .updateTable('accounts')
+            .set({ status: 'locked' })
+            .where('id', '=', account.id)
+            .where('status', '=', 'active')
+            .execute();
+          await sessions.endAllForAccount(account.id, 'locked');
+          request.log.warn({ account: account.id }, 'account locked after failed attempts (password update)');
+          return failure(
+            request,
+            reply,
+            new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset),
+          );
+        }
+        return failure(request, reply, incorrect);
+      }
+      if (account.status !== 'active') return failure(request, reply, support());
+      return update(request, reply, {
+        account,
+        newPassword: body.newPassword,
+        enrollmentState: account.password_state === 'temporary' ? 'CREATE' : null,
+      });
+    },
+  });
+}
