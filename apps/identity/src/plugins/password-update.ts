@@ -146,7 +146,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       }
     }
     if (code !== Status.SUCCESS) {
-      request.log.info({ account: account.id, code }, 'password update refused by the policy');
+      request.log.info({ account: account.id, status: code }, 'password update refused by the policy');
       return failure(request, reply, new ApiError(400, code, passwordStatusMessages[code]!));
     }
 
