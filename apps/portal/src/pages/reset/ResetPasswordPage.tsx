@@ -38,6 +38,7 @@ export function ResetPasswordPage() {
     return (
       <Shell>
         <Card width={448}>
+          <h1 className="portal__page-heading">{messages.resetHeading}</h1>
           <Alert variant="critical">{messages.noOtp}</Alert>
         </Card>
       </Shell>
