@@ -23,6 +23,10 @@ export function launchBrowser(): Promise<Browser> {
 
 /** Runs axe (WCAG 2.0-2.2 A and AA rules) on the page and fails with the violations listed. */
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  // Let fades and slides settle: a half-faded dialog would fail colour contrast for the wrong reason.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))).then(() => undefined),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
