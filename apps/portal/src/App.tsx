@@ -1,11 +1,12 @@
-import { ToastProvider } from '@gatehouse/ui';
 import { lazy, Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from './pages/LoginPage.tsx';
-import { RequireAuth } from './pages/RequireAuth.tsx';
 
 // Pages off the login route load on demand, so the login route stays within its budget.
-const HomePage = lazy(() => import('./pages/HomePage.tsx').then((m) => ({ default: m.HomePage })));
+// The signed-in page and its route guard load together, on demand.
+const GuardedHomePage = lazy(() =>
+  import('./pages/HomePage.tsx').then((m) => ({ default: m.GuardedHomePage })),
+);
 const LogoutPage = lazy(() => import('./pages/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
 const NoAccessPage = lazy(() =>
   import('./pages/NoAccessPage.tsx').then((m) => ({ default: m.NoAccessPage })),
@@ -21,28 +22,19 @@ const InfoPage = lazy(() => import('./pages/InfoPage.tsx').then((m) => ({ defaul
 /** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
   return (
-    <ToastProvider>
-      <HashRouter>
-        <Suspense fallback={null}>
-          <Routes>
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/logout" element={<LogoutPage />} />
-            <Route path="/noaccess" element={<NoAccessPage />} />
-            <Route path="/username" element={<UsernamePage />} />
-            <Route path="/resetPassword" element={<ResetPasswordPage />} />
-            <Route path="/info/:page" element={<InfoPage />} />
-            <Route
-              path="/home"
-              element={
-                <RequireAuth>
-                  <HomePage />
-                </RequireAuth>
-              }
-            />
-            <Route path="*" element={<Navigate to="/login" replace />} />
-          </Routes>
-        </Suspense>
-      </HashRouter>
-    </ToastProvider>
+    <HashRouter>
+      <Suspense fallback={null}>
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/logout" element={<LogoutPage />} />
+          <Route path="/noaccess" element={<NoAccessPage />} />
+          <Route path="/username" element={<UsernamePage />} />
+          <Route path="/resetPassword" element={<ResetPasswordPage />} />
+          <Route path="/info/:page" element={<InfoPage />} />
+          <Route path="/home" element={<GuardedHomePage />} />
+          <Route path="*" element={<Navigate to="/login" replace />} />
+        </Routes>
+      </Suspense>
+    </HashRouter>
   );
 }

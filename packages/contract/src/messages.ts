@@ -2,7 +2,8 @@
  * Texts that the server sends in envelopes and the clients show: one catalog, keyed, quoted
  * verbatim from the specs. Screen texts live in each app's own catalog; these are the shared ones.
  */
-export const serverMessages = {
+/** Sign-in, session and protocol messages (both specs §8, design.md's envelope). */
+export const loginMessages = {
   success: 'Success',
   authenticated: 'User authenticated',
   authNotCompleted: 'Authentication not completed',
@@ -30,6 +31,10 @@ export const serverMessages = {
   unknown: 'Unknown error',
   unavailable: 'The service is temporarily unavailable. Please try again.',
   sessionExpired: 'Your session has ended. Please sign in again.',
+} as const;
+
+/** Saved usernames, change username and account states (widget spec §2, §7, §8). */
+export const identityMessages = {
   // Saved usernames on a device (widget spec §2 login, §7 remember calls).
   usernameRemembered: 'The username is saved on this device.',
   usernameForgotten: 'The username is not saved on this device.',
@@ -50,6 +55,10 @@ export const serverMessages = {
     'Your username cannot share more than 5 consecutive characters with your password.',
   // Account states (widget spec §8, other page messages).
   prohibitedLocation: "You can't access this website right now",
+} as const;
+
+/** Recovery by e-mail code (portal spec §2, §4, §8). */
+export const recoveryMessages = {
   // Recovery: username / one-time code screen (portal spec §8).
   invalidInformation: 'The information provided is invalid. Please try again.',
   genericError: 'An error has occurred. Please retry your request. If needed, contact {0} for assistance.',
@@ -62,6 +71,10 @@ export const serverMessages = {
   codeConfirmed: 'Your one-time code is confirmed.',
   passwordTemporary: 'Your password is temporary and must be replaced.',
   passwordChanged: 'Password changed successfully',
+} as const;
+
+/** Password update (portal spec §8 table, verbatim). */
+export const passwordUpdateMessages = {
   // Password update, HTTP 400 (portal spec §8 table, verbatim).
   passwordRepeats: 'Passwords cannot have more than 5 instances of a single number or letter.',
   passwordSequential: 'Passwords cannot have more than 5 sequential numbers.',
@@ -82,6 +95,14 @@ export const serverMessages = {
    * and the message is the portal's §5 rule text, not the §8 "need at least one" (docs/api.md).
    */
   passwordSpecialForbidden: 'Password cannot contain any special characters',
+} as const;
+
+/** Every text the server sends in an envelope: the groups above, so a client imports only its own. */
+export const serverMessages = {
+  ...loginMessages,
+  ...identityMessages,
+  ...recoveryMessages,
+  ...passwordUpdateMessages,
 } as const;
 export type ServerMessageKey = keyof typeof serverMessages;
 

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { messages } from '../messages.ts';
 import { Shell } from '../shell/Shell.tsx';
-import { useSession } from './RequireAuth.tsx';
+import { RequireAuth, useSession } from './RequireAuth.tsx';
 
 /** The signed-in page: who is signed in, and Sign out. */
 export function HomePage() {
@@ -25,5 +25,14 @@ export function HomePage() {
         </Button>
       </Card>
     </Shell>
+  );
+}
+
+/** The route's element: the guard asks the server first (portal spec §2 "Route guard"). */
+export function GuardedHomePage() {
+  return (
+    <RequireAuth>
+      <HomePage />
+    </RequireAuth>
   );
 }

@@ -1,14 +1,17 @@
 import { SignIn, type SignInConfig } from '@gatehouse/signin';
 import { Card } from '@gatehouse/ui';
-import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { serviceData } from '../api.ts';
 import { messages } from '../messages.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
 
 /** Portal spec §2 "Login screen": the widget in a fixed-width container with a live region. */
+const SuccessToast = lazy(() => import('./SuccessToast.tsx').then((m) => ({ default: m.SuccessToast })));
+
 export function LoginPage() {
+  const toast = (useLocation().state as { toast?: { title: string; message: string } } | null)?.toast;
   const navigate = useNavigate();
   const [announcement, setAnnouncement] = useState('');
   const config = useMemo<SignInConfig>(
@@ -57,6 +60,11 @@ export function LoginPage() {
           </div>
         </section>
       </Card>
+      {toast ? (
+        <Suspense fallback={null}>
+          <SuccessToast title={toast.title} message={toast.message} />
+        </Suspense>
+      ) : null}
     </Shell>
   );
 }

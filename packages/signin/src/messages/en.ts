@@ -1,4 +1,4 @@
-import { serverMessages } from '@gatehouse/contract/client';
+import { loginMessages } from '@gatehouse/contract/client';
 
 /**
  * Every text the widget shows, keyed, verbatim from the specification where it quotes one.
@@ -22,9 +22,9 @@ export const en = {
   'login.remember': 'Remember my username',
 
   // named errors of the status tables (spec §8)
-  'error.incorrectCredentials': serverMessages.incorrectCredentials,
-  'error.securityBlocked': serverMessages.securityBlocked,
-  'error.unauthorized': serverMessages.unauthorized,
+  'error.incorrectCredentials': loginMessages.incorrectCredentials,
+  'error.securityBlocked': loginMessages.securityBlocked,
+  'error.unauthorized': loginMessages.unauthorized,
   'error.incorrectCode': 'Security code not recognized. Try again.',
   'error.emptyCode': 'Enter your security code.',
   'error.shortCode': 'Enter your 6-digit security code.',
@@ -39,8 +39,8 @@ export const en = {
   'error.usernameInvalidCharacter': 'Username contains invalid character.',
   'error.usernameGuidelines':
     'Your new username did not meet all of the security guidelines. Please try again.',
-  'error.rateLimited': serverMessages.rateLimited,
-  'error.unknown': serverMessages.unknown,
+  'error.rateLimited': loginMessages.rateLimited,
+  'error.unknown': loginMessages.unknown,
 
   // account-state pages (spec §2, §8); headings the spec leaves unquoted are our wording
   'page.blockedHeading': 'Your account has been blocked',

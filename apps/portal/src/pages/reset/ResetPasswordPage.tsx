@@ -1,9 +1,13 @@
 import { format, limits, passwordError, paths } from '@gatehouse/contract/client';
-import { Alert, Button, Card, ErrorSummary, TextInput, useToast } from '@gatehouse/ui';
+import { Alert, Button, Card, ErrorSummary, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, serviceData } from '../../api.ts';
-import { messages } from '../../messages.ts';
+import { messages as shellMessages } from '../../messages.ts';
+import { recoveryTexts } from '../recovery-messages.ts';
+
+const messages = { ...shellMessages, ...recoveryTexts };
+
 import { settings } from '../../settings.ts';
 import { Shell } from '../../shell/Shell.tsx';
 import { enrollmentRequest, passwordUpdate400, updateBlocked, updateSuccess } from './statusTable.ts';
@@ -14,7 +18,6 @@ type Errors = { newPassword?: string; confirmation?: string };
 /** Portal spec §2 "Reset Password", §4 "Password reset", §5 rules, §8 messages. */
 export function ResetPasswordPage() {
   const navigate = useNavigate();
-  const toast = useToast();
   const username = serviceData.otpConfirmedFor();
   const [newPassword, setNewPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
@@ -106,8 +109,10 @@ export function ResetPasswordPage() {
         serviceData.clear();
         setNewPassword('');
         setConfirmation('');
-        toast.show({ title: messages.successTitle, message: messages.passwordChanged, variant: 'confirm' });
-        navigate('/login');
+        // Portal spec §4: the toast 'Password changed successfully', titled Success, on login.
+        navigate('/login', {
+          state: { toast: { title: messages.successTitle, message: messages.passwordChanged } },
+        });
         return;
       } else if (updateBlocked.has(code)) {
         setServerError(format(messages.supportWithCode, settings.supportEmail));

@@ -1,4 +1,4 @@
-import { Status } from '@gatehouse/contract/client';
+import { passwordUpdateMessages, Status } from '@gatehouse/contract/client';
 
 /**
  * Portal spec §8 "Password update", HTTP 400 codes: the message the portal shows for each, as the
@@ -6,20 +6,21 @@ import { Status } from '@gatehouse/contract/client';
  * other 400 code shows the generic message.
  */
 export const passwordUpdate400: Record<number, string> = {
-  1475: 'Passwords cannot have more than 5 instances of a single number or letter.',
-  1472: 'Passwords cannot have more than 5 sequential numbers.',
-  1471: 'Password length requirements not met.',
-  1491: 'Password does not meet minimum requirements.',
-  1487: 'Passwords need at least one number.',
-  1488: 'Passwords need at least one uppercase letter.',
-  1489: 'Passwords need at least one uppercase letter.',
-  1490: 'Passwords need at least one special character.',
-  1477: 'Passwords need at least one letter and one number.',
-  1486: 'Password is too common.',
-  1427: "Passwords cannot contain the user's birth date.",
-  1473: "Passwords cannot contain the user's SSN, Tax ID, G number, or username.",
-  1474: 'Passwords cannot share more than 5 characters with usernames.',
-  1450: 'Your new password cannot match any of your 6 previous passwords. Please try again.',
+  1475: passwordUpdateMessages.passwordRepeats,
+  1472: passwordUpdateMessages.passwordSequential,
+  1471: passwordUpdateMessages.passwordLength,
+  1491: passwordUpdateMessages.passwordMinimum,
+  1487: passwordUpdateMessages.passwordNumber,
+  // The spec's 1488 falls through to the 1489 message.
+  1488: passwordUpdateMessages.passwordUppercase,
+  1489: passwordUpdateMessages.passwordUppercase,
+  1490: passwordUpdateMessages.passwordNeedsSpecial,
+  1477: passwordUpdateMessages.passwordLetterAndNumber,
+  1486: passwordUpdateMessages.passwordTooCommon,
+  1427: passwordUpdateMessages.passwordBirthDate,
+  1473: passwordUpdateMessages.passwordPersonalData,
+  1474: passwordUpdateMessages.passwordSharesWithUsername,
+  1450: passwordUpdateMessages.passwordReused,
 };
 
 /** Portal spec §4 "Enrollment call": the user-state code decides the method and the body. */

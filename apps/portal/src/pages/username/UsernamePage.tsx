@@ -14,7 +14,11 @@ import {
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, serviceData } from '../../api.ts';
-import { messages } from '../../messages.ts';
+import { messages as shellMessages } from '../../messages.ts';
+import { recoveryTexts } from '../recovery-messages.ts';
+
+const messages = { ...shellMessages, ...recoveryTexts };
+
 import { settings } from '../../settings.ts';
 import { Shell } from '../../shell/Shell.tsx';
 import './UsernamePage.css';

@@ -1,4 +1,4 @@
-import { limits, type SavedUsername, serverMessages } from '@gatehouse/contract/client';
+import { limits, loginMessages, type SavedUsername } from '@gatehouse/contract/client';
 import { Alert, Button, Checkbox, Select, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -52,7 +52,7 @@ export function LoginScreen() {
       .call<{ usernames: SavedUsername[] }>('rememberGet')
       .then((result) => {
         const list = result.envelope?.successData?.usernames ?? [];
-        if (!live || result.status.message !== serverMessages.userIdentified || list.length === 0) return;
+        if (!live || result.status.message !== loginMessages.userIdentified || list.length === 0) return;
         const ordered = [...list].sort((a, b) => a.index - b.index);
         setSaved(ordered);
         setUseSaved(true);
