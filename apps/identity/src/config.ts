@@ -78,6 +78,17 @@ const schema = z
     SMTP_USER: z.string().min(1).optional(),
     SMTP_PASS: z.string().min(1).optional(),
     MAIL_FROM: z.string().min(3).optional(),
+    CONTACT_WAIT_DAYS: int(0, 30).default(limits.contactWaitDays),
+    FACTOR_MAX_WRONG_TRIES: int(1, 100).default(limits.factorMaxWrongTries),
+    FACTOR_MAX_SENDS: int(1, 100).default(limits.factorMaxSends),
+    FACTOR_LOCKOUT_MINUTES: int(1, 24 * 60).default(limits.factorLockoutMinutes),
+    TRUST_DEVICE_DAYS: int(0, 400).default(limits.trustDeviceDays),
+    SMS_OUTAGE: bool.default(false),
+    SMS_WEBHOOK_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
+      .optional(),
+    SMS_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -148,6 +159,21 @@ export type Config = {
   /** SMTP delivery; undefined: messages go to the development outbox (never in production). */
   smtp: SmtpSettings | undefined;
   mailFrom: string;
+  /** The one-time-code second factor (text, voice, e-mail), step-up and trusted devices. */
+  factor: {
+    maxWrongTries: number;
+    maxSends: number;
+    /** How long a channel stays refused after a limit, from its last try or send. */
+    lockoutMs: number;
+    /** A contact newer than this is shown but cannot be used. */
+    contactWaitMs: number;
+    /** How long a bound device skips the second factor; 0: devices are never trusted. */
+    trustDeviceMs: number;
+    /** Text sends answer 1224 with ruleData.carrierOutage (the code is still sent). */
+    smsOutage: boolean;
+  };
+  /** Text and voice delivery: POST JSON {channel, to, text}; undefined: the development outbox. */
+  smsWebhook: { url: string; token: string | undefined } | undefined;
   seedDemo: boolean;
   devCompanions: boolean;
   serveApps: boolean;
@@ -192,7 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
     const shown =
-      name in relevant && !/SECRET|DATABASE_URL|PEPPER|SMTP_URL|SMTP_PASS/.test(name)
+      name in relevant && !/SECRET|DATABASE_URL|PEPPER|SMTP_URL|SMTP_PASS|TOKEN|WEBHOOK_URL/.test(name)
         ? ` (got "${relevant[name]}")`
         : '';
     throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
@@ -223,6 +249,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !v.MAIL_FROM) {
     throw new ConfigError(
       'Invalid setting MAIL_FROM: is required in production mode (the sender of one-time code e-mails, such as "Prime Portal <no-reply@bank.example>")',
+    );
+  }
+  if (production && !v.SMS_WEBHOOK_URL) {
+    throw new ConfigError(
+      'Invalid setting SMS_WEBHOOK_URL: text and voice delivery is required in production mode (an HTTPS endpoint that takes POST {channel, to, text}; set SMS_WEBHOOK_TOKEN too)',
+    );
+  }
+  if (production && !v.SMS_WEBHOOK_TOKEN) {
+    throw new ConfigError(
+      'Invalid setting SMS_WEBHOOK_TOKEN: is required in production mode (sent as "Authorization: Bearer …" to SMS_WEBHOOK_URL)',
     );
   }
   const sessionSecret = v.SESSION_SECRET ?? 'development-only-secret-not-for-production-use';
@@ -288,6 +324,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : undefined,
     mailFrom: v.MAIL_FROM ?? 'Prime Portal <no-reply@localhost>',
+    factor: {
+      maxWrongTries: v.FACTOR_MAX_WRONG_TRIES,
+      maxSends: v.FACTOR_MAX_SENDS,
+      lockoutMs: v.FACTOR_LOCKOUT_MINUTES * 60_000,
+      contactWaitMs: v.CONTACT_WAIT_DAYS * 24 * 3_600_000,
+      trustDeviceMs: v.TRUST_DEVICE_DAYS * 24 * 3_600_000,
+      smsOutage: v.SMS_OUTAGE,
+    },
+    smsWebhook: v.SMS_WEBHOOK_URL ? { url: v.SMS_WEBHOOK_URL, token: v.SMS_WEBHOOK_TOKEN } : undefined,
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
     serveApps: v.SERVE_APPS,

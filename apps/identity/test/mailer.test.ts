@@ -11,6 +11,7 @@ import {
   createAccount,
   json,
   productionSecret,
+  productionSms,
   targets,
   useHarness,
 } from './support/harness.ts';
@@ -128,6 +129,7 @@ describe('mail settings', () => {
       SMTP_USER: 'mailer',
       SMTP_PASS: 'mail-secret',
       MAIL_FROM: 'no-reply@bank.example',
+      ...productionSms,
     });
     expect(config.smtp).toEqual({
       host: 'smtp.bank.example',
@@ -166,6 +168,7 @@ describe.each(targets)('delivery in the recovery flow ($name)', (target) => {
       SESSION_SECRET: productionSecret,
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       MAIL_FROM: 'Prime Portal <no-reply@bank.example>',
+      ...productionSms,
     });
     expect(ctx.mailer.kind).toBe('smtp');
     await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });

@@ -13,10 +13,13 @@ export * from './rules/password.ts';
 export * from './rules/username.ts';
 export type {
   AuthenticatorItem,
+  AuthenticatorsData,
   Contact,
+  OtpStateData,
   OutboxMessage,
   SavedUsername,
   SessionData,
   SessionLoginData,
+  TrustedDeviceData,
 } from './schemas.ts';
 export * from './status.ts';

@@ -27,6 +27,19 @@ export const limits = {
   /** Wrong one-time codes per account and channel before the flow ends and the account is blocked. */
   otpMaxWrongTries: 5,
   emailOtpSendsBeforeBlock: 3,
+  /** Second factor: wrong codes per account and channel before the channel is refused (1491). */
+  factorMaxWrongTries: 5,
+  /** Second factor: sends per account and channel without a correct code before 1491. */
+  factorMaxSends: 5,
+  /** How long a channel stays refused after either limit (minutes since the last try or send). */
+  factorLockoutMinutes: 30,
+  /** A contact added less than this many days ago is shown with enable false (widget spec §5). */
+  contactWaitDays: 2,
+  /** A bound device skips the second factor for this many days (login journey only). */
+  trustDeviceDays: 30,
+  /** The text-message template: at most this long, with the placeholder exactly once. */
+  smsTemplateMax: 400,
+  smsCodePlaceholder: '$$CODE$$',
   sessionIdleHours: 4,
   sessionAbsoluteHours: 12,
   focusDelayMs: 400,

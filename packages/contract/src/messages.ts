@@ -97,12 +97,36 @@ export const passwordUpdateMessages = {
   passwordSpecialForbidden: 'Password cannot contain any special characters',
 } as const;
 
+/** One-time-code second factor, step-up and trusted device (widget spec §2, §4, §8). */
+export const factorMessages = {
+  /** Code screen text for text and e-mail (widget spec §2); {0} the masked contact, {1} minutes. */
+  factorCodeSent: 'We sent the code to {0}. It will expire after {1} minutes.',
+  /** Voice: the call is placed; {0} the masked number. */
+  factorCallPlaced: "We're calling {0} with the code. It will expire after {1} minutes.",
+  /** 1224: the text warning of widget spec §8 (the code is still sent). */
+  carrierOutage: 'There may be a problem texting a code to your number at this time',
+  /** 1428: widget spec §8, incorrect code. */
+  securityCodeNotRecognized: 'Security code not recognized. Try again.',
+  factorVerified: 'Identity verified',
+  /** 1491: too many sends or wrong codes on a channel; the widget goes to the representative page. */
+  factorLimitReached: 'Please try another method to verify your identity.',
+  /** 1403: the contact is not this account's, not usable yet, or not of this channel. */
+  contactNotUsable: 'This contact cannot be used to verify your identity.',
+  /** 1403: the channel is not among the account's allowed authenticators. */
+  factorNotAllowed: 'This verification method is not available for your account.',
+  deviceTrusted: 'This device is trusted.',
+  deviceNotTrusted: 'This device is not trusted.',
+  /** 1403: binding needs a session that passed a second factor in the login journey, on a known device. */
+  trustNeedsFactor: 'A device can only be trusted right after a second factor at sign-in.',
+} as const;
+
 /** Every text the server sends in an envelope: the groups above, so a client imports only its own. */
 export const serverMessages = {
   ...loginMessages,
   ...identityMessages,
   ...recoveryMessages,
   ...passwordUpdateMessages,
+  ...factorMessages,
 } as const;
 export type ServerMessageKey = keyof typeof serverMessages;
 

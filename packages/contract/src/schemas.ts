@@ -56,6 +56,9 @@ export const sessionLoginData = z.object({
   context: z.string().optional(),
 });
 export type SessionLoginData = z.infer<typeof sessionLoginData>;
+/** GET /user/factor/authenticators: the second factors this account may use, in the server's order. */
+export const authenticatorsData = z.object({ authenticators: z.array(authenticatorItem) });
+export type AuthenticatorsData = z.infer<typeof authenticatorsData>;
 export const callbacksField = z.array(callbackSchema);
 
 export const logoutRequest = emptyBody;
@@ -68,6 +71,8 @@ export const sessionData = z.object({
   signedInAt: z.string(),
   idleExpiresAt: z.string(),
   absoluteExpiresAt: z.string(),
+  /** When the session last proved a second factor again (step-up); absent if it never did. */
+  steppedUpAt: z.string().optional(),
 });
 export type SessionData = z.infer<typeof sessionData>;
 
@@ -111,6 +116,8 @@ export const changeUsernameRequest = z.object({
 });
 export const changeUsernameData = z.object({ username: z.string() });
 export const trustedDeviceRequest = z.object({ ...base, bindDevice: z.boolean() });
+export const trustedDeviceData = z.object({ trusted: z.boolean(), expiresAt: z.string().optional() });
+export type TrustedDeviceData = z.infer<typeof trustedDeviceData>;
 
 export const attributesQuery = z.object({
   attributes: z
@@ -139,10 +146,11 @@ export const otpStateQuery = z.object({
     .optional(),
 });
 export const otpStateData = z.object({ phone: z.array(contact), email: z.array(contact) });
+export type OtpStateData = z.infer<typeof otpStateData>;
 export const otpSmsSend = z.object({
   ...base,
   phone: z.string().min(1).max(64),
-  message: z.string().max(400),
+  message: z.string().max(limits.smsTemplateMax),
 });
 export const otpVoiceSend = z.object({ ...base, phone: z.string().min(1).max(64) });
 export const otpEmailSend = z.object({ ...base, email: z.string().min(1).max(254) });

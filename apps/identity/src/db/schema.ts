@@ -67,6 +67,10 @@ export interface SessionsTable {
   end_reason: string | null;
   client_ip: string | null;
   user_agent: string | null;
+  /** The second factor passed at sign-in (OTP-SMS, OTP-VOICE, OTP-EMAIL, TRUSTED-DEVICE); null: none. */
+  factor_passed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last step-up (a factor proved again by the signed-in session). */
+  stepped_up_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface RateLimitsTable {
@@ -122,6 +126,8 @@ export interface OtpCodesTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** The session a second-factor code was sent for (its id, the token's hash); null: recovery. */
+  session_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OtpCountersTable {
@@ -130,6 +136,16 @@ export interface OtpCountersTable {
   wrong_tries: Generated<number>;
   unentered_sends: Generated<number>;
   updated_at: Timestamp;
+}
+
+/** A device bound to an account: it skips the second factor at sign-in until expires_at. */
+export interface TrustedDevicesTable {
+  id: Generated<string>;
+  account_id: string;
+  /** SHA-256 of the GH_DEVICE cookie. */
+  device_key: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface Database {
@@ -143,8 +159,10 @@ export interface Database {
   recovery_flows: RecoveryFlowsTable;
   otp_codes: OtpCodesTable;
   otp_counters: OtpCountersTable;
+  trusted_devices: TrustedDevicesTable;
 }
 
 export type Account = Selectable<AccountsTable>;
 export type Session = Selectable<SessionsTable>;
 export type RecoveryFlow = Selectable<RecoveryFlowsTable>;
+export type Contact = Selectable<ContactsTable>;

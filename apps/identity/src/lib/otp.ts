@@ -8,6 +8,12 @@ import { hmac } from './crypto.ts';
 
 export type OtpChannelName = 'email' | 'sms' | 'voice';
 
+/**
+ * The key a channel's counters are kept under. Recovery counts under the channel itself ('email');
+ * the second factor under `factor:<channel>`, so sends and wrong codes of one never block the other.
+ */
+export const factorCounter = (channel: OtpChannelName): string => `factor:${channel}`;
+
 /** A code of `limits.codeLength` (6) digits from the CSPRNG, leading zeros kept. */
 export function newCode(length: number = limits.codeLength): string {
   return String(randomInt(0, 10 ** length)).padStart(length, '0');
@@ -50,7 +56,7 @@ export class OtpCodes {
    * Counts a send. Returns the sends since the last correct code, this one included; past
    * `sendsBeforeBlock` the caller refuses the send (the count stays, so every later send is refused).
    */
-  async countSend(accountId: string, channel: OtpChannelName): Promise<number> {
+  async countSend(accountId: string, channel: OtpChannelName | string): Promise<number> {
     const now = this.clock.now();
     const row = await sql<{ unentered_sends: number }>`
       insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
@@ -67,11 +73,15 @@ export class OtpCodes {
     channel: OtpChannelName;
     recipient: string;
     flowId?: string | null;
+    /** A second-factor code: only this session may use it. */
+    sessionId?: string;
   }): Promise<{ code: string; expiresAt: Date }> {
     const now = this.clock.now();
     const code = newCode();
     const expiresAt = new Date(now.getTime() + this.config.otp.expiryMs);
     await this.db.transaction().execute(async (tx) => {
+      // A new code replaces the earlier ones of its kind: second-factor codes replace
+      // second-factor codes, recovery codes recovery codes.
       await tx
         .updateTable('otp_codes')
         .set({ revoked_at: now })
@@ -79,6 +89,7 @@ export class OtpCodes {
         .where('channel', '=', input.channel)
         .where('used_at', 'is', null)
         .where('revoked_at', 'is', null)
+        .where('session_id', input.sessionId ? 'is not' : 'is', null)
         .execute();
       await tx
         .insertInto('otp_codes')
@@ -88,6 +99,7 @@ export class OtpCodes {
           recipient: input.recipient,
           code_hash: this.hash(input.accountId, input.channel, code),
           flow_id: input.flowId ?? null,
+          session_id: input.sessionId ?? null,
           created_at: now,
           expires_at: expiresAt,
         })
@@ -96,7 +108,7 @@ export class OtpCodes {
     return { code, expiresAt };
   }
 
-  async wrongTries(accountId: string, channel: OtpChannelName): Promise<number> {
+  async wrongTries(accountId: string, channel: OtpChannelName | string): Promise<number> {
     const row = await this.db
       .selectFrom('otp_counters')
       .select('wrong_tries')
@@ -116,10 +128,17 @@ export class OtpCodes {
     channel: OtpChannelName;
     code: string;
     flowId?: string | null;
+    /** A second-factor code: only one sent for this session matches. */
+    sessionId?: string;
+    /** The counters' key (default: the channel); see factorCounter. */
+    counter?: string;
+    /** Default OTP_MAX_WRONG_TRIES. */
+    maxWrongTries?: number;
   }): Promise<CheckResult> {
     const { accountId, channel } = input;
-    const max = this.config.otp.maxWrongTries;
-    if ((await this.wrongTries(accountId, channel)) >= max) return { outcome: 'exhausted' };
+    const counter = input.counter ?? channel;
+    const max = input.maxWrongTries ?? this.config.otp.maxWrongTries;
+    if ((await this.wrongTries(accountId, counter)) >= max) return { outcome: 'exhausted' };
 
     const now = this.clock.now();
     const hash = this.hash(accountId, channel, input.code);
@@ -138,13 +157,16 @@ export class OtpCodes {
           ? accept.where('flow_id', 'is', null)
           : accept.where('flow_id', '=', input.flowId);
     }
+    accept = input.sessionId
+      ? accept.where('session_id', '=', input.sessionId)
+      : accept.where('session_id', 'is', null);
     const accepted = await accept.returning('id').executeTakeFirst();
     if (accepted) {
       await this.db
         .updateTable('otp_counters')
         .set({ wrong_tries: 0, unentered_sends: 0, updated_at: now })
         .where('account_id', '=', accountId)
-        .where('channel', '=', channel)
+        .where('channel', '=', counter)
         .execute();
       return { outcome: 'accepted' };
     }
@@ -158,17 +180,38 @@ export class OtpCodes {
       .where('code_hash', '=', hash)
       .where('used_at', 'is not', null)
       .where('expires_at', '>', now)
+      .where('session_id', input.sessionId ? '=' : 'is', input.sessionId ?? null)
       .executeTakeFirst();
     if (used) return { outcome: 'used' };
 
     const row = await sql<{ wrong_tries: number }>`
       insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
-      values (${accountId}, ${channel}, 1, 0, ${now})
+      values (${accountId}, ${counter}, 1, 0, ${now})
       on conflict (account_id, channel) do update set
         wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
       returning wrong_tries`.execute(this.db);
     const wrongTries = row.rows[0]!.wrong_tries;
     return { outcome: 'wrong', wrongTries, exhausted: wrongTries >= max };
+  }
+
+  /** The counters of an account under a key (see factorCounter), or undefined when none. */
+  async counters(accountId: string, counter: string) {
+    return this.db
+      .selectFrom('otp_counters')
+      .select(['wrong_tries', 'unentered_sends', 'updated_at'])
+      .where('account_id', '=', accountId)
+      .where('channel', '=', counter)
+      .executeTakeFirst();
+  }
+
+  /** Clears the counters under a key (a lockout that has run its time). */
+  async resetCounters(accountId: string, counter: string): Promise<void> {
+    await this.db
+      .updateTable('otp_counters')
+      .set({ wrong_tries: 0, unentered_sends: 0, updated_at: this.clock.now() })
+      .where('account_id', '=', accountId)
+      .where('channel', '=', counter)
+      .execute();
   }
 
   /** Cancels every unused code of the account and channel (the flow ended or the account blocked). */

@@ -19,6 +19,7 @@ import { ApiError, failure, outcome } from '../lib/http.ts';
 import { OtpCodes } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
+import { checkCodes as factorCheckCodes, OtpFactor } from './otp-factor.ts';
 import { cookieOptions } from './security.ts';
 
 /** Masks an e-mail address: first and last character of the local part, four stars, the domain. */
@@ -155,6 +156,9 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   const codes = new OtpCodes(db, clock, config);
   const support = () => format(serverMessages.contactSupport, config.supportEmail);
   const notStarted = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.recoveryNotStarted);
+  // The e-mail code path is shared with the second factor: without a live recovery flow, a
+  // session whose factor is due (login) or a signed-in session (step-up) is the factor mode.
+  const factor = new OtpFactor(app, ctx);
 
   defineRoute(app, {
     method: 'POST',
@@ -279,17 +283,23 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     path: paths.otpEmail,
     tag: 'recovery',
     summary:
-      'Send a one-time code to the e-mail on file that matches the (masked) address given. 30 minutes, single use.',
+      'Recovery (a GH_RECOVERY flow, or a login transaction before its factor): send a one-time code to the e-mail on file that matches the (masked) address given. Second factor (a session whose factor is due, or a signed-in one for step-up): email is the contact id from the OTP state call. 30 minutes, single use.',
     body: otpEmailSend,
     codes: {
-      [Status.SUCCESS]: 'Sent to the matching address on file',
-      [Status.FORBIDDEN]: 'The address given matches none on file (nothing is sent)',
+      [Status.SUCCESS]:
+        "Sent to the matching address on file (second factor: 'We sent the code to a****1@example.com. It will expire after 30 minutes.')",
+      [Status.FORBIDDEN]:
+        'The address given matches none on file (nothing is sent); second factor: not a usable e-mail contact of this account, or e-mail not allowed',
       [Status.LIMIT_REACHED]:
-        "The account is blocked: this send would be the 4th without a code entered (the account is blocked now), or it already was. 'Please contact {email} for assistance (status code 1491).'",
+        "The account is blocked: this send would be the 4th without a code entered (the account is blocked now), or it already was. 'Please contact {email} for assistance (status code 1491).' Second factor: FACTOR_MAX_SENDS or FACTOR_MAX_WRONG_TRIES reached on e-mail (the account is not blocked)",
       [Status.UNAUTHENTICATED]: 'No recovery flow of a known user and no session (HTTP 401)',
       [Status.RATE_LIMITED]: 'Too many sends from this address or for this account (HTTP 429, Retry-After)',
     },
     handler: async ({ request, reply, body }) => {
+      const factorSession = await factor.emailMode(request);
+      if (factorSession) {
+        return factor.send('email', request, reply, factorSession, { contactId: body.email });
+      }
       const flow = await sendingFlow(request, reply);
       if (!flow.account_id) throw notStarted();
       const send = config.otp.send;
@@ -349,17 +359,18 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     method: 'PUT',
     path: paths.otpEmail,
     tag: 'recovery',
-    summary: 'Check the e-mailed one-time code: a right one confirms the recovery flow (once).',
+    summary:
+      'Check the e-mailed one-time code: a right one confirms the recovery flow (once); in the second-factor mode it authenticates the session (login) or records a step-up.',
     body: otpCheck,
     codes: {
-      [Status.SUCCESS]: 'The code is right: the flow is confirmed (the password may be reset)',
-      [Status.INCORRECT_CODE]:
-        "'Your one-time code is invalid. Please try again or request a new code.' (wrong, expired, replaced or already used)",
-      [Status.LIMIT_REACHED]:
-        'Too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends): the flow ends and the account is blocked; or it was blocked',
+      [Status.SUCCESS]: `The code is right: the flow is confirmed (the password may be reset). Second factor: ${factorCheckCodes[Status.SUCCESS]}`,
+      [Status.INCORRECT_CODE]: `'Your one-time code is invalid. Please try again or request a new code.' (wrong, expired, replaced or already used). Second factor: ${factorCheckCodes[Status.INCORRECT_CODE]}`,
+      [Status.LIMIT_REACHED]: `Too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends): the flow ends and the account is blocked; or it was blocked. Second factor: ${factorCheckCodes[Status.LIMIT_REACHED]}`,
       [Status.UNAUTHENTICATED]: 'No recovery flow of a known user (HTTP 401)',
     },
     handler: async ({ request, reply, body }) => {
+      const factorSession = await factor.emailMode(request);
+      if (factorSession) return factor.check('email', request, reply, factorSession, body);
       const flow = await loadFlow(ctx, request);
       if (!flow?.account_id) throw notStarted();
       const account = await findAccountById(db, flow.account_id);

@@ -17,7 +17,9 @@ import type { Session } from '../db/schema.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
+import { allowedAuthenticators } from './factors.ts';
 import { cookieOptions } from './security.ts';
+import { deviceTrusted, TRUSTED_DEVICE } from './trusted-device.ts';
 
 /** The signed-in session of a request, or a 401 envelope. */
 export async function requireSession(ctx: Context, request: FastifyRequest): Promise<Session> {
@@ -61,7 +63,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     codes: {
       [Status.SUCCESS]: 'Signed in (no callbacks): the session is authenticated',
       [Status.AUTH_NOT_COMPLETED]:
-        'A second factor is due: successData.authenticators lists the allowed ones',
+        'A second factor is due: successData.authenticators lists the allowed ones (OTP-SMS, OTP-VOICE, OTP-EMAIL in that order; empty when the account has no usable contact). A device trusted for the account skips this (1200)',
       [Status.CALLBACKS_REQUIRED]:
         'callbacks say what must happen first (PASSWORD/EXPIRED, PASSWORD/SETUP, IDENTITY/MAINTENANCE)',
       [Status.BLOCKED]: 'No login transaction in progress (HTTP 401)',
@@ -93,6 +95,17 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
         );
       }
       const data = { username: account.username, displayName: account.display_name };
+      /** A second factor is due: the allowed authenticators (empty: the widget's default, the rep page). */
+      const factorDue = async () =>
+        outcome(request, reply, Status.AUTH_NOT_COMPLETED, serverMessages.authNotCompleted, {
+          successData: {
+            ...data,
+            authenticated: false,
+            authenticators: await allowedAuthenticators(ctx, account),
+          },
+        });
+      // A device bound to the account skips the second factor (login journey only).
+      let skippedOnTrustedDevice = false;
 
       if (session.state === 'password') {
         const callbacks: Callback[] = [];
@@ -106,26 +119,37 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           });
         }
         if (account.second_factor) {
-          await db.updateTable('sessions').set({ state: 'factor' }).where('id', '=', session.id).execute();
-          return outcome(request, reply, Status.AUTH_NOT_COMPLETED, serverMessages.authNotCompleted, {
-            successData: { ...data, authenticated: false, authenticators: [] },
-          });
+          skippedOnTrustedDevice = await deviceTrusted(ctx, request, account.id);
+          if (!skippedOnTrustedDevice) {
+            await db.updateTable('sessions').set({ state: 'factor' }).where('id', '=', session.id).execute();
+            return factorDue();
+          }
         }
       } else if (session.state === 'factor') {
-        return outcome(request, reply, Status.AUTH_NOT_COMPLETED, serverMessages.authNotCompleted, {
-          successData: { ...data, authenticated: false, authenticators: [] },
-        });
+        return factorDue();
       }
 
       // Complete: a new token for the authenticated session (the pre-login token dies).
       const context = contextHeader(request) ?? session.context;
+      // Already authenticated (by a second factor): the context of this call is recorded too.
+      if (session.state === 'authenticated' && context !== session.context) {
+        await db.updateTable('sessions').set({ context }).where('id', '=', session.id).execute();
+      }
       const promoted =
         session.state === 'authenticated'
-          ? { token: request.cookies[cookies.session]!, session }
+          ? { token: request.cookies[cookies.session]!, session: { ...session, context } }
           : await sessions.promote(session, 'authenticated', context);
       // A simultaneous request on the same transaction promoted it first.
       if (!promoted) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
       const { token, session: signedIn } = promoted;
+      if (skippedOnTrustedDevice) {
+        await db
+          .updateTable('sessions')
+          .set({ factor_passed: TRUSTED_DEVICE })
+          .where('id', '=', signedIn.id)
+          .execute();
+        request.log.info({ account: account.id }, 'second factor skipped: trusted device');
+      }
       reply.setCookie(cookies.session, token, cookieOptions(ctx));
       if (signedIn.context)
         reply.setCookie(cookies.sessionContext, signedIn.context, cookieOptions(ctx, false));
@@ -162,6 +186,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           signedInAt: new Date(session.created_at).toISOString(),
           idleExpiresAt: new Date(session.idle_expires_at).toISOString(),
           absoluteExpiresAt: new Date(session.absolute_expires_at).toISOString(),
+          ...(session.stepped_up_at ? { steppedUpAt: new Date(session.stepped_up_at).toISOString() } : {}),
         },
       });
     },

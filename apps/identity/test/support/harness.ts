@@ -116,10 +116,19 @@ export const baseEnv: Record<string, string> = {
 };
 
 export const productionSecret = 'a-production-secret-of-at-least-32-characters';
-/** E-mail delivery that production mode requires (nothing listens there: tests that send start their own). */
+/** Text and voice delivery that production mode requires (nothing listens there either). */
+export const productionSms = {
+  SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
+  SMS_WEBHOOK_TOKEN: 'a-webhook-token-for-tests',
+};
+/**
+ * E-mail delivery that production mode requires (nothing listens there: tests that send start their
+ * own), with the text and voice webhook it requires too.
+ */
 export const productionMail = {
   SMTP_URL: 'smtp://127.0.0.1:2525',
   MAIL_FROM: 'Prime Portal <no-reply@bank.example>',
+  ...productionSms,
 };
 
 // --- secrets that must never be logged -----------------------------------------------------------

@@ -1,0 +1,416 @@
+import {
+  type AuthenticatorType,
+  cookies,
+  ErrorType,
+  format,
+  limits,
+  otpCheck,
+  otpSmsSend,
+  otpVoiceSend,
+  paths,
+  Status,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import type { Account, Contact as ContactRow, Session } from '../db/schema.ts';
+import { ApiError, failure, outcome } from '../lib/http.ts';
+import { factorCounter, OtpCodes } from '../lib/otp.ts';
+import { defineRoute } from '../lib/route.ts';
+import { createPhoneSender, type PhoneSender, voiceText } from '../services/sms.ts';
+import {
+  accountContacts,
+  allowedAuthenticators,
+  contactEnabled,
+  contactLabel,
+  e164,
+  factorSession,
+  requireFactorSession,
+} from './factors.ts';
+import { loadFlow } from './recovery.ts';
+import { cookieOptions } from './security.ts';
+import { bindDevice } from './trusted-device.ts';
+
+/**
+ * The one-time-code second factor by text, voice call and e-mail, for the LOGIN journey (a login
+ * transaction in state 'factor') and STEPUP (a signed-in session proving a factor again). Widget
+ * spec §2 OTP screens, §4 "OTP flow" and the send/validate status mapping, §7 calls.
+ */
+
+export type FactorChannel = 'sms' | 'voice' | 'email';
+
+export const channelAuthenticator: Record<FactorChannel, AuthenticatorType> = {
+  sms: 'OTP-SMS',
+  voice: 'OTP-VOICE',
+  email: 'OTP-EMAIL',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Control characters are refused in a text template (one line of text, nothing hidden). */
+const hasControl = (text: string) =>
+  [...text].some((ch) => {
+    const c = ch.codePointAt(0)!;
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+  });
+
+/** The text template must carry the code placeholder exactly once. */
+export function templateProblem(template: string): string | null {
+  const count = template.split(limits.smsCodePlaceholder).length - 1;
+  if (count !== 1) return `message: must contain ${limits.smsCodePlaceholder} exactly once`;
+  if (hasControl(template)) return 'message: must not contain control characters';
+  return null;
+}
+
+const badRequest = (problem: string) =>
+  new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, problem));
+
+/**
+ * Sends and checks second-factor codes. One instance per plugin that answers the calls (this one
+ * for text and voice; recovery.ts for e-mail, whose path it shares with account recovery).
+ */
+export class OtpFactor {
+  private readonly codes: OtpCodes;
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly ctx: Context,
+    private readonly phone?: PhoneSender,
+  ) {
+    this.codes = new OtpCodes(ctx.db, ctx.clock, ctx.config);
+  }
+
+  /**
+   * The factor session of an e-mail call, or null when recovery answers it: a live recovery flow
+   * (GH_RECOVERY) keeps the recovery behaviour, and so does a login transaction in state 'password'.
+   */
+  async emailMode(request: FastifyRequest): Promise<Session | null> {
+    if (await loadFlow(this.ctx, request)) return null;
+    return factorSession(this.ctx, request);
+  }
+
+  private limitReached(request: FastifyRequest, reply: FastifyReply) {
+    return failure(
+      request,
+      reply,
+      new ApiError(200, Status.LIMIT_REACHED, serverMessages.factorLimitReached),
+    );
+  }
+
+  /**
+   * Whether the channel is refused for the account: too many wrong codes (or, for a send, too many
+   * sends without a correct code). Counts older than FACTOR_LOCKOUT_MINUTES since the last try or
+   * send are forgotten.
+   */
+  private async refused(accountId: string, channel: FactorChannel, forSend: boolean): Promise<boolean> {
+    const { factor } = this.ctx.config;
+    const counter = factorCounter(channel);
+    const row = await this.codes.counters(accountId, counter);
+    if (!row) return false;
+    if (this.ctx.clock.now().getTime() - new Date(row.updated_at).getTime() >= factor.lockoutMs) {
+      if (row.wrong_tries || row.unentered_sends) await this.codes.resetCounters(accountId, counter);
+      return false;
+    }
+    return row.wrong_tries >= factor.maxWrongTries || (forSend && row.unentered_sends >= factor.maxSends);
+  }
+
+  /** The account's contact for this channel, if it is the account's, usable and of the right kind. */
+  private async usableContact(
+    account: Account,
+    channel: FactorChannel,
+    contactId: string,
+  ): Promise<{ contact: ContactRow | undefined; allowed: boolean }> {
+    const contacts = await accountContacts(this.ctx.db, account.id);
+    const allowed = (await allowedAuthenticators(this.ctx, account, contacts)).some(
+      (a) => a.type === channelAuthenticator[channel],
+    );
+    const id = contactId.trim();
+    const contact = UUID.test(id)
+      ? contacts.find(
+          (c) =>
+            c.id === id.toLowerCase() &&
+            c.kind === (channel === 'email' ? 'email' : 'phone') &&
+            (channel !== 'voice' || c.voice) &&
+            contactEnabled(this.ctx, c),
+        )
+      : undefined;
+    return { contact, allowed };
+  }
+
+  /** POST: send a code to one of the account's contacts (by its id from the OTP state call). */
+  async send(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: Session,
+    input: { contactId: string; template?: string },
+  ) {
+    const { ctx } = this;
+    if (input.template !== undefined) {
+      const problem = templateProblem(input.template);
+      if (problem) throw badRequest(problem);
+    }
+    const account = await this.activeAccount(session);
+    if (!account) return this.limitReached(request, reply);
+    const { contact, allowed } = await this.usableContact(account, channel, input.contactId);
+    if (!allowed) {
+      return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.factorNotAllowed));
+    }
+    if (!contact) {
+      return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.contactNotUsable));
+    }
+    if (await this.refused(account.id, channel, true)) {
+      request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
+      return this.limitReached(request, reply);
+    }
+    const sends = await this.codes.countSend(account.id, factorCounter(channel));
+    if (sends > ctx.config.factor.maxSends) {
+      request.log.warn({ account: account.id, channel, sends }, 'second factor: send limit reached');
+      return this.limitReached(request, reply);
+    }
+
+    const to = contact.kind === 'phone' ? e164(contact) : contact.value;
+    const { code } = await this.codes.issue({
+      accountId: account.id,
+      channel,
+      recipient: to,
+      sessionId: session.id,
+    });
+    const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
+    try {
+      if (channel === 'email') {
+        await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes });
+      } else {
+        if (!this.phone) throw new Error('no text/voice delivery configured');
+        const text =
+          channel === 'sms'
+            ? (input.template ?? '').split(limits.smsCodePlaceholder).join(code)
+            : voiceText(code);
+        await this.phone.send({ channel, to, text, code });
+      }
+    } catch (error) {
+      // Nothing arrived: the code must not stay usable, and the caller may try again.
+      await this.codes.revokeAll(account.id, channel);
+      request.log.error({ err: error, account: account.id, channel }, 'second factor: delivery failed');
+      throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM);
+    }
+    request.log.info(
+      { account: account.id, channel, sends, journey: session.state === 'factor' ? 'LOGIN' : 'STEPUP' },
+      'second factor: code sent',
+    );
+    const label = contactLabel(contact);
+    if (channel === 'sms' && ctx.config.factor.smsOutage) {
+      return outcome(request, reply, Status.CARRIER_OUTAGE, serverMessages.carrierOutage, {
+        ruleData: { carrierOutage: true },
+      });
+    }
+    const message = channel === 'voice' ? serverMessages.factorCallPlaced : serverMessages.factorCodeSent;
+    return outcome(request, reply, Status.SUCCESS, format(message, label, minutes));
+  }
+
+  private async activeAccount(session: Session): Promise<Account | undefined> {
+    const account = await this.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', session.account_id)
+      .executeTakeFirst();
+    return account?.status === 'active' ? account : undefined;
+  }
+
+  /** PUT: check a code. Right: the session is (again) authenticated under a new token. */
+  async check(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: Session,
+    input: { securityCode: string; bindDevice?: boolean | undefined },
+  ) {
+    const { ctx } = this;
+    const login = session.state === 'factor';
+    const account = await this.activeAccount(session);
+    if (!account) return this.limitReached(request, reply);
+    if (await this.refused(account.id, channel, false)) return this.tooManyWrong(request, reply, session);
+    const result = await this.codes.check({
+      accountId: account.id,
+      channel,
+      code: input.securityCode,
+      sessionId: session.id,
+      counter: factorCounter(channel),
+      maxWrongTries: ctx.config.factor.maxWrongTries,
+    });
+    if (result.outcome === 'accepted')
+      return this.verified(channel, request, reply, session, input.bindDevice);
+    if (result.outcome === 'exhausted' || (result.outcome === 'wrong' && result.exhausted)) {
+      request.log.warn({ account: account.id, channel, login }, 'second factor: too many wrong codes');
+      return this.tooManyWrong(request, reply, session);
+    }
+    return failure(
+      request,
+      reply,
+      new ApiError(200, Status.INCORRECT_CODE, serverMessages.securityCodeNotRecognized),
+    );
+  }
+
+  /** 1491; in the LOGIN journey the login transaction ends too (its cookies are cleared). */
+  private async tooManyWrong(request: FastifyRequest, reply: FastifyReply, session: Session) {
+    if (session.state === 'factor') {
+      await this.ctx.sessions.end(session.id, 'factor-failed');
+      reply.clearCookie(cookies.session, cookieOptions(this.ctx));
+      reply.clearCookie(cookies.sessionContext, cookieOptions(this.ctx, false));
+      this.app.csrf.rebind(reply, undefined, request);
+    }
+    return this.limitReached(request, reply);
+  }
+
+  private async verified(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: Session,
+    bind: boolean | undefined,
+  ) {
+    const { ctx } = this;
+    const stepUp = session.state === 'authenticated';
+    const promoted = await ctx.sessions.promote(session, 'authenticated');
+    // Another request on the same session finished first (or it ended meanwhile).
+    if (!promoted) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+    const { token, session: next } = promoted;
+    const now = ctx.clock.now();
+    if (stepUp) {
+      // A step-up proves the factor again: a new token, the time recorded; the sign-in time and
+      // the absolute limit stay those of the sign-in.
+      const absolute = new Date(session.absolute_expires_at);
+      await ctx.db
+        .updateTable('sessions')
+        .set({
+          stepped_up_at: now,
+          factor_passed: session.factor_passed,
+          created_at: session.created_at,
+          absolute_expires_at: absolute,
+          idle_expires_at: new Date(Math.min(new Date(next.idle_expires_at).getTime(), absolute.getTime())),
+        })
+        .where('id', '=', next.id)
+        .execute();
+    } else {
+      await ctx.db
+        .updateTable('sessions')
+        .set({ factor_passed: channelAuthenticator[channel] })
+        .where('id', '=', next.id)
+        .execute();
+    }
+    let trustedUntil: Date | null = null;
+    if (!stepUp && bind) trustedUntil = await bindDevice(ctx, request, session.account_id);
+
+    reply.setCookie(cookies.session, token, cookieOptions(ctx));
+    if (next.context) reply.setCookie(cookies.sessionContext, next.context, cookieOptions(ctx, false));
+    this.app.csrf.rebind(reply, token, request);
+    request.log.info(
+      { account: session.account_id, channel, journey: stepUp ? 'STEPUP' : 'LOGIN', trusted: !!trustedUntil },
+      'second factor: verified',
+    );
+    return outcome(request, reply, Status.SUCCESS, serverMessages.factorVerified, {
+      successData: {
+        authenticated: true,
+        factor: channelAuthenticator[channel],
+        ...(stepUp ? { steppedUpAt: now.toISOString() } : {}),
+        ...(trustedUntil ? { trustedDeviceExpiresAt: trustedUntil.toISOString() } : {}),
+      },
+    });
+  }
+}
+
+const sendCodes = {
+  [Status.SUCCESS]: "Sent: 'We sent the code to (XXX) XXX-0143. It will expire after 30 minutes.'",
+  [Status.FORBIDDEN]:
+    'The contact id is not one of this account, not usable yet (CONTACT_WAIT_DAYS), or not of this channel (voice: a phone that takes calls); or the channel is not allowed. Nothing is sent',
+  [Status.LIMIT_REACHED]:
+    'FACTOR_MAX_SENDS sends without a correct code, or FACTOR_MAX_WRONG_TRIES wrong codes, on this channel within FACTOR_LOCKOUT_MINUTES; nothing is sent (the widget goes to the representative page)',
+  [Status.BAD_REQUEST]: 'Body not valid (HTTP 400)',
+  [Status.UNAUTHENTICATED]: 'No login transaction with a factor due and no signed-in session (HTTP 401)',
+  [Status.UNAVAILABLE]: 'Delivery failed (HTTP 503); the code was withdrawn',
+};
+
+export const checkCodes = {
+  [Status.SUCCESS]:
+    'Right code: the session is authenticated under a new ET token (login), or proved the factor again (step-up: steppedUpAt recorded). No redirectPath; the login journey continues with session login. bindDevice true (login only) trusts the device',
+  [Status.INCORRECT_CODE]:
+    "'Security code not recognized. Try again.' (wrong, expired, replaced or already used)",
+  [Status.LIMIT_REACHED]:
+    'FACTOR_MAX_WRONG_TRIES wrong codes on this channel (counted per account across resends and restarts): the login transaction ends (step-up: the session stays, the channel is refused)',
+  [Status.UNAUTHENTICATED]: 'No login transaction with a factor due and no signed-in session (HTTP 401)',
+};
+
+/** POST and PUT for text and voice, and PUT for the representative's code. */
+export async function otpFactorPlugin(app: FastifyInstance, ctx: Context) {
+  const factor = new OtpFactor(app, ctx, createPhoneSender(ctx.config, ctx.db, ctx.clock));
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.otpSms,
+    tag: 'factors',
+    summary:
+      "Text a code to one of the account's phones: phone is its id from the OTP state call; message the template with $$CODE$$ once (≤ 400 characters).",
+    body: otpSmsSend,
+    codes: {
+      ...sendCodes,
+      [Status.CARRIER_OUTAGE]:
+        "SMS_OUTAGE is set: 'There may be a problem texting a code to your number at this time', ruleData { carrierOutage: true }; the code is still sent",
+    },
+    handler: async ({ request, reply, body }) => {
+      const { session } = await requireFactorSession(ctx, request);
+      return factor.send('sms', request, reply, session, { contactId: body.phone, template: body.message });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.otpVoice,
+    tag: 'factors',
+    summary: "Call one of the account's phones that takes calls and read the code twice, digit by digit.",
+    body: otpVoiceSend,
+    codes: sendCodes,
+    handler: async ({ request, reply, body }) => {
+      const { session } = await requireFactorSession(ctx, request);
+      return factor.send('voice', request, reply, session, { contactId: body.phone });
+    },
+  });
+
+  for (const [channel, path] of [
+    ['sms', paths.otpSms],
+    ['voice', paths.otpVoice],
+  ] as const) {
+    defineRoute(app, {
+      method: 'PUT',
+      path,
+      tag: 'factors',
+      summary: `Check the code sent by ${channel === 'sms' ? 'text' : 'voice call'}.`,
+      body: otpCheck,
+      codes: checkCodes,
+      handler: async ({ request, reply, body }) => {
+        const { session } = await requireFactorSession(ctx, request);
+        return factor.check(channel, request, reply, session, body);
+      },
+    });
+  }
+
+  defineRoute(app, {
+    method: 'PUT',
+    path: paths.otpRep,
+    tag: 'factors',
+    summary:
+      "A representative's code. There is no representative console yet: every code answers 1428 (not counted as a wrong try).",
+    body: otpCheck,
+    codes: {
+      [Status.INCORRECT_CODE]: "'Security code not recognized. Try again.'",
+      [Status.UNAUTHENTICATED]: 'No login transaction with a factor due and no signed-in session (HTTP 401)',
+    },
+    handler: async ({ request, reply }) => {
+      const { session } = await requireFactorSession(ctx, request);
+      request.log.info({ account: session.account_id }, 'second factor: representative code (no console)');
+      return failure(
+        request,
+        reply,
+        new ApiError(200, Status.INCORRECT_CODE, serverMessages.securityCodeNotRecognized),
+      );
+    },
+  });
+}

@@ -1,0 +1,88 @@
+import type { Config } from '../config.ts';
+import type { DB } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+
+/** A text or a voice call carrying a one-time code: the full number (E.164), the words, the code. */
+export type PhoneMessage = { channel: 'sms' | 'voice'; to: string; text: string; code: string };
+
+export interface PhoneSender {
+  /** 'outbox' (development) or 'webhook' (production). */
+  readonly kind: 'outbox' | 'webhook';
+  send(message: PhoneMessage): Promise<void>;
+}
+
+/** Delivery failed (the webhook refused or did not answer): the send answers 503. */
+export class DeliveryError extends Error {
+  override name = 'DeliveryError';
+}
+
+/** The words a voice call reads: the code twice, digit by digit. */
+export function voiceText(code: string): string {
+  const digits = code.split('').join(', ');
+  return `Your security code is ${digits}. Again, your security code is ${digits}.`;
+}
+
+/**
+ * Development delivery: the message goes to the `outbox` table (channel 'sms' or 'voice', the
+ * full number, the code in its own column) for GET /api/dev/outbox?to=. Never in production mode.
+ */
+export class OutboxPhoneSender implements PhoneSender {
+  readonly kind = 'outbox' as const;
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+  ) {}
+  async send(message: PhoneMessage): Promise<void> {
+    await this.db
+      .insertInto('outbox')
+      .values({
+        channel: message.channel,
+        recipient: message.to,
+        text: message.text,
+        code: message.code,
+        sent_at: this.clock.now(),
+      })
+      .execute();
+  }
+}
+
+/**
+ * Production delivery: POST {channel, to, text} as JSON to SMS_WEBHOOK_URL with
+ * `Authorization: Bearer SMS_WEBHOOK_TOKEN`; any 2xx is delivered. The gateway (a carrier's API,
+ * a bank's messaging service) does the rest. Nothing of the message is stored.
+ */
+export class WebhookPhoneSender implements PhoneSender {
+  readonly kind = 'webhook' as const;
+  constructor(
+    private readonly url: string,
+    private readonly token: string | undefined,
+    private readonly timeoutMs = 10_000,
+  ) {}
+  async send(message: PhoneMessage): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        },
+        body: JSON.stringify({ channel: message.channel, to: message.to, text: message.text }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      throw new DeliveryError(`the text/voice webhook did not answer (${(error as Error).name})`);
+    }
+    // Drain the body so the connection is released.
+    await response.arrayBuffer().catch(() => undefined);
+    if (!response.ok) throw new DeliveryError(`the text/voice webhook answered HTTP ${response.status}`);
+  }
+}
+
+/** The webhook when configured (required in production mode), otherwise the development outbox. */
+export function createPhoneSender(config: Config, db: DB, clock: Clock): PhoneSender {
+  if (config.smsWebhook) return new WebhookPhoneSender(config.smsWebhook.url, config.smsWebhook.token);
+  if (config.production) throw new Error('SMS_WEBHOOK_URL is required in production mode');
+  return new OutboxPhoneSender(db, clock);
+}
