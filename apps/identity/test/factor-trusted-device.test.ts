@@ -1,0 +1,139 @@
+import { describe, expect, test } from 'vitest';
+import { sha256 } from '../src/lib/crypto.ts';
+import {
+  atFactor,
+  check,
+  contacts,
+  DAY,
+  demoContacts,
+  factorAccount,
+  latestMessage,
+  PASSWORD,
+  sendSms,
+  trustDevice,
+} from './support/factors.ts';
+import { Client, code, expectFailureEnvelope, json, targets, useHarness } from './support/harness.ts';
+import { wrongCode } from './support/recovery.ts';
+
+const NUMBER = '+12025550143';
+type App = Parameters<typeof atFactor>[0];
+
+describe.each(targets)('trusted device ($name)', (target) => {
+  const h = useHarness(target);
+
+  async function setup(env: Record<string, string> = {}) {
+    const started = await h.start(env);
+    await factorAccount(started.ctx, 'allfactor1', demoContacts('allfactor1', started.ctx.clock.now()));
+    return started;
+  }
+
+  /** Login transaction, text code, right code (optionally with bindDevice): signed in by the factor. */
+  async function passFactor(app: App, client: Client, db: typeof h.db, bindDevice?: boolean) {
+    await atFactor(app, 'allfactor1', client);
+    const phone = (await contacts(client)).phone[0]!;
+    expect(code(await sendSms(client, phone.value))).toBe(1200);
+    const r = await check(client, 'sms', (await latestMessage(db, NUMBER)).code!, bindDevice);
+    expect(code(r)).toBe(1200);
+    expect(code(await client.sessionLogin())).toBe(1200);
+    return r;
+  }
+
+  /** A new sign-in on the same device (same GH_DEVICE cookie, nothing else). */
+  const sameDevice = (app: App, client: Client) => {
+    const next = new Client(app);
+    next.cookies.set('GH_DEVICE', client.cookies.get('GH_DEVICE')!);
+    return next;
+  };
+
+  test('bound after the factor: the next sign-in on this device skips it (1200); another device does not', async () => {
+    const { app, ctx } = await setup();
+    const client = new Client(app);
+    await passFactor(app, client, ctx.db);
+    const r = await trustDevice(client, true);
+    expect(r.statusCode).toBe(200);
+    const body = json<{ trusted: boolean; expiresAt: string }>(r);
+    expect(body.responseBaseInfo.status).toEqual({ code: 1200, message: 'This device is trusted.' });
+    expect(body.successData!.trusted).toBe(true);
+    expect(new Date(body.successData!.expiresAt).getTime() - h.clock.now().getTime()).toBeGreaterThan(
+      30 * DAY - 60_000,
+    );
+    const [row] = await ctx.db.selectFrom('trusted_devices').selectAll().execute();
+    expect(row!.device_key).toBe(sha256(client.cookies.get('GH_DEVICE')!));
+
+    const next = sameDevice(app, client);
+    expect(code(await next.signInPassword('allfactor1', PASSWORD))).toBe(1200);
+    const login = await next.sessionLogin();
+    expect(code(login)).toBe(1200);
+    expect(json(login).successData).toMatchObject({ authenticated: true });
+    const session = await ctx.db
+      .selectFrom('sessions')
+      .select('factor_passed')
+      .where('id', '=', sha256(next.cookies.get('ET')!))
+      .executeTakeFirstOrThrow();
+    expect(session.factor_passed).toBe('TRUSTED-DEVICE');
+    // A session that skipped the factor cannot extend the trust by itself.
+    expectFailureEnvelope(await trustDevice(next, true), 200, 1403);
+
+    // Another device (its own GH_DEVICE cookie) still has the factor due.
+    await atFactor(app, 'allfactor1');
+  });
+
+  test('bindDevice true in the code check binds too; bindDevice false removes the binding', async () => {
+    const { app, ctx } = await setup();
+    const client = new Client(app);
+    const r = await passFactor(app, client, ctx.db, true);
+    expect(json<{ trustedDeviceExpiresAt: string }>(r).successData!.trustedDeviceExpiresAt).toMatch(
+      /^\d{4}-/,
+    );
+    const next = sameDevice(app, client);
+    await next.signInPassword('allfactor1', PASSWORD);
+    expect(code(await next.sessionLogin())).toBe(1200);
+
+    const removed = await trustDevice(next, false);
+    expect(json(removed).responseBaseInfo.status).toEqual({
+      code: 1200,
+      message: 'This device is not trusted.',
+    });
+    expect(json(removed).successData).toEqual({ trusted: false });
+    expect(await ctx.db.selectFrom('trusted_devices').selectAll().execute()).toEqual([]);
+    await atFactor(app, 'allfactor1', sameDevice(app, client));
+  });
+
+  test('the trust ends after TRUST_DEVICE_DAYS', async () => {
+    const { app, ctx } = await setup({ TRUST_DEVICE_DAYS: '2' });
+    const client = new Client(app);
+    await passFactor(app, client, ctx.db, true);
+    h.clock.advance(DAY);
+    const within = sameDevice(app, client);
+    await within.signInPassword('allfactor1', PASSWORD);
+    expect(code(await within.sessionLogin())).toBe(1200);
+    h.clock.advance(DAY);
+    await atFactor(app, 'allfactor1', sameDevice(app, client));
+  });
+
+  test('no binding without a factor passed at sign-in (password-only account), nor without a session', async () => {
+    const { app, ctx } = await setup();
+    await factorAccount(ctx, 'pwdonly001', {}, { secondFactor: false });
+    const client = new Client(app);
+    await client.signIn('pwdonly001', PASSWORD);
+    const body = expectFailureEnvelope(await trustDevice(client, true), 200, 1403);
+    expect(body.responseBaseInfo.status.message).toBe(
+      'A device can only be trusted right after a second factor at sign-in.',
+    );
+    expectFailureEnvelope(await trustDevice(new Client(app), true), 401, 4401);
+    // In the login transaction (factor due, not passed): 401, nothing bound.
+    expectFailureEnvelope(await trustDevice(await atFactor(app, 'allfactor1'), true), 401, 4401);
+    expect(await ctx.db.selectFrom('trusted_devices').selectAll().execute()).toEqual([]);
+  });
+
+  test('step-up is never skipped by a trusted device: the code is still required', async () => {
+    const { app, ctx } = await setup();
+    const client = new Client(app);
+    await passFactor(app, client, ctx.db, true);
+    const phone = (await contacts(client)).phone[0]!;
+    expect(code(await sendSms(client, phone.value))).toBe(1200);
+    const right = (await latestMessage(ctx.db, NUMBER)).code!;
+    expect(code(await check(client, 'sms', wrongCode(right)))).toBe(1428);
+    expect(code(await check(client, 'sms', right))).toBe(1200);
+  });
+});
