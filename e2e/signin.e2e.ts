@@ -36,7 +36,7 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
   it('signs in, shows who is signed in, signs out to Session Ended, and the guard then refuses', async () => {
     await openLogin();
     await expectNoAxeViolations(page, 'login');
-    await page.getByLabel('Username').fill(PASSWORD_ONLY.username);
+    await page.getByLabel('Username', { exact: true }).fill(PASSWORD_ONLY.username);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD_ONLY.password);
     await page.getByRole('button', { name: 'Log in' }).click();
 
@@ -70,7 +70,7 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
 
   it('shows the spec message for a wrong password, clears the password and focuses the username', async () => {
     await openLogin();
-    await page.getByLabel('Username').fill(PASSWORD_ONLY.username);
+    await page.getByLabel('Username', { exact: true }).fill(PASSWORD_ONLY.username);
     await page.getByLabel('Password', { exact: true }).fill('Wrong1Password');
     await page.getByRole('button', { name: 'Log in' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'incorrect' });
@@ -92,7 +92,7 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByText('Enter your username.').waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('username');
-    await page.getByLabel('Username').fill(PASSWORD_ONLY.username);
+    await page.getByLabel('Username', { exact: true }).fill(PASSWORD_ONLY.username);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByText('Enter your password.').waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe(
@@ -104,7 +104,7 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
 
   it('can be done with the keyboard alone, and show/hide reveals the password', async () => {
     await openLogin();
-    await page.getByLabel('Username').focus();
+    await page.getByLabel('Username', { exact: true }).focus();
     await page.keyboard.type(PASSWORD_ONLY.username);
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD_ONLY.password);

@@ -24,8 +24,14 @@ export function launchBrowser(): Promise<Browser> {
 /** Runs axe (WCAG 2.0-2.2 A and AA rules) on the page and fails with the violations listed. */
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
   // Let fades and slides settle: a half-faded dialog would fail colour contrast for the wrong reason.
+  // Spinners run forever, so only finite animations are awaited.
   await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))).then(() => undefined),
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ).then(() => undefined),
   );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])

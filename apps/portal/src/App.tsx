@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
+import { Announcer } from './announcer.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 
 // Pages off the login route load on demand, so the login route stays within its budget.
@@ -22,19 +23,21 @@ const InfoPage = lazy(() => import('./pages/InfoPage.tsx').then((m) => ({ defaul
 /** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
   return (
-    <HashRouter>
-      <Suspense fallback={null}>
-        <Routes>
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/logout" element={<LogoutPage />} />
-          <Route path="/noaccess" element={<NoAccessPage />} />
-          <Route path="/username" element={<UsernamePage />} />
-          <Route path="/resetPassword" element={<ResetPasswordPage />} />
-          <Route path="/info/:page" element={<InfoPage />} />
-          <Route path="/home" element={<GuardedHomePage />} />
-          <Route path="*" element={<Navigate to="/login" replace />} />
-        </Routes>
-      </Suspense>
-    </HashRouter>
+    <Announcer>
+      <HashRouter>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/logout" element={<LogoutPage />} />
+            <Route path="/noaccess" element={<NoAccessPage />} />
+            <Route path="/username" element={<UsernamePage />} />
+            <Route path="/resetPassword" element={<ResetPasswordPage />} />
+            <Route path="/info/:page" element={<InfoPage />} />
+            <Route path="/home" element={<GuardedHomePage />} />
+            <Route path="*" element={<Navigate to="/login" replace />} />
+          </Routes>
+        </Suspense>
+      </HashRouter>
+    </Announcer>
   );
 }

@@ -1,8 +1,38 @@
-import { cookies } from '@gatehouse/contract/client';
-import { ApiClient } from '@gatehouse/signin';
+import { appDefaults, cookies, headers } from '@gatehouse/contract/client';
+import { ApiClient, type CallOptions } from '@gatehouse/signin';
+import { currentEnvironment } from './environment.ts';
 import { settings } from './settings.ts';
 
-export const api = new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName });
+function readCookie(name: string): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+/**
+ * The portal's calls (portal spec §7): the environment's service host, and besides the call
+ * helper's headers the session context (from SESSION_SCTX) and Token-Location of spec §3.
+ */
+export const api = {
+  request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}) {
+    const client = new ApiClient({
+      endpoint: currentEnvironment().serviceHost,
+      appId: settings.appId,
+      appName: settings.appName,
+    });
+    const context = readCookie(cookies.sessionContext);
+    return client.request<T>(method, path, {
+      ...options,
+      headers: {
+        [headers.tokenLocation]: appDefaults.tokenLocation,
+        ...(context ? { [headers.sessionCtx]: context } : {}),
+        ...options.headers,
+      },
+    });
+  },
+};
 
 /** The login result kept between screens (portal spec §3): sessionStorage, never a password. */
 const LOGIN_RESULT_KEY = 'gh.portal.loginResult';
@@ -15,7 +45,13 @@ export const serviceData = {
   },
   loginResult(): LoginResult | null {
     const raw = sessionStorage.getItem(LOGIN_RESULT_KEY);
-    return raw ? (JSON.parse(raw) as LoginResult) : null;
+    if (!raw) return null;
+    try {
+      const value = JSON.parse(raw) as Partial<LoginResult>;
+      return typeof value.username === 'string' ? (value as LoginResult) : null;
+    } catch {
+      return null;
+    }
   },
   /** Merges what one call said into the login result (the widget's page events). */
   updateLoginResult(update: Partial<LoginResult>) {
@@ -28,6 +64,9 @@ export const serviceData = {
   },
   otpConfirmedFor(): string | null {
     return sessionStorage.getItem(OTP_CONFIRMED_KEY);
+  },
+  clearLoginResult() {
+    sessionStorage.removeItem(LOGIN_RESULT_KEY);
   },
   clear() {
     sessionStorage.removeItem(LOGIN_RESULT_KEY);
@@ -45,8 +84,13 @@ export function cookieDomains(hostname: string): Array<string | undefined> {
 
 /** Clears the portal's session cookies (SESSION_SCTX, ET, MC, SC, FC, RC) on every known domain. */
 export function clearSessionCookies(): void {
+  const portalHost = currentEnvironment().portalHost;
+  const hostnames = new Set([
+    window.location.hostname,
+    ...(portalHost ? [new URL(portalHost).hostname] : []),
+  ]);
   for (const name of cookies.portalLogout) {
-    for (const domain of cookieDomains(window.location.hostname)) {
+    for (const domain of [...hostnames].flatMap(cookieDomains)) {
       // biome-ignore lint/suspicious/noDocumentCookie: expiring cookies on other domains needs the raw setter.
       document.cookie = `${name}=; Max-Age=0; Path=/${domain ? `; Domain=${domain}` : ''}`;
     }

@@ -13,6 +13,8 @@ export const messages = {
   privacy: 'Privacy',
   security: 'Security',
   signInRegion: 'Sign in',
+  signInTitle: 'Sign in',
+  homeTitle: 'Your account',
   signedInAnnouncement: 'Signed in. Opening the portal.',
   signedInHeading: 'Welcome, {0}',
   signedInAs: 'You are signed in as {0}.',

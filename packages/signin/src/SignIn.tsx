@@ -1,5 +1,5 @@
-import { lazy, Suspense, useId, useMemo } from 'react';
-import { Route, Routes, useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useId, useMemo } from 'react';
+import { Route, Routes } from 'react-router';
 import { ApiClient } from './api/client.ts';
 import { resolveConfig, type SignInConfig } from './config.ts';
 import { WidgetContext } from './context.tsx';
@@ -7,6 +7,7 @@ import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { IsolatedRouter } from './IsolatedRouter.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
+import { FactorPlaceholder } from './screens/FactorPlaceholder.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
 import './signin.css';
 
@@ -53,7 +54,6 @@ const factorRoutes = [
 ];
 
 function Screens() {
-  const navigate = useNavigate();
   return (
     <ErrorBoundary fallback={(reset) => <ErrorScreen onBack={reset} />}>
       <Suspense fallback={null}>
@@ -72,11 +72,11 @@ function Screens() {
           <Route path={routes.usernameConfirmation} element={<UsernameConfirmationScreen />} />
           <Route path={routes.authenticator} element={<AuthenticatorEntry />} />
           {factorRoutes.map((path) => (
-            // The second-factor screens plug in here (next issue); until then the generic card.
-            <Route key={path} path={path} element={<ErrorScreen />} />
+            // The second-factor screens plug in here (next issue).
+            <Route key={path} path={path} element={<FactorPlaceholder />} />
           ))}
           <Route path={routes.error} element={<ErrorScreen />} />
-          <Route path="*" element={<ErrorScreen onBack={() => navigate(routes.login)} />} />
+          <Route path="*" element={<ErrorScreen />} />
         </Routes>
       </Suspense>
     </ErrorBoundary>
@@ -98,6 +98,15 @@ export function SignIn({ config }: { config: SignInConfig }) {
       }),
     }),
     [resolved, idPrefix],
+  );
+  // Unmounting leaves nothing behind: the widget's own session-storage entries go with it.
+  useEffect(
+    () => () => {
+      for (const key of Object.keys(sessionStorage)) {
+        if (key.startsWith(`gh.signin.${idPrefix}.`)) sessionStorage.removeItem(key);
+      }
+    },
+    [idPrefix],
   );
   return (
     <WidgetContext.Provider value={widget}>

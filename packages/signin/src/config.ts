@@ -1,4 +1,4 @@
-import { appDefaults } from '@gatehouse/contract/client';
+import { type AuthenticatorItem, appDefaults } from '@gatehouse/contract/client';
 
 export const journeys = ['LOGIN', 'STEPUP'] as const;
 export type Journey = (typeof journeys)[number];
@@ -35,6 +35,8 @@ export type SignInConfig = {
   subEvent?: string;
   rejectMessage?: string;
   headingLevel?: 1 | 2 | 3;
+  /** The authenticators the host allows for step-up (widget spec §7: the list comes from the host). */
+  authenticators?: AuthenticatorItem[];
   onFinish: (result: FinishResult) => void;
   onCancel?: () => void;
   onLogout?: () => void;
@@ -70,6 +72,11 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   subEvent: { check: nonEmpty, expected: 'a non-empty string' },
   rejectMessage: { check: isString, expected: 'a string' },
   headingLevel: { check: oneOf(1, 2, 3), expected: '1, 2 or 3' },
+  authenticators: {
+    check: (v) =>
+      Array.isArray(v) && v.every((a) => typeof a === 'object' && a !== null && typeof a.type === 'string'),
+    expected: 'an array of { type, title?, context? }',
+  },
   onFinish: { required: true, check: isFunction, expected: 'a function' },
   onCancel: { check: isFunction, expected: 'a function' },
   onLogout: { check: isFunction, expected: 'a function' },

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { messages } from '../messages.ts';
 import { Shell } from '../shell/Shell.tsx';
+import { usePageTitle } from '../usePageTitle.ts';
 import { RequireAuth, useSession } from './RequireAuth.tsx';
 
 /** The signed-in page: who is signed in, and Sign out. */
@@ -12,6 +13,7 @@ export function HomePage() {
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  usePageTitle(messages.homeTitle);
   return (
     <Shell>
       <Card width={448}>

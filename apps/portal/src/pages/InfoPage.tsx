@@ -1,6 +1,8 @@
 import { Card } from '@gatehouse/ui';
+import { useEffect, useRef } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { Shell } from '../shell/Shell.tsx';
+import { usePageTitle } from '../usePageTitle.ts';
 
 /** The footer's pages: browser requirements, user agreement, privacy and security. */
 const pages: Record<string, { title: string; body: string[] }> = {
@@ -37,11 +39,16 @@ const pages: Record<string, { title: string; body: string[] }> = {
 export function InfoPage() {
   const { page = '' } = useParams();
   const content = pages[page];
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [page]);
+  usePageTitle(content?.title ?? 'Sign in');
   if (!content) return <Navigate to="/login" replace />;
   return (
     <Shell>
       <Card width={448}>
-        <h1 className="portal__page-heading">{content.title}</h1>
+        <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+          {content.title}
+        </h1>
         {content.body.map((p) => (
           <p key={p}>{p}</p>
         ))}

@@ -1,23 +1,35 @@
 import { SignIn, type SignInConfig } from '@gatehouse/signin';
-import { Card } from '@gatehouse/ui';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Alert, Card } from '@gatehouse/ui';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useAnnounce } from '../announcer.tsx';
 import { serviceData } from '../api.ts';
+import { currentEnvironment } from '../environment.ts';
 import { messages } from '../messages.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
+import { usePageTitle } from '../usePageTitle.ts';
 
 /** Portal spec §2 "Login screen": the widget in a fixed-width container with a live region. */
 const SuccessToast = lazy(() => import('./SuccessToast.tsx').then((m) => ({ default: m.SuccessToast })));
 
 export function LoginPage() {
-  const toast = (useLocation().state as { toast?: { title: string; message: string } } | null)?.toast;
   const navigate = useNavigate();
-  const [announcement, setAnnouncement] = useState('');
+  const location = useLocation();
+  const state = location.state as { toast?: { title: string; message: string }; notice?: string } | null;
+  // Shown once: the state is cleared so a reload or Back does not bring the toast back.
+  const [toast] = useState(state?.toast);
+  const [notice] = useState(state?.notice);
+  usePageTitle(messages.signInTitle);
+  useEffect(() => {
+    if (state?.toast || state?.notice) navigate('.', { replace: true, state: null });
+  }, [state, navigate]);
+  const announce = useAnnounce();
   const config = useMemo<SignInConfig>(
     () => ({
       appId: settings.appId,
       appName: settings.appName,
+      endpoint: currentEnvironment().serviceHost,
       journey: 'LOGIN',
       subEvent: settings.subEvent,
       sessionContext: settings.context,
@@ -42,22 +54,26 @@ export function LoginPage() {
         }
       },
       onFinish: (result) => {
+        // Signed in: the login result has served its purpose (portal spec §3).
+        serviceData.clearLoginResult();
         if (result.context === settings.context) {
-          setAnnouncement(messages.signedInAnnouncement);
+          announce(messages.signedInAnnouncement);
           navigate(settings.homeRoute);
         }
       },
     }),
-    [navigate],
+    [navigate, announce],
   );
   return (
     <Shell supportLine="login">
+      {notice ? (
+        <Card width={448}>
+          <Alert variant="critical">{notice}</Alert>
+        </Card>
+      ) : null}
       <Card width={448}>
         <section className="portal__widget" aria-label={messages.signInRegion}>
           <SignIn config={config} />
-          <div aria-live="polite" className="gh-visually-hidden">
-            {announcement}
-          </div>
         </section>
       </Card>
       {toast ? (

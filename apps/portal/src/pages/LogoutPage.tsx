@@ -1,10 +1,12 @@
-import { paths } from '@gatehouse/contract/client';
+import { format, headers, paths, recoveryMessages } from '@gatehouse/contract/client';
 import { Button, Card, Spinner } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, clearSessionCookies, serviceData } from '../api.ts';
 import { messages } from '../messages.ts';
+import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
+import { usePageTitle } from '../usePageTitle.ts';
 
 type State = { kind: 'loading' } | { kind: 'done' } | { kind: 'failed'; message: string };
 
@@ -13,19 +15,23 @@ export function LogoutPage() {
   const navigate = useNavigate();
   const [state, setState] = useState<State>({ kind: 'loading' });
   const heading = useRef<HTMLHeadingElement>(null);
+  usePageTitle(messages.sessionEnded);
 
   const logout = useCallback(async () => {
     setState({ kind: 'loading' });
     serviceData.clear();
     clearSessionCookies();
     try {
+      // Portal spec §7: logout is a DELETE with token type FAC.
       const result = await api.request('DELETE', paths.sessionLogout, {
         body: { requestBaseInfo: { sessionTokens: {} } },
+        headers: { [headers.acceptTokenType]: 'FAC' },
       });
       if (result.http === 204 || result.http === 200) setState({ kind: 'done' });
       else setState({ kind: 'failed', message: result.status.message });
-    } catch (error) {
-      setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+    } catch {
+      // No answer at all: say so in the portal's words, not the browser's.
+      setState({ kind: 'failed', message: format(recoveryMessages.genericError, settings.supportEmail) });
     }
   }, []);
 

@@ -2,7 +2,7 @@ import { Status } from '@gatehouse/contract/client';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../routes.ts';
 import { calls } from './calls.ts';
-import { interpret, statusTables, UnmappedStatusError } from './status-tables.ts';
+import { interpret, interpretPush, statusTables, UnmappedStatusError } from './status-tables.ts';
 
 /** Widget spec §4, line by line. */
 const spec: Array<[keyof typeof calls, number, unknown]> = [
@@ -35,7 +35,7 @@ const spec: Array<[keyof typeof calls, number, unknown]> = [
   ['totpAuthentication', 1491, { kind: 'REDIRECT', to: routes.authenticatorTotpBlock }],
   ['changeUsername', 1200, { kind: 'REDIRECT', to: routes.usernameConfirmation }],
   ['changeUsername', 1400, { kind: 'ERROR', message: 'error.usernameGuidelines' }],
-  ['changeUsername', 1485, { kind: 'ERROR', message: 'error.usernameGuidelines' }],
+  ['changeUsername', 1485, { kind: 'ERROR', message: 'error.usernameGuidelines', server: true }],
   ['changeUsername', 1403, { kind: 'ERROR', message: 'error.wrongPassword' }],
   ['changeUsername', 1474, { kind: 'ERROR', message: 'error.usernameTaken' }],
   ['changeUsername', 1481, { kind: 'ERROR', message: 'error.usernameMinLength' }],
@@ -67,5 +67,19 @@ describe('status tables (widget spec §4)', () => {
     expect(() => interpret('sessionLogin', { code: Status.UNKNOWN, message: 'Unknown error' })).toThrow(
       /code 5000/,
     );
+  });
+
+  it('ignores any failure of the device-binding follow-up call (spec §4)', () => {
+    expect(interpret('trustedDevice', { code: 1403, message: 'no' })).toEqual({ kind: 'SUCCESS' });
+    expect(interpret('trustedDevice', { code: 5000, message: 'Unknown error' })).toEqual({ kind: 'SUCCESS' });
+  });
+
+  it('maps every push status of spec §4', () => {
+    expect(interpretPush('PENDING')).toBe('poll');
+    expect(interpretPush('COMPLETED_SUCCESSFUL')).toBe('continue');
+    expect(interpretPush('DECLINED')).toBe('denied');
+    expect(interpretPush('FRAUD')).toBe('denied');
+    for (const s of ['EXPIRED_PENDING', 'EXPIRED_FAILURE', 'COMPLETED_FAILURE']) expect(interpretPush(s)).toBe('failure');
+    expect(interpretPush('SOMETHING_NEW')).toBe('poll');
   });
 });

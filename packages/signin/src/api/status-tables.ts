@@ -103,7 +103,8 @@ export const statusTables: Record<CallName, StatusTable> = {
     [Status.SUCCESS]: { kind: 'REDIRECT', to: routes.usernameConfirmation },
     [Status.BLOCKED_FOR_RESET]: { kind: 'REDIRECT', to: routes.blocked, state: { reason: 'reset' } },
     [Status.GUIDELINES_NOT_MET]: { kind: 'ERROR', message: 'error.usernameGuidelines' },
-    [Status.USERNAME_GUIDELINES]: { kind: 'ERROR', message: 'error.usernameGuidelines' },
+    // The server names the rule that failed (for example the 5 shared characters); show its text.
+    [Status.USERNAME_GUIDELINES]: { kind: 'ERROR', message: 'error.usernameGuidelines', server: true },
     [Status.FORBIDDEN]: { kind: 'ERROR', message: 'error.wrongPassword' },
     [Status.USERNAME_TAKEN]: { kind: 'ERROR', message: 'error.usernameTaken' },
     [Status.USERNAME_MIN_LENGTH]: { kind: 'ERROR', message: 'error.usernameMinLength' },
@@ -115,6 +116,31 @@ export const statusTables: Record<CallName, StatusTable> = {
   sessionExtend: { [Status.SUCCESS]: success },
   clientLogs: { [Status.SUCCESS]: success },
 };
+
+/**
+ * Calls whose failure the spec tells the widget to ignore: any status is treated as done
+ * (widget spec §4: "A device-binding follow-up call is made; its failure is ignored").
+ */
+export const ignoredFailures: Partial<Record<CallName, Action>> = {
+  trustedDevice: success,
+  clientLogs: success,
+  sessionUpdate: success,
+};
+
+/** Widget spec §4 "Push": what each push status means, as a table like the others. */
+export type PushAction = 'continue' | 'poll' | 'denied' | 'failure';
+export const pushStates: Record<string, PushAction> = {
+  PENDING: 'poll',
+  SUCCESS: 'continue',
+  COMPLETED_SUCCESSFUL: 'continue',
+  DECLINED: 'denied',
+  FRAUD: 'denied',
+  EXPIRED_PENDING: 'failure',
+  EXPIRED_FAILURE: 'failure',
+  COMPLETED_FAILURE: 'failure',
+};
+/** Any other push status keeps polling (spec: "otherwise polling continues"). */
+export const interpretPush = (status: string): PushAction => pushStates[status] ?? 'poll';
 
 /** A status the call's table does not list: the error names call, type, code and message. */
 export class UnmappedStatusError extends Error {
@@ -134,7 +160,7 @@ export function interpret(
   status: { code: number; message: string },
   errorType = 'NONE',
 ): Action {
-  const action = statusTables[call][status.code];
+  const action = statusTables[call][status.code] ?? ignoredFailures[call];
   if (!action) throw new UnmappedStatusError(call, errorType, status.code, status.message);
   return action;
 }

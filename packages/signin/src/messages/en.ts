@@ -89,6 +89,7 @@ export const en = {
   'username.usernameRequired': 'Enter a new username.',
   'username.passwordRequired': 'Enter your current password.',
   'username.submit': 'Update username',
+  'username.submitting': 'Updating your username…',
   'username.confirmHeading': "You've changed your username",
   'username.confirmValue': 'Your new username is {0}.',
   'username.confirmBody': 'Use your new username the next time you log in.',

@@ -31,7 +31,7 @@ export function useCall() {
 
   const sessionHeaders = useCallback((): Record<string, string> => {
     const h: Record<string, string> = {
-      [headers.eventType]: config.journey,
+      [headers.eventType]: 'LOGIN', // widget spec §3: session login carries eventtype LOGIN
       [headers.subEventType]: config.subEvent,
     };
     if (config.sessionContext) h[headers.sessionCtx] = config.sessionContext;
@@ -96,7 +96,7 @@ export function useCall() {
             const callbacks: Callback[] = result.envelope?.callbacks ?? [];
             const next = callbackRoute(callbacks);
             if (next) {
-              navigate(next);
+              navigate(next.to, next.state ? { state: next.state } : undefined);
               return { kind: 'navigated' };
             }
             if (result.status.code === Status.SUCCESS) {
@@ -128,11 +128,12 @@ export function useCall() {
 }
 
 /** Widget spec §4, session login: which screen each callback leads to. */
-function callbackRoute(callbacks: Callback[]): string | undefined {
+function callbackRoute(callbacks: Callback[]): { to: string; state?: Record<string, unknown> } | undefined {
   for (const cb of callbacks) {
-    if (cb.name === 'PASSWORD' && cb.type === 'EXPIRED') return routes.expired;
-    if (cb.name === 'PASSWORD' && cb.type === 'SETUP') return routes.forcedUpdate;
-    if (cb.name === 'IDENTITY' && cb.type === 'MAINTENANCE') return routes.blocked;
+    if (cb.name === 'PASSWORD' && cb.type === 'EXPIRED') return { to: routes.expired };
+    if (cb.name === 'PASSWORD' && cb.type === 'SETUP') return { to: routes.forcedUpdate };
+    if (cb.name === 'IDENTITY' && cb.type === 'MAINTENANCE')
+      return { to: routes.blocked, state: { reason: 'maintenance' } };
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { format, limits, passwordError, paths } from '@gatehouse/contract/client';
 import { Alert, Button, Card, ErrorSummary, TextInput } from '@gatehouse/ui';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, serviceData } from '../../api.ts';
 import { messages as shellMessages } from '../../messages.ts';
@@ -10,6 +10,7 @@ const messages = { ...shellMessages, ...recoveryTexts };
 
 import { settings } from '../../settings.ts';
 import { Shell } from '../../shell/Shell.tsx';
+import { usePageTitle } from '../../usePageTitle.ts';
 import { enrollmentRequest, passwordUpdate400, updateBlocked, updateSuccess } from './statusTable.ts';
 import '../username/UsernamePage.css';
 
@@ -18,7 +19,8 @@ type Errors = { newPassword?: string; confirmation?: string };
 /** Portal spec §2 "Reset Password", §4 "Password reset", §5 rules, §8 messages. */
 export function ResetPasswordPage() {
   const navigate = useNavigate();
-  const username = serviceData.otpConfirmedFor();
+  // Read once: clearing the stored data after success must not look like a missing confirmation.
+  const [username] = useState(() => serviceData.otpConfirmedFor());
   const [newPassword, setNewPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -28,25 +30,14 @@ export function ResetPasswordPage() {
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
+  usePageTitle(messages.resetHeading);
   useEffect(() => {
-    if (!username) {
-      const timer = window.setTimeout(() => navigate('/login', { replace: true }), 3000);
-      return () => window.clearTimeout(timer);
-    }
-    heading.current?.focus();
-    return undefined;
+    // Portal spec §2: without a confirmed code, the message, and back to login (where it shows).
+    if (!username) navigate('/login', { replace: true, state: { notice: messages.noOtp } });
+    else heading.current?.focus();
   }, [username, navigate]);
 
-  if (!username) {
-    return (
-      <Shell>
-        <Card width={448}>
-          <h1 className="portal__page-heading">{messages.resetHeading}</h1>
-          <Alert variant="critical">{messages.noOtp}</Alert>
-        </Card>
-      </Shell>
-    );
-  }
+  if (!username) return null;
 
   const valid = passwordError(newPassword, confirmation) === null && newPassword !== '';
 
@@ -75,6 +66,19 @@ export function ResetPasswordPage() {
     });
   };
 
+  /** A press on the disabled Submit (or Enter in a field) runs the checks and shows the summary. */
+  const showWhyDisabled = (event: MouseEvent) => {
+    const target = event.target as HTMLElement;
+    if (valid || busy || !target.closest('button[type="submit"]')) return;
+    const next = validate(newPassword, confirmation);
+    setTouched({ newPassword: true, confirmation: true });
+    setErrors(next);
+    setSummary([
+      ...(next.newPassword ? [{ fieldId: 'reset-new', message: next.newPassword }] : []),
+      ...(next.confirmation ? [{ fieldId: 'reset-confirm', message: next.confirmation }] : []),
+    ]);
+  };
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
@@ -92,13 +96,21 @@ export function ResetPasswordPage() {
     setBusy(true);
     try {
       const state = await api.request('POST', paths.passwordStatus, {
-        body: { requestBaseInfo: { sessionTokens: {} } },
+        body: { requestBaseInfo: { sessionTokens: {} }, username },
       });
-      const { method, body } = enrollmentRequest(state.status.code, {
-        username: username ?? '',
-        newPassword,
-        initialPassword: '',
-      });
+      if (state.http === 401) {
+        // The confirmed code is no longer valid on the server (the flow ended or expired).
+        serviceData.clear();
+        navigate('/login', { replace: true, state: { notice: messages.noOtp } });
+        return;
+      }
+      const request = enrollmentRequest(state.status.code, { username: username ?? '', newPassword });
+      if (!request) {
+        setServerError(state.status.message || format(messages.genericError, settings.supportEmail));
+        setBusy(false);
+        return;
+      }
+      const { method, body } = request;
       const result = await api.request(method, paths.passwordEnrollment, { body });
       const code = result.status.code;
       if (result.http === 400) {
@@ -183,7 +195,8 @@ export function ResetPasswordPage() {
             }}
             error={errors.confirmation}
           />
-          <div className="portal-form__actions">
+          {/* Submit is disabled while the form is invalid; pressing it anyway shows what is wrong. */}
+          <div className="portal-form__actions" onClickCapture={showWhyDisabled}>
             <Button
               type="submit"
               variant="primary"

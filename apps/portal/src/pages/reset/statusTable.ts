@@ -23,11 +23,16 @@ export const passwordUpdate400: Record<number, string> = {
   1450: passwordUpdateMessages.passwordReused,
 };
 
-/** Portal spec §4 "Enrollment call": the user-state code decides the method and the body. */
+/**
+ * Portal spec §4 "Enrollment call": the user-state code decides the method and the body. The
+ * third form (POST with username, old and new password) needs the initial password, which the
+ * portal never keeps (portal spec §3 and our rule: no password at rest), so it is not sent:
+ * null means the state does not allow a reset from here (docs/decisions/007-portal-recovery.md).
+ */
 export function enrollmentRequest(
   stateCode: number,
-  input: { username: string; newPassword: string; initialPassword: string },
-): { method: 'PUT' | 'POST'; body: Record<string, unknown> } {
+  input: { username: string; newPassword: string; initialPassword?: string },
+): { method: 'PUT' | 'POST'; body: Record<string, unknown> } | null {
   const requestBaseInfo = { sessionTokens: {} };
   if (
     stateCode === Status.SUCCESS ||
@@ -42,6 +47,7 @@ export function enrollmentRequest(
   if (stateCode === Status.AUTH_NOT_COMPLETED) {
     return { method: 'POST', body: { requestBaseInfo, password: input.newPassword } };
   }
+  if (!input.initialPassword) return null;
   return {
     method: 'POST',
     body: {

@@ -21,11 +21,14 @@ const messages = { ...shellMessages, ...recoveryTexts };
 
 import { settings } from '../../settings.ts';
 import { Shell } from '../../shell/Shell.tsx';
+import { usePageTitle } from '../../usePageTitle.ts';
 import './UsernamePage.css';
 
 type Step = 'username' | 'email' | 'code';
 type Notice = { kind: 'info' | 'critical'; text: string } | null;
 
+/** Portal spec §7: the send and check bodies carry requestBaseInfo. */
+const requestBaseInfo = { sessionTokens: {} };
 const support = () => format(messages.supportWithCode, settings.supportEmail);
 const generic = () => format(messages.genericError, settings.supportEmail);
 
@@ -61,6 +64,12 @@ export function UsernamePage() {
   const [codeSent, setCodeSent] = useState(false);
   const [resendBlocked, setResendBlocked] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const resendRef = useRef<HTMLButtonElement>(null);
+  /** Closing the resend dialog puts focus back on Resend Code, or on the code field. */
+  const closeConfirm = (open: boolean) => {
+    setConfirmOpen(open);
+    if (!open) requestAnimationFrame(() => (resendRef.current ?? codeRef.current)?.focus());
+  };
   const heading = useRef<HTMLHeadingElement>(null);
   const usernameRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
@@ -70,6 +79,7 @@ export function UsernamePage() {
   useEffect(() => {
     heading.current?.focus();
   }, [step]);
+  usePageTitle(step === 'email' ? messages.extraStep : messages.confirmIdentity);
 
   /** After identify: fetch the address on file and show the e-mail step. */
   async function toEmailStep(): Promise<boolean> {
@@ -116,7 +126,14 @@ export function UsernamePage() {
         const identified = await request('POST', paths.identifyUsername, { username: stored.username });
         if (identified.status.code === Status.SUCCESS && (await toEmailStep())) {
           setUsername(stored.username);
-          setSkipInfo(expired ? messages.skipExpired : messages.skipTemporary);
+          // 1201 (authentication not completed) is neither temporary nor expired: no info text.
+          setSkipInfo(
+            expired
+              ? messages.skipExpired
+              : sessionStatusCode === Status.CALLBACKS_REQUIRED
+                ? messages.skipTemporary
+                : null,
+          );
         }
       } catch {
         // The username step stays; the person can start from there.
@@ -125,7 +142,10 @@ export function UsernamePage() {
     })();
   }, []);
 
-  const cancel = () => navigate('/login');
+  const cancel = () => {
+    serviceData.clearLoginResult();
+    navigate('/login');
+  };
 
   async function submitUsername(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -157,7 +177,7 @@ export function UsernamePage() {
     setBusy(true);
     setNotice(null);
     try {
-      const result = await request('POST', paths.otpEmail, { email });
+      const result = await request('POST', paths.otpEmail, { requestBaseInfo, email });
       if (result.status.code !== Status.SUCCESS) {
         setNotice({ kind: 'critical', text: support() });
       } else {
@@ -189,9 +209,10 @@ export function UsernamePage() {
     setNotice(null);
     setBusy(true);
     try {
-      const result = await request('PUT', paths.otpEmail, { securityCode: code });
+      const result = await request('PUT', paths.otpEmail, { requestBaseInfo, securityCode: code });
       if (result.status.code === Status.SUCCESS) {
-        serviceData.updateLoginResult({ sessionStatusCode: result.status.code });
+        // The new session status is what the next screen needs; the stored login result is done.
+        serviceData.clearLoginResult();
         serviceData.markOtpConfirmed(username);
         setCode('');
         setUsername('');
@@ -217,7 +238,7 @@ export function UsernamePage() {
   }
 
   const resend = () => {
-    setConfirmOpen(false);
+    closeConfirm(false);
     if (resendBlocked) {
       setNotice({ kind: 'critical', text: support() });
       return;
@@ -313,7 +334,7 @@ export function UsernamePage() {
             <div className="portal-form__links">
               {codeSent || resendBlocked ? (
                 <Tooltip content={messages.resendTooltip}>
-                  <Button variant="link" onClick={() => setConfirmOpen(true)}>
+                  <Button variant="link" ref={resendRef} onClick={() => setConfirmOpen(true)}>
                     {messages.resendCode}
                   </Button>
                 </Tooltip>
@@ -327,7 +348,7 @@ export function UsernamePage() {
             </div>
             <Dialog
               open={confirmOpen}
-              onOpenChange={setConfirmOpen}
+              onOpenChange={closeConfirm}
               title={messages.resendConfirmTitle}
               description={format(messages.resendConfirm, email)}
               footer={

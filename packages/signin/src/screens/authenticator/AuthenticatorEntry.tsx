@@ -36,7 +36,7 @@ export const otpChannelsKey = (idPrefix: string) => `gh.signin.${idPrefix}.otpCh
  * screen of the first one; the representative page is the default.
  */
 export function AuthenticatorEntry() {
-  const { idPrefix } = useWidget();
+  const { idPrefix, config } = useWidget();
   const call = useCall();
   const navigate = useNavigate();
   const state = useLocation().state as { data?: { authenticators?: AuthenticatorItem[] } } | null;
@@ -51,7 +51,7 @@ export function AuthenticatorEntry() {
       const first = list[0];
       navigate(routeFor(first), { replace: true, state: first?.context ? { context: first.context } : null });
     };
-    const given = state?.data?.authenticators;
+    const given = state?.data?.authenticators ?? config.authenticators;
     if (given) {
       go(given);
       return;
@@ -61,7 +61,7 @@ export function AuthenticatorEntry() {
         go((outcome.data as { authenticators?: AuthenticatorItem[] } | undefined)?.authenticators ?? []);
       }
     });
-  }, [call, idPrefix, navigate, state]);
+  }, [call, idPrefix, navigate, state, config.authenticators]);
 
   return null;
 }

@@ -53,6 +53,14 @@ export function LoginScreen() {
       .then((result) => {
         const list = result.envelope?.successData?.usernames ?? [];
         if (!live || result.status.message !== loginMessages.userIdentified || list.length === 0) return;
+        // Never swap the field out from under someone who has started typing.
+        if (
+          usernameRef.current &&
+          (usernameRef.current.value !== '' || document.activeElement === usernameRef.current)
+        ) {
+          setSaved([...list].sort((a, b) => a.index - b.index));
+          return;
+        }
         const ordered = [...list].sort((a, b) => a.index - b.index);
         setSaved(ordered);
         setUseSaved(true);
@@ -177,7 +185,7 @@ export function LoginScreen() {
           checked={remember}
           onChange={(change) => setRemember(change.checked)}
         />
-        <Button type="submit" variant="primary" fullWidth loading={busy}>
+        <Button type="submit" variant="primary" fullWidth loading={busy} loadingText={t('login.submitting')}>
           {t('login.submit')}
         </Button>
       </form>

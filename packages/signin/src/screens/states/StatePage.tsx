@@ -1,6 +1,6 @@
 import { format } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
 import { type MessageKey, t } from '../../messages/index.ts';
@@ -35,6 +35,11 @@ export const statePages = {
   totpBlock: { heading: 'page.totpBlockHeading', body: ['page.totpBlockBody'], action: 'back' },
   ssoError: { heading: 'page.ssoHeading', body: ['page.ssoBody'], action: 'backToLogin' },
   logout: { heading: 'page.logoutHeading', body: ['page.logoutBody'], action: 'backToLogin' },
+  maintenance: {
+    heading: 'page.ssoHeading',
+    body: ['page.cantComplete', 'page.supportHours'],
+    action: 'backToLogin',
+  },
 } satisfies Record<string, PageDef>;
 
 export type StatePageName = keyof typeof statePages;
@@ -49,6 +54,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
   useHeadingFocus(headingRef);
   const headingId = `${idPrefix}-${name}-heading`;
 
+  const [busy, setBusy] = useState(false);
   const act = async (action: Action) => {
     switch (action) {
       case 'reset':
@@ -56,6 +62,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
         return;
       case 'preReset':
         // Widget spec §2: a GET to the pre-reset address first, its failure ignored.
+        setBusy(true);
         if (config.preResetUrl) {
           await fetch(config.preResetUrl, { credentials: 'include' }).catch(() => undefined);
         }
@@ -69,7 +76,9 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
         else cancel();
         return;
       case 'backToLogin':
-        navigate(routes.login);
+        // Back to the login screen in the login journey; elsewhere the host decides.
+        if (config.journey === 'LOGIN') navigate(routes.login);
+        else cancel();
         return;
     }
   };
@@ -100,8 +109,10 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
         </p>
       ) : null}
       {page.action && !resetMissing ? (
-        <Button variant="primary" onClick={() => void act(page.action!)}>
-          {t(actionLabel[page.action])}
+        <Button variant="primary" loading={busy} onClick={() => void act(page.action!)}>
+          {page.action === 'backToLogin' && config.journey !== 'LOGIN'
+            ? t('page.cancel')
+            : t(actionLabel[page.action])}
         </Button>
       ) : null}
       {page.cancel ? (

@@ -5,7 +5,9 @@ import { StatePage } from './StatePage.tsx';
 /** Blocked, or blocked for reset when the state says so (password authentication 1203). */
 export function BlockedRoute() {
   const state = useLocation().state as { reason?: string } | null;
-  return <StatePage name={state?.reason === 'reset' ? 'blockedReset' : 'blocked'} />;
+  const name =
+    state?.reason === 'reset' ? 'blockedReset' : state?.reason === 'maintenance' ? 'maintenance' : 'blocked';
+  return <StatePage name={name} />;
 }
 
 /** Reject: the message comes from the host's config. */

@@ -22,6 +22,12 @@ const ruleText: Record<UsernameRuleId, MessageKey> = {
   password: 'username.rule.password',
 };
 
+/** Nothing typed yet: every rule reads as not met, rather than some passing vacuously. */
+function unmetWhileEmpty(username: string, password: string): Record<UsernameRuleId, boolean> {
+  const rules = checkUsername(username, password);
+  return username === '' ? { length: false, letters: false, sequences: false, password: false } : rules;
+}
+
 /** Widget spec §2 "Change username" with the live checklist of §5. */
 export function ChangeUsernameScreen() {
   const { idPrefix } = useWidget();
@@ -33,7 +39,7 @@ export function ChangeUsernameScreen() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   // The checklist is re-evaluated on key-up (not Enter), as the spec says, not on every change.
-  const [checked, setChecked] = useState(() => checkUsername('', ''));
+  const [checked, setChecked] = useState(() => unmetWhileEmpty('', ''));
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -41,7 +47,7 @@ export function ChangeUsernameScreen() {
   const id = (name: string) => `${idPrefix}-cu-${name}`;
 
   const evaluate = (u = username, p = password) => {
-    const next = checkUsername(u, p);
+    const next = unmetWhileEmpty(u, p);
     setChecked(next);
     return next;
   };
@@ -137,7 +143,13 @@ export function ChangeUsernameScreen() {
           onKeyUp={onKeyUp}
           error={errors.password}
         />
-        <Button type="submit" variant="primary" fullWidth loading={busy}>
+        <Button
+          type="submit"
+          variant="primary"
+          fullWidth
+          loading={busy}
+          loadingText={t('username.submitting')}
+        >
           {t('username.submit')}
         </Button>
       </form>
