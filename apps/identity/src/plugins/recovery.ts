@@ -313,11 +313,10 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         return failure(request, reply, new ApiError(200, Status.LIMIT_REACHED, support()));
       }
 
-      // Never to an address the client supplies: the one on file whose mask (or itself) was given.
+      // Never to an address the client supplies: the one on file whose mask was given. The full
+      // address is not accepted, so this call cannot confirm a guessed address.
       const given = body.email.trim();
-      const address = (await emailsOnFile(ctx, account)).find(
-        (a) => maskEmail(a) === given || a.toLowerCase() === given.toLowerCase(),
-      );
+      const address = (await emailsOnFile(ctx, account)).find((a) => maskEmail(a) === given);
       if (!address) {
         return failure(
           request,
