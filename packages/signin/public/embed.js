@@ -5,13 +5,22 @@ const element = document.getElementById('signin');
 const result = document.getElementById('result');
 const remove = document.getElementById('unmount');
 
+// ?journey=STEPUP shows the step-up journey for an already signed-in session.
+const journey = new URLSearchParams(window.location.search).get('journey') === 'STEPUP' ? 'STEPUP' : 'LOGIN';
+
 const unmount = mount(element, {
   appId: 'EMBEDDEMO',
   appName: 'Embedding demo',
+  journey,
+  repPhone: '1-800-555-0199',
+  businessSMSText: 'Gatehouse',
   sessionContext: 'EMBEDDEMO',
   headingLevel: 2,
   onFinish: (outcome) => {
-    result.textContent = `Signed in as ${outcome.data?.username ?? 'unknown'} (status ${outcome.code}).`;
+    result.textContent =
+      outcome.journey === 'STEPUP'
+        ? `Step-up complete (status ${outcome.code}).`
+        : `Signed in as ${outcome.data?.username ?? 'unknown'} (status ${outcome.code}).`;
   },
   onCancel: () => {
     result.textContent = 'Cancelled.';

@@ -27,6 +27,13 @@ const ChangeUsernameScreen = lazy(() =>
 const AuthenticatorEntry = lazy(() =>
   import('./screens/authenticator/AuthenticatorEntry.tsx').then((m) => ({ default: m.AuthenticatorEntry })),
 );
+const OtpContactScreen = lazy(() =>
+  import('./screens/otp/OtpContactScreen.tsx').then((m) => ({ default: m.OtpContactScreen })),
+);
+const OtpCodeScreen = lazy(() =>
+  import('./screens/otp/OtpCodeScreen.tsx').then((m) => ({ default: m.OtpCodeScreen })),
+);
+const RepScreen = lazy(() => import('./screens/otp/RepScreen.tsx').then((m) => ({ default: m.RepScreen })));
 const UsernameConfirmationScreen = lazy(() =>
   import('./screens/username/UsernameConfirmationScreen.tsx').then((m) => ({
     default: m.UsernameConfirmationScreen,
@@ -35,17 +42,11 @@ const UsernameConfirmationScreen = lazy(() =>
 
 /** The factor routes of widget spec §2, top-level and under /authenticator. */
 const factorRoutes = [
-  routes.otp,
   routes.totp,
   routes.totpSync,
   routes.push,
   routes.pushDenied,
-  routes.rep,
-  routes.securityCode,
   routes.extendSession,
-  routes.authenticatorOtp,
-  routes.authenticatorOtpCode,
-  routes.authenticatorRep,
   routes.authenticatorSvip,
   routes.authenticatorSvipSync,
   routes.authenticatorPush,
@@ -71,6 +72,12 @@ function Screens() {
           <Route path={routes.createUsername} element={<ChangeUsernameScreen />} />
           <Route path={routes.usernameConfirmation} element={<UsernameConfirmationScreen />} />
           <Route path={routes.authenticator} element={<AuthenticatorEntry />} />
+          <Route path={routes.authenticatorOtp} element={<OtpContactScreen />} />
+          <Route path={routes.otp} element={<OtpContactScreen />} />
+          <Route path={routes.authenticatorOtpCode} element={<OtpCodeScreen />} />
+          <Route path={routes.securityCode} element={<OtpCodeScreen />} />
+          <Route path={routes.authenticatorRep} element={<RepScreen />} />
+          <Route path={routes.rep} element={<RepScreen />} />
           {factorRoutes.map((path) => (
             // The second-factor screens plug in here (next issue).
             <Route key={path} path={path} element={<FactorPlaceholder />} />

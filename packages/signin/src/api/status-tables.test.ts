@@ -79,7 +79,8 @@ describe('status tables (widget spec §4)', () => {
     expect(interpretPush('COMPLETED_SUCCESSFUL')).toBe('continue');
     expect(interpretPush('DECLINED')).toBe('denied');
     expect(interpretPush('FRAUD')).toBe('denied');
-    for (const s of ['EXPIRED_PENDING', 'EXPIRED_FAILURE', 'COMPLETED_FAILURE']) expect(interpretPush(s)).toBe('failure');
+    for (const s of ['EXPIRED_PENDING', 'EXPIRED_FAILURE', 'COMPLETED_FAILURE'])
+      expect(interpretPush(s)).toBe('failure');
     expect(interpretPush('SOMETHING_NEW')).toBe('poll');
   });
 });

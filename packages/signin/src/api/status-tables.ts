@@ -24,6 +24,8 @@ const incorrectCredentials: Action = { kind: 'ERROR', message: 'error.incorrectC
 
 const otpSend = {
   [Status.SUCCESS]: toCode,
+  // The contact or channel is not usable (the server says which): shown on the contact screen.
+  [Status.FORBIDDEN]: { kind: 'ERROR', message: 'error.contactUnavailable', server: true },
   [Status.CARRIER_OUTAGE]: {
     kind: 'REDIRECT',
     to: routes.authenticatorOtpCode,
@@ -34,6 +36,7 @@ const otpSend = {
 
 const otpCheck = {
   [Status.SUCCESS]: success,
+  [Status.UNAUTHENTICATED]: { kind: 'REDIRECT', to: routes.error },
   [Status.PASSWORD_EXPIRED]: incorrectCode,
   [Status.INCORRECT_CODE]: incorrectCode,
   [Status.LIMIT_REACHED]: toRep,

@@ -1,0 +1,187 @@
+import { format, limits } from '@gatehouse/contract/client';
+import { Alert, Button, Checkbox, CodeInput } from '@gatehouse/ui';
+import { type FormEvent, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useWidget } from '../../context.tsx';
+import { type MessageKey, t } from '../../messages/index.ts';
+import { routes } from '../../routes.ts';
+import { ScreenHeading } from '../../shared/Heading.tsx';
+import { useCall } from '../../shared/useCall.ts';
+import { useCancel } from '../../shared/useCancel.ts';
+import { useContinueJourney } from '../../shared/useContinueJourney.ts';
+import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { type Channel, checkCall, type OtpNavState, type Selected, sendCall } from './otp-state.ts';
+import './Otp.css';
+
+const headings: Record<Channel, MessageKey> = {
+  sms: 'otp.codeHeading.sms',
+  voice: 'otp.codeHeading.voice',
+  email: 'otp.codeHeading.email',
+  rep: 'otp.codeHeading.rep',
+};
+
+/** Widget spec §2 "OTP code screen", §4 "OTP flow", §5 code rules. */
+export function OtpCodeScreen() {
+  const { idPrefix, config, client } = useWidget();
+  const call = useCall();
+  const cancel = useCancel();
+  const continueJourney = useContinueJourney();
+  const navigate = useNavigate();
+  const nav = (useLocation().state ?? {}) as OtpNavState;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const [selected, setSelected] = useState<Selected>(
+    nav.selectedContact ?? { type: 'REP', value: '', label: '', channel: 'rep' },
+  );
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [trust, setTrust] = useState(false);
+  const [busy, setBusy] = useState<'check' | 'resend' | 'voice' | null>(null);
+  useHeadingFocus(headingRef);
+  const channel = selected.channel;
+  const outage = channel === 'sms' && (nav.carrierOutage || nav.ruleData?.carrierOutage);
+  const phones = (nav.contacts?.phone ?? []).filter((c) => c.enable);
+  const headingId = `${idPrefix}-code-heading`;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    if (!code.trim()) {
+      setError(t('error.emptyCode'));
+      codeRef.current?.focus();
+      return;
+    }
+    if (code.length !== limits.codeLength) {
+      setError(t('error.shortCode'));
+      codeRef.current?.focus();
+      return;
+    }
+    setError(undefined);
+    setBusy('check');
+    const bindDevice = config.journey === 'LOGIN' && trust;
+    const outcome = await call(checkCall[channel], { body: { securityCode: code, bindDevice } });
+    if (outcome.kind === 'success') {
+      config.onEvent?.({ type: 'factorVerified', detail: { factor: channel } });
+      await continueJourney({ trustDevice: bindDevice, data: outcome.data });
+    } else if (outcome.kind === 'error') {
+      // Spec §5: a server error on the field replaces the message with the server's text.
+      config.onEvent?.({ type: 'invalidCode', detail: { factor: channel } });
+      setCode('');
+      setError(outcome.text);
+      codeRef.current?.focus();
+    }
+    setBusy(null);
+  }
+
+  /** Resend re-sends without leaving; from the text screen a voice send switches to voice. */
+  async function resend(via: Exclude<Channel, 'rep'> = channel === 'rep' ? 'sms' : channel) {
+    if (busy || channel === 'rep') return;
+    setBusy(via === channel ? 'resend' : 'voice');
+    setNotice(null);
+    const body =
+      via === 'email'
+        ? { email: selected.value }
+        : via === 'sms'
+          ? { phone: selected.value, message: format(t('otp.smsTemplate'), config.businessSMSText ?? '') }
+          : { phone: selected.value };
+    const result = await client.call(sendCall[via], { body }).catch(() => null);
+    setBusy(null);
+    if (result && (result.status.code === 1200 || result.status.code === 1224)) {
+      setSelected({ ...selected, channel: via });
+      setNotice(t('otp.resent'));
+      codeRef.current?.focus();
+    } else if (result && result.status.code === 1491) {
+      navigate(routes.authenticatorRep);
+    } else {
+      setNotice(result?.status.message ?? t('page.cantComplete'));
+    }
+  }
+
+  return (
+    <section className="gh-signin__screen" aria-labelledby={headingId}>
+      {nav.backButtonEnabled !== false ? (
+        <Button variant="link" className="gh-otp__back" onClick={() => navigate(-1)}>
+          {t('otp.back')}
+        </Button>
+      ) : null}
+      <ScreenHeading id={headingId} ref={headingRef}>
+        {t(headings[channel])}
+      </ScreenHeading>
+      {outage ? (
+        <Alert variant="warning" title={t('otp.outage')}>
+          {phones.length > 1 ? t('otp.outageSeveral') : t('otp.outageOne')}
+        </Alert>
+      ) : null}
+      {(channel === 'sms' || channel === 'email') && selected.label ? (
+        <p>{format(t('otp.sentTo'), selected.label)}</p>
+      ) : null}
+      {notice ? <Alert variant="info">{notice}</Alert> : null}
+      <form className="gh-signin__form" noValidate onSubmit={submit}>
+        <CodeInput
+          id={`${idPrefix}-code`}
+          ref={codeRef}
+          label={t('otp.securityCode')}
+          required
+          value={code}
+          onValueChange={setCode}
+          error={error}
+        />
+        {config.journey === 'LOGIN' ? (
+          <Checkbox
+            id={`${idPrefix}-trust`}
+            label={t('otp.trustDevice')}
+            checked={trust}
+            onChange={(change) => setTrust(change.checked)}
+          />
+        ) : null}
+        <Button
+          type="submit"
+          variant="primary"
+          fullWidth
+          loading={busy === 'check'}
+          loadingText={t('otp.checking')}
+        >
+          {t('otp.submit')}
+        </Button>
+        {channel !== 'rep' ? (
+          <Button variant="secondary" fullWidth loading={busy === 'resend'} onClick={() => void resend()}>
+            {t('otp.resend')}
+          </Button>
+        ) : null}
+      </form>
+      {channel === 'sms' ? (
+        <div className="gh-otp__helper">
+          <Button variant="link" loading={busy === 'voice'} onClick={() => void resend('voice')}>
+            {t('otp.callInstead')}
+          </Button>
+          {phones.length > 1 ? (
+            <Button
+              variant="link"
+              onClick={() => navigate(routes.authenticatorOtp, { state: { contacts: nav.contacts } })}
+            >
+              {t('otp.anotherPhone')}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      <div className="gh-signin__links">
+        {channel === 'rep' ? null : (nav.contacts?.email.length ?? 0) + phones.length > 1 ? (
+          <Button
+            variant="link"
+            onClick={() => navigate(routes.authenticatorOtp, { state: { contacts: nav.contacts } })}
+          >
+            {t('otp.anotherWay')}
+          </Button>
+        ) : (
+          <Button variant="link" onClick={() => navigate(routes.authenticatorRep)}>
+            {t('otp.cantReceive')}
+          </Button>
+        )}
+        <Button variant="link" onClick={cancel}>
+          {t('page.cancel')}
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,213 @@
+import { type Contact, format } from '@gatehouse/contract/client';
+import { Alert, Button, RadioGroup } from '@gatehouse/ui';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useWidget } from '../../context.tsx';
+import { type MessageKey, t } from '../../messages/index.ts';
+import { routes } from '../../routes.ts';
+import { ScreenHeading } from '../../shared/Heading.tsx';
+import { useCall } from '../../shared/useCall.ts';
+import { useCancel } from '../../shared/useCancel.ts';
+import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { otpChannelsKey } from '../authenticator/AuthenticatorEntry.tsx';
+import { type Channel, type Contacts, type OtpNavState, sendCall } from './otp-state.ts';
+import './Otp.css';
+
+/** The one-time-code channels the server allows, as kept by the authenticator entry. */
+function allowedChannels(idPrefix: string): Set<string> {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(otpChannelsKey(idPrefix)) ?? '[]') as unknown;
+    return new Set(Array.isArray(stored) ? stored.filter((v): v is string => typeof v === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Widget spec §2 "OTP contact screen" and §4 "Switching channels". */
+export function OtpContactScreen() {
+  const { idPrefix, client, config } = useWidget();
+  const call = useCall();
+  const cancel = useCancel();
+  const navigate = useNavigate();
+  const nav = (useLocation().state ?? {}) as OtpNavState;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [contacts, setContacts] = useState<Contacts | null>(nav.contacts ?? null);
+  const [kind, setKind] = useState<'phone' | 'email'>(nav.switchToEmailOTP ? 'email' : 'phone');
+  const [switched, setSwitched] = useState(false);
+  const [choice, setChoice] = useState<string>('');
+  const [busy, setBusy] = useState<Channel | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  useHeadingFocus(headingRef);
+  const allowed = allowedChannels(idPrefix);
+  const phoneAllowed = allowed.has('OTP-SMS') || allowed.has('OTP-VOICE');
+  const emailAllowed = allowed.has('OTP-EMAIL');
+
+  useEffect(() => {
+    if (contacts) return;
+    let live = true;
+    client
+      .call<Contacts>('otpState', { query: { timestamp: String(Date.now()) } })
+      .then((result) => {
+        if (!live) return;
+        const data = result.envelope?.successData;
+        if (result.envelope?.redirectPath) {
+          navigate(result.envelope.redirectPath, {
+            state: { ruleData: result.envelope.ruleData, otpCallRep: true },
+          });
+        } else if (data) setContacts({ phone: data.phone ?? [], email: data.email ?? [] });
+        else navigate(routes.authenticatorRep, { state: { otpCallRep: true } });
+      })
+      .catch(() => live && navigate(routes.authenticatorRep, { state: { otpCallRep: true } }));
+    return () => {
+      live = false;
+    };
+  }, [client, contacts, navigate]);
+
+  const usable = (list: Contact[] | undefined) => (list ?? []).filter((c) => c.enable);
+  const phones = contacts && phoneAllowed ? usable(contacts.phone) : [];
+  const emails = contacts && emailAllowed ? usable(contacts.email) : [];
+  const current = kind === 'phone' ? phones : emails;
+  const other = kind === 'phone' ? emails : phones;
+  const disabled = contacts
+    ? (kind === 'phone' ? contacts.phone : contacts.email).filter((c) => !c.enable)
+    : [];
+
+  useEffect(() => {
+    if (!contacts) return;
+    // Spec §4: nothing usable (or a step-up that allows none) goes to the representative page.
+    if (phones.length === 0 && emails.length === 0) {
+      navigate(routes.authenticatorRep, { replace: true });
+      return;
+    }
+    if (current.length === 0) setKind(kind === 'phone' ? 'email' : 'phone');
+  }, [contacts, phones.length, emails.length, current.length, kind, navigate]);
+
+  useEffect(() => {
+    setChoice(current[0]?.value ?? '');
+  }, [current[0]?.value]);
+
+  if (!contacts || current.length === 0) return null;
+  const selected = current.find((c) => c.value === choice) ?? current[0]!;
+
+  async function send(channel: Exclude<Channel, 'rep'>) {
+    if (busy) return;
+    setBusy(channel);
+    setAlert(null);
+    const body =
+      channel === 'email'
+        ? { email: selected.value }
+        : channel === 'sms'
+          ? { phone: selected.value, message: format(t('otp.smsTemplate'), config.businessSMSText ?? '') }
+          : { phone: selected.value };
+    const outcome = await call(
+      sendCall[channel],
+      { body },
+      {
+        contacts,
+        selectedContact: { type: selected.type, value: selected.value, label: selected.label, channel },
+        backButtonEnabled: true,
+      },
+    );
+    setBusy(null);
+    if (outcome.kind === 'error') setAlert(outcome.text);
+  }
+
+  const prompt: MessageKey =
+    kind === 'phone'
+      ? current.length > 1
+        ? 'otp.whichNumber'
+        : 'otp.oneNumber'
+      : current.length > 1
+        ? 'otp.whichEmail'
+        : 'otp.oneEmail';
+  const headingId = `${idPrefix}-otp-heading`;
+
+  return (
+    <section className="gh-signin__screen" aria-labelledby={headingId}>
+      {switched && kind === 'phone' ? (
+        <Button variant="link" className="gh-otp__back" onClick={() => setKind('email')}>
+          {t('otp.back')}
+        </Button>
+      ) : null}
+      <ScreenHeading id={headingId} ref={headingRef}>
+        {t('otp.heading')}
+      </ScreenHeading>
+      {alert ? <Alert variant="critical">{alert}</Alert> : null}
+      {current.length > 1 ? (
+        <RadioGroup
+          id={`${idPrefix}-otp-contact`}
+          name={`${idPrefix}-otp-contact`}
+          legend={t(prompt)}
+          value={selected.value}
+          onChange={setChoice}
+          options={current.map((c) => ({ value: c.value, label: c.label }))}
+        />
+      ) : (
+        <>
+          <p>{t(prompt)}</p>
+          <p className="gh-otp__contact">{selected.label}</p>
+        </>
+      )}
+      {disabled.length > 0 ? (
+        <Alert variant="info">
+          {format(t('otp.recentlyAdded'), t(kind === 'phone' ? 'otp.phoneNumber' : 'otp.emailAddress'))}
+        </Alert>
+      ) : null}
+      <div className="gh-otp__actions">
+        {kind === 'phone' && allowed.has('OTP-SMS') ? (
+          <Button
+            variant="primary"
+            loading={busy === 'sms'}
+            loadingText={t('otp.sending')}
+            onClick={() => void send('sms')}
+          >
+            {t('otp.textMe')}
+          </Button>
+        ) : null}
+        {kind === 'phone' && allowed.has('OTP-VOICE') ? (
+          <Button
+            variant={allowed.has('OTP-SMS') ? 'secondary' : 'primary'}
+            loading={busy === 'voice'}
+            loadingText={t('otp.sending')}
+            onClick={() => void send('voice')}
+          >
+            {t('otp.callMe')}
+          </Button>
+        ) : null}
+        {kind === 'email' ? (
+          <Button
+            variant="primary"
+            loading={busy === 'email'}
+            loadingText={t('otp.sending')}
+            onClick={() => void send('email')}
+          >
+            {t('otp.emailMe')}
+          </Button>
+        ) : null}
+      </div>
+      <div className="gh-signin__links">
+        {other.length > 0 ? (
+          <Button
+            variant="link"
+            onClick={() => {
+              setSwitched(true);
+              setKind(kind === 'phone' ? 'email' : 'phone');
+            }}
+          >
+            {t('otp.anotherWay')}
+          </Button>
+        ) : (
+          <Button
+            variant="link"
+            onClick={() => navigate(routes.authenticatorRep, { state: { backButtonEnabled: true } })}
+          >
+            {t('otp.cantReceive')}
+          </Button>
+        )}
+        <Button variant="link" onClick={cancel}>
+          {t('page.cancel')}
+        </Button>
+      </div>
+    </section>
+  );
+}

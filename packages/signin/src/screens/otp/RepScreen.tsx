@@ -1,0 +1,73 @@
+import { format } from '@gatehouse/contract/client';
+import { Button } from '@gatehouse/ui';
+import { useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useWidget } from '../../context.tsx';
+import { t } from '../../messages/index.ts';
+import { routes } from '../../routes.ts';
+import { ScreenHeading } from '../../shared/Heading.tsx';
+import { useCancel } from '../../shared/useCancel.ts';
+import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import type { OtpNavState } from './otp-state.ts';
+import './Otp.css';
+
+/**
+ * Widget spec §2 "Rep page": call a representative, who gives a temporary code. The step-up
+ * variant omits the heading and its text (spec §6).
+ */
+export function RepScreen() {
+  const { idPrefix, config } = useWidget();
+  const navigate = useNavigate();
+  const cancel = useCancel();
+  const nav = (useLocation().state ?? {}) as OtpNavState;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useHeadingFocus(headingRef);
+  const stepUp = config.journey === 'STEPUP';
+  const headingId = `${idPrefix}-rep-heading`;
+  return (
+    <section
+      className="gh-signin__screen"
+      aria-labelledby={stepUp ? undefined : headingId}
+      aria-label={stepUp ? t('otp.heading') : undefined}
+    >
+      {nav.backButtonEnabled ? (
+        <Button variant="link" className="gh-otp__back" onClick={() => navigate(-1)}>
+          {t('otp.back')}
+        </Button>
+      ) : null}
+      {stepUp ? null : (
+        <>
+          <ScreenHeading id={headingId} ref={headingRef}>
+            {t('otp.repHeading')}
+          </ScreenHeading>
+        </>
+      )}
+      {config.repPhone ? (
+        <p className="gh-otp__rep-phone">
+          <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>
+            {format(t('otp.repCall'), config.repPhone)}
+          </a>
+        </p>
+      ) : null}
+      {stepUp ? null : <p>{t('otp.repText')}</p>}
+      <Button
+        variant="primary"
+        onClick={() =>
+          navigate(routes.authenticatorOtpCode, {
+            state: {
+              selectedContact: { type: 'REP', value: '', label: '', channel: 'rep' },
+              backButtonEnabled: true,
+            },
+          })
+        }
+      >
+        {t('otp.continue')}
+      </Button>
+      <p className="gh-signin__links">
+        <Button variant="link" onClick={cancel}>
+          {t('page.cancel')}
+        </Button>
+      </p>
+    </section>
+  );
+}

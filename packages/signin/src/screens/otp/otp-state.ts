@@ -1,0 +1,37 @@
+import type { Contact } from '@gatehouse/contract/client';
+import type { CallName } from '../../api/calls.ts';
+
+/** The channels of the one-time code factor and their calls (widget spec §7). */
+export type Channel = 'sms' | 'voice' | 'email' | 'rep';
+
+export const sendCall: Record<Exclude<Channel, 'rep'>, CallName> = {
+  sms: 'otpSendSms',
+  voice: 'otpSendVoice',
+  email: 'otpSendEmail',
+};
+export const checkCall: Record<Channel, CallName> = {
+  sms: 'otpCheckSms',
+  voice: 'otpCheckVoice',
+  email: 'otpCheckEmail',
+  rep: 'otpCheckRep',
+};
+export const channelType: Record<Channel, string> = {
+  sms: 'OTP-SMS',
+  voice: 'OTP-VOICE',
+  email: 'OTP-EMAIL',
+  rep: 'OTP-REP',
+};
+
+export type Contacts = { phone: Contact[]; email: Contact[] };
+export type Selected = { type: Contact['type']; value: string; label: string; channel: Channel };
+
+/** Navigation state between the contact and code screens (widget spec §3). */
+export type OtpNavState = {
+  contacts?: Contacts;
+  selectedContact?: Selected;
+  carrierOutage?: boolean;
+  ruleData?: { carrierOutage?: boolean };
+  backButtonEnabled?: boolean;
+  switchToEmailOTP?: boolean;
+  otpCallRep?: boolean;
+};
