@@ -11,12 +11,26 @@ import { gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Issue 4: the login route's JavaScript, React included, at most 100 KB gzip; CSS at most 15 KB. */
-export const loginRouteBudget = { js: 100 * 1024, css: 15 * 1024 } as const;
-
+/**
+ * Issue 4: the widget's login route, React included, at most 100 KB gzip of JavaScript and 15 KB
+ * of CSS. The portal's login route is that widget plus the portal's own shell and hash router,
+ * with a budget of its own (docs/decisions/006-bundle-budgets.md).
+ */
 export const builds = [
-  { name: 'widget bundle', dir: 'packages/signin/dist', entry: 'signin.js', css: ['signin.css'] },
-  { name: 'portal', dir: 'apps/portal/dist', entry: 'index.html', css: [] as string[] },
+  {
+    name: 'widget bundle',
+    dir: 'packages/signin/dist',
+    entry: 'signin.js',
+    css: ['signin.css'],
+    budget: { js: 100 * 1024, css: 15 * 1024 },
+  },
+  {
+    name: 'portal',
+    dir: 'apps/portal/dist',
+    entry: 'index.html',
+    css: [] as string[],
+    budget: { js: 105 * 1024, css: 15 * 1024 },
+  },
 ] as const;
 
 const gzip = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
@@ -52,7 +66,7 @@ export function loginRoute(dir: string, entry: string): { js: string[]; css: str
   return { js: [...js], css: [...css] };
 }
 
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
 
 export function report(): { failures: string[] } {
   const failures: string[] = [];
@@ -74,13 +88,13 @@ export function report(): { failures: string[] } {
     const cssFiles = [...route.css, ...build.css.map((c) => join(dir, c))];
     const js = route.js.reduce((s, f) => s + gzip(f), 0);
     const cssTotal = cssFiles.reduce((s, f) => s + gzip(f), 0);
+    const { budget } = build;
     console.log(
-      `  login route: ${route.js.length} JS files ${kb(js)} gzip (budget ${kb(loginRouteBudget.js)}), CSS ${kb(cssTotal)} gzip (budget ${kb(loginRouteBudget.css)})`,
+      `  login route: ${route.js.length} JS files ${kb(js)} gzip (budget ${kb(budget.js)}), CSS ${kb(cssTotal)} gzip (budget ${kb(budget.css)})`,
     );
-    if (js > loginRouteBudget.js)
-      failures.push(`${build.name}: login route JS ${kb(js)} gzip > ${kb(loginRouteBudget.js)}`);
-    if (cssTotal > loginRouteBudget.css)
-      failures.push(`${build.name}: login route CSS ${kb(cssTotal)} gzip > ${kb(loginRouteBudget.css)}`);
+    if (js > budget.js) failures.push(`${build.name}: login route JS ${js} B gzip > ${budget.js} B`);
+    if (cssTotal > budget.css)
+      failures.push(`${build.name}: login route CSS ${cssTotal} B gzip > ${budget.css} B`);
   }
   return { failures };
 }

@@ -6,6 +6,13 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    // Every browser the portal supports (docs: browser requirements) has modulepreload.
+    modulePreload: { polyfill: false },
+  },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

@@ -11,33 +11,18 @@ import { FactorPlaceholder } from './screens/FactorPlaceholder.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
 import './signin.css';
 
-// Screens off the login route load on demand (issue 4: the login route stays within budget).
-const StatePage = lazy(() =>
-  import('./screens/states/StatePage.tsx').then((m) => ({ default: m.StatePage })),
-);
-const BlockedRoute = lazy(() =>
-  import('./screens/states/routes.tsx').then((m) => ({ default: m.BlockedRoute })),
-);
-const RejectRoute = lazy(() =>
-  import('./screens/states/routes.tsx').then((m) => ({ default: m.RejectRoute })),
-);
-const ChangeUsernameScreen = lazy(() =>
-  import('./screens/username/ChangeUsernameScreen.tsx').then((m) => ({ default: m.ChangeUsernameScreen })),
-);
-const AuthenticatorEntry = lazy(() =>
-  import('./screens/authenticator/AuthenticatorEntry.tsx').then((m) => ({ default: m.AuthenticatorEntry })),
-);
-const OtpContactScreen = lazy(() =>
-  import('./screens/otp/OtpContactScreen.tsx').then((m) => ({ default: m.OtpContactScreen })),
-);
-const OtpCodeScreen = lazy(() =>
-  import('./screens/otp/OtpCodeScreen.tsx').then((m) => ({ default: m.OtpCodeScreen })),
-);
-const RepScreen = lazy(() => import('./screens/otp/RepScreen.tsx').then((m) => ({ default: m.RepScreen })));
+// Screens off the login route load on demand, all in one chunk (issue 4: the login route stays within budget).
+const screens = () => import('./screens/lazy.ts');
+const StatePage = lazy(() => screens().then((m) => ({ default: m.StatePage })));
+const BlockedRoute = lazy(() => screens().then((m) => ({ default: m.BlockedRoute })));
+const RejectRoute = lazy(() => screens().then((m) => ({ default: m.RejectRoute })));
+const ChangeUsernameScreen = lazy(() => screens().then((m) => ({ default: m.ChangeUsernameScreen })));
+const AuthenticatorEntry = lazy(() => screens().then((m) => ({ default: m.AuthenticatorEntry })));
+const OtpContactScreen = lazy(() => screens().then((m) => ({ default: m.OtpContactScreen })));
+const OtpCodeScreen = lazy(() => screens().then((m) => ({ default: m.OtpCodeScreen })));
+const RepScreen = lazy(() => screens().then((m) => ({ default: m.RepScreen })));
 const UsernameConfirmationScreen = lazy(() =>
-  import('./screens/username/UsernameConfirmationScreen.tsx').then((m) => ({
-    default: m.UsernameConfirmationScreen,
-  })),
+  screens().then((m) => ({ default: m.UsernameConfirmationScreen })),
 );
 
 /** The factor routes of widget spec §2, top-level and under /authenticator. */

@@ -11,7 +11,7 @@ import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
 
 /** Portal spec §2 "Login screen": the widget in a fixed-width container with a live region. */
-const SuccessToast = lazy(() => import('./SuccessToast.tsx').then((m) => ({ default: m.SuccessToast })));
+const SuccessToast = lazy(() => import('./lazy.ts').then((m) => ({ default: m.SuccessToast })));
 
 export function LoginPage() {
   const navigate = useNavigate();

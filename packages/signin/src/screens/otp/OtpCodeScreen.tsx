@@ -3,17 +3,18 @@ import { Alert, Button, Checkbox, CodeInput } from '@gatehouse/ui';
 import { type FormEvent, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { type MessageKey, t } from '../../messages/index.ts';
+import { t } from '../../messages/index.ts';
 import { routes } from '../../routes.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useCancel } from '../../shared/useCancel.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { type OtpTextsKey, tx } from './messages.ts';
 import { type Channel, checkCall, type OtpNavState, type Selected, sendCall } from './otp-state.ts';
 import './Otp.css';
 
-const headings: Record<Channel, MessageKey> = {
+const headings: Record<Channel, OtpTextsKey> = {
   sms: 'otp.codeHeading.sms',
   voice: 'otp.codeHeading.voice',
   email: 'otp.codeHeading.email',
@@ -83,13 +84,13 @@ export function OtpCodeScreen() {
       via === 'email'
         ? { email: selected.value }
         : via === 'sms'
-          ? { phone: selected.value, message: format(t('otp.smsTemplate'), config.businessSMSText ?? '') }
+          ? { phone: selected.value, message: format(tx('otp.smsTemplate'), config.businessSMSText ?? '') }
           : { phone: selected.value };
     const result = await client.call(sendCall[via], { body }).catch(() => null);
     setBusy(null);
     if (result && (result.status.code === 1200 || result.status.code === 1224)) {
       setSelected({ ...selected, channel: via });
-      setNotice(t('otp.resent'));
+      setNotice(tx('otp.resent'));
       codeRef.current?.focus();
     } else if (result && result.status.code === 1491) {
       navigate(routes.authenticatorRep);
@@ -102,26 +103,26 @@ export function OtpCodeScreen() {
     <section className="gh-signin__screen" aria-labelledby={headingId}>
       {nav.backButtonEnabled !== false ? (
         <Button variant="link" className="gh-otp__back" onClick={() => navigate(-1)}>
-          {t('otp.back')}
+          {tx('otp.back')}
         </Button>
       ) : null}
       <ScreenHeading id={headingId} ref={headingRef}>
-        {t(headings[channel])}
+        {tx(headings[channel])}
       </ScreenHeading>
       {outage ? (
-        <Alert variant="warning" title={t('otp.outage')}>
-          {phones.length > 1 ? t('otp.outageSeveral') : t('otp.outageOne')}
+        <Alert variant="warning" title={tx('otp.outage')}>
+          {phones.length > 1 ? tx('otp.outageSeveral') : tx('otp.outageOne')}
         </Alert>
       ) : null}
       {(channel === 'sms' || channel === 'email') && selected.label ? (
-        <p>{format(t('otp.sentTo'), selected.label)}</p>
+        <p>{format(tx('otp.sentTo'), selected.label)}</p>
       ) : null}
       {notice ? <Alert variant="info">{notice}</Alert> : null}
       <form className="gh-signin__form" noValidate onSubmit={submit}>
         <CodeInput
           id={`${idPrefix}-code`}
           ref={codeRef}
-          label={t('otp.securityCode')}
+          label={tx('otp.securityCode')}
           required
           value={code}
           onValueChange={setCode}
@@ -130,7 +131,7 @@ export function OtpCodeScreen() {
         {config.journey === 'LOGIN' ? (
           <Checkbox
             id={`${idPrefix}-trust`}
-            label={t('otp.trustDevice')}
+            label={tx('otp.trustDevice')}
             checked={trust}
             onChange={(change) => setTrust(change.checked)}
           />
@@ -140,27 +141,27 @@ export function OtpCodeScreen() {
           variant="primary"
           fullWidth
           loading={busy === 'check'}
-          loadingText={t('otp.checking')}
+          loadingText={tx('otp.checking')}
         >
-          {t('otp.submit')}
+          {tx('otp.submit')}
         </Button>
         {channel !== 'rep' ? (
           <Button variant="secondary" fullWidth loading={busy === 'resend'} onClick={() => void resend()}>
-            {t('otp.resend')}
+            {tx('otp.resend')}
           </Button>
         ) : null}
       </form>
       {channel === 'sms' ? (
         <div className="gh-otp__helper">
           <Button variant="link" loading={busy === 'voice'} onClick={() => void resend('voice')}>
-            {t('otp.callInstead')}
+            {tx('otp.callInstead')}
           </Button>
           {phones.length > 1 ? (
             <Button
               variant="link"
               onClick={() => navigate(routes.authenticatorOtp, { state: { contacts: nav.contacts } })}
             >
-              {t('otp.anotherPhone')}
+              {tx('otp.anotherPhone')}
             </Button>
           ) : null}
         </div>
@@ -171,11 +172,11 @@ export function OtpCodeScreen() {
             variant="link"
             onClick={() => navigate(routes.authenticatorOtp, { state: { contacts: nav.contacts } })}
           >
-            {t('otp.anotherWay')}
+            {tx('otp.anotherWay')}
           </Button>
         ) : (
           <Button variant="link" onClick={() => navigate(routes.authenticatorRep)}>
-            {t('otp.cantReceive')}
+            {tx('otp.cantReceive')}
           </Button>
         )}
         <Button variant="link" onClick={cancel}>

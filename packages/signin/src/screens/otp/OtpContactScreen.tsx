@@ -3,13 +3,14 @@ import { Alert, Button, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { type MessageKey, t } from '../../messages/index.ts';
+import { t } from '../../messages/index.ts';
 import { routes } from '../../routes.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { otpChannelsKey } from '../authenticator/AuthenticatorEntry.tsx';
+import { type OtpTextsKey, tx } from './messages.ts';
 import { type Channel, type Contacts, type OtpNavState, sendCall } from './otp-state.ts';
 import './Otp.css';
 
@@ -97,7 +98,7 @@ export function OtpContactScreen() {
       channel === 'email'
         ? { email: selected.value }
         : channel === 'sms'
-          ? { phone: selected.value, message: format(t('otp.smsTemplate'), config.businessSMSText ?? '') }
+          ? { phone: selected.value, message: format(tx('otp.smsTemplate'), config.businessSMSText ?? '') }
           : { phone: selected.value };
     const outcome = await call(
       sendCall[channel],
@@ -112,7 +113,7 @@ export function OtpContactScreen() {
     if (outcome.kind === 'error') setAlert(outcome.text);
   }
 
-  const prompt: MessageKey =
+  const prompt: OtpTextsKey =
     kind === 'phone'
       ? current.length > 1
         ? 'otp.whichNumber'
@@ -126,31 +127,31 @@ export function OtpContactScreen() {
     <section className="gh-signin__screen" aria-labelledby={headingId}>
       {switched && kind === 'phone' ? (
         <Button variant="link" className="gh-otp__back" onClick={() => setKind('email')}>
-          {t('otp.back')}
+          {tx('otp.back')}
         </Button>
       ) : null}
       <ScreenHeading id={headingId} ref={headingRef}>
-        {t('otp.heading')}
+        {tx('otp.heading')}
       </ScreenHeading>
       {alert ? <Alert variant="critical">{alert}</Alert> : null}
       {current.length > 1 ? (
         <RadioGroup
           id={`${idPrefix}-otp-contact`}
           name={`${idPrefix}-otp-contact`}
-          legend={t(prompt)}
+          legend={tx(prompt)}
           value={selected.value}
           onChange={setChoice}
           options={current.map((c) => ({ value: c.value, label: c.label }))}
         />
       ) : (
         <>
-          <p>{t(prompt)}</p>
+          <p>{tx(prompt)}</p>
           <p className="gh-otp__contact">{selected.label}</p>
         </>
       )}
       {disabled.length > 0 ? (
         <Alert variant="info">
-          {format(t('otp.recentlyAdded'), t(kind === 'phone' ? 'otp.phoneNumber' : 'otp.emailAddress'))}
+          {format(tx('otp.recentlyAdded'), tx(kind === 'phone' ? 'otp.phoneNumber' : 'otp.emailAddress'))}
         </Alert>
       ) : null}
       <div className="gh-otp__actions">
@@ -158,30 +159,30 @@ export function OtpContactScreen() {
           <Button
             variant="primary"
             loading={busy === 'sms'}
-            loadingText={t('otp.sending')}
+            loadingText={tx('otp.sending')}
             onClick={() => void send('sms')}
           >
-            {t('otp.textMe')}
+            {tx('otp.textMe')}
           </Button>
         ) : null}
         {kind === 'phone' && allowed.has('OTP-VOICE') ? (
           <Button
             variant={allowed.has('OTP-SMS') ? 'secondary' : 'primary'}
             loading={busy === 'voice'}
-            loadingText={t('otp.sending')}
+            loadingText={tx('otp.sending')}
             onClick={() => void send('voice')}
           >
-            {t('otp.callMe')}
+            {tx('otp.callMe')}
           </Button>
         ) : null}
         {kind === 'email' ? (
           <Button
             variant="primary"
             loading={busy === 'email'}
-            loadingText={t('otp.sending')}
+            loadingText={tx('otp.sending')}
             onClick={() => void send('email')}
           >
-            {t('otp.emailMe')}
+            {tx('otp.emailMe')}
           </Button>
         ) : null}
       </div>
@@ -194,14 +195,14 @@ export function OtpContactScreen() {
               setKind(kind === 'phone' ? 'email' : 'phone');
             }}
           >
-            {t('otp.anotherWay')}
+            {tx('otp.anotherWay')}
           </Button>
         ) : (
           <Button
             variant="link"
             onClick={() => navigate(routes.authenticatorRep, { state: { backButtonEnabled: true } })}
           >
-            {t('otp.cantReceive')}
+            {tx('otp.cantReceive')}
           </Button>
         )}
         <Button variant="link" onClick={cancel}>

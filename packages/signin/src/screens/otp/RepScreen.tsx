@@ -8,6 +8,7 @@ import { routes } from '../../routes.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { tx } from './messages.ts';
 import type { OtpNavState } from './otp-state.ts';
 import './Otp.css';
 
@@ -28,28 +29,28 @@ export function RepScreen() {
     <section
       className="gh-signin__screen"
       aria-labelledby={stepUp ? undefined : headingId}
-      aria-label={stepUp ? t('otp.heading') : undefined}
+      aria-label={stepUp ? tx('otp.heading') : undefined}
     >
       {nav.backButtonEnabled ? (
         <Button variant="link" className="gh-otp__back" onClick={() => navigate(-1)}>
-          {t('otp.back')}
+          {tx('otp.back')}
         </Button>
       ) : null}
       {stepUp ? null : (
         <>
           <ScreenHeading id={headingId} ref={headingRef}>
-            {t('otp.repHeading')}
+            {tx('otp.repHeading')}
           </ScreenHeading>
         </>
       )}
       {config.repPhone ? (
         <p className="gh-otp__rep-phone">
           <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>
-            {format(t('otp.repCall'), config.repPhone)}
+            {format(tx('otp.repCall'), config.repPhone)}
           </a>
         </p>
       ) : null}
-      {stepUp ? null : <p>{t('otp.repText')}</p>}
+      {stepUp ? null : <p>{tx('otp.repText')}</p>}
       <Button
         variant="primary"
         onClick={() =>
@@ -61,7 +62,7 @@ export function RepScreen() {
           })
         }
       >
-        {t('otp.continue')}
+        {tx('otp.continue')}
       </Button>
       <p className="gh-signin__links">
         <Button variant="link" onClick={cancel}>

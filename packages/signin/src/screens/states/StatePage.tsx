@@ -4,6 +4,13 @@ import { type ReactNode, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
 import { type MessageKey, t } from '../../messages/index.ts';
+import { isStateKey, type StateTextsKey, tx } from './messages.ts';
+
+type Key = MessageKey | StateTextsKey;
+/** A key of this folder's catalog, or of the shared one. */
+const text = (key: Key, ...args: Array<string | number>) =>
+  isStateKey(key) ? tx(key, ...args) : t(key as MessageKey, ...args);
+
 import { routes } from '../../routes.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCancel } from '../../shared/useCancel.ts';
@@ -12,8 +19,8 @@ import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 type Action = 'reset' | 'preReset' | 'updateUsername' | 'back' | 'backToLogin';
 
 type PageDef = {
-  heading: MessageKey;
-  body: MessageKey[];
+  heading: Key;
+  body: Key[];
   callUs?: boolean;
   action?: Action;
   cancel?: boolean;
@@ -83,7 +90,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
     }
   };
 
-  const actionLabel: Record<Action, MessageKey> = {
+  const actionLabel: Record<Action, Key> = {
     reset: 'page.resetPassword',
     preReset: 'page.resetPassword',
     updateUsername: 'page.updateUsername',
@@ -95,30 +102,30 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
   return (
     <section className="gh-signin__screen" aria-labelledby={headingId}>
       <ScreenHeading id={headingId} ref={headingRef}>
-        {t(page.heading)}
+        {text(page.heading)}
       </ScreenHeading>
       {page.body.map((key) => (
-        <p key={key}>{t(key)}</p>
+        <p key={key}>{text(key)}</p>
       ))}
       {children}
       {page.callUs && config.repPhone ? (
         <p>
           <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>
-            {format(t('page.callUs'), config.repPhone)}
+            {format(text('page.callUs'), config.repPhone)}
           </a>
         </p>
       ) : null}
       {page.action && !resetMissing ? (
         <Button variant="primary" loading={busy} onClick={() => void act(page.action!)}>
           {page.action === 'backToLogin' && config.journey !== 'LOGIN'
-            ? t('page.cancel')
-            : t(actionLabel[page.action])}
+            ? text('page.cancel')
+            : text(actionLabel[page.action])}
         </Button>
       ) : null}
       {page.cancel ? (
         <p className="gh-signin__links">
           <Button variant="link" onClick={cancel}>
-            {t('page.cancel')}
+            {text('page.cancel')}
           </Button>
         </p>
       ) : null}

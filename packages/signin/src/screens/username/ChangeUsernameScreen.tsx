@@ -8,14 +8,15 @@ import {
 import { Alert, Button, TextInput, VisuallyHidden } from '@gatehouse/ui';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
-import { type MessageKey, t } from '../../messages/index.ts';
+import { t } from '../../messages/index.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { tx, type UsernameTextsKey } from './messages.ts';
 import './ChangeUsername.css';
 
-const ruleText: Record<UsernameRuleId, MessageKey> = {
+const ruleText: Record<UsernameRuleId, UsernameTextsKey> = {
   length: 'username.rule.length',
   letters: 'username.rule.letters',
   sequences: 'username.rule.sequences',
@@ -60,15 +61,15 @@ export function ChangeUsernameScreen() {
     event.preventDefault();
     if (busy) return;
     const next: { username?: string; password?: string } = {};
-    if (!username.trim()) next.username = t('username.usernameRequired');
-    if (!password) next.password = t('username.passwordRequired');
+    if (!username.trim()) next.username = tx('username.usernameRequired');
+    if (!password) next.password = tx('username.passwordRequired');
     setErrors(next);
     setAlert(null);
     if (next.username) return usernameRef.current?.focus();
     if (next.password) return passwordRef.current?.focus();
     const rules = evaluate();
     if (!usernameRuleIds.every((rule) => rules[rule])) {
-      setAlert(t('username.notMet'));
+      setAlert(tx('username.notMet'));
       return usernameRef.current?.focus();
     }
     setBusy(true);
@@ -86,9 +87,9 @@ export function ChangeUsernameScreen() {
   return (
     <section className="gh-signin__screen" aria-labelledby={id('heading')}>
       <ScreenHeading id={id('heading')} ref={headingRef}>
-        {t('username.heading')}
+        {tx('username.heading')}
       </ScreenHeading>
-      <p>{t('username.intro')}</p>
+      <p>{tx('username.intro')}</p>
       {alert ? (
         <Alert variant="critical" id={id('alert')}>
           {alert}
@@ -98,7 +99,7 @@ export function ChangeUsernameScreen() {
         <TextInput
           id={id('username')}
           ref={usernameRef}
-          label={t('username.new')}
+          label={tx('username.new')}
           required
           autoComplete="username"
           autoCapitalize="none"
@@ -111,30 +112,30 @@ export function ChangeUsernameScreen() {
           aria-describedby={id('rules')}
         />
         <div className="gh-username-rules" id={id('rules')}>
-          <p className="gh-username-rules__title">{t('username.requirements')}</p>
+          <p className="gh-username-rules__title">{tx('username.requirements')}</p>
           <ul className="gh-username-rules__list">
             {usernameRuleIds.map((rule) => (
               <li key={rule} data-met={checked[rule] ? 'true' : 'false'} className="gh-username-rules__item">
                 <span aria-hidden="true" className="gh-username-rules__mark">
                   {checked[rule] ? '✓' : '✗'}
                 </span>
-                <VisuallyHidden>{checked[rule] ? t('username.met') : t('username.unmet')} </VisuallyHidden>
-                {t(ruleText[rule])}
+                <VisuallyHidden>{checked[rule] ? tx('username.met') : tx('username.unmet')} </VisuallyHidden>
+                {tx(ruleText[rule])}
               </li>
             ))}
             <li className="gh-username-rules__item gh-username-rules__item--note">
-              {t('username.rule.personal')}
+              {tx('username.rule.personal')}
             </li>
           </ul>
         </div>
         <p className="gh-username-rules__progress" aria-live="polite">
-          {met < usernameRuleIds.length ? format(t('username.progress'), met, usernameRuleIds.length) : ''}
+          {met < usernameRuleIds.length ? format(tx('username.progress'), met, usernameRuleIds.length) : ''}
         </p>
         <TextInput
           id={id('password')}
           ref={passwordRef}
           type="password"
-          label={t('username.password')}
+          label={tx('username.password')}
           required
           autoComplete="current-password"
           maxLength={limits.passwordInputMax}
@@ -148,9 +149,9 @@ export function ChangeUsernameScreen() {
           variant="primary"
           fullWidth
           loading={busy}
-          loadingText={t('username.submitting')}
+          loadingText={tx('username.submitting')}
         >
-          {t('username.submit')}
+          {tx('username.submit')}
         </Button>
       </form>
       <p className="gh-signin__links">

@@ -3,10 +3,10 @@ import { Button } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { t } from '../../messages/index.ts';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { tx } from './messages.ts';
 
 /** Widget spec §2 "Username confirmation": the new username, a message and Continue. */
 export function UsernameConfirmationScreen() {
@@ -28,12 +28,12 @@ export function UsernameConfirmationScreen() {
   return (
     <section className="gh-signin__screen" aria-labelledby={headingId}>
       <ScreenHeading id={headingId} ref={headingRef}>
-        {t('username.confirmHeading')}
+        {tx('username.confirmHeading')}
       </ScreenHeading>
-      {state?.username ? <p>{format(t('username.confirmValue'), state.username)}</p> : null}
-      <p>{t('username.confirmBody')}</p>
+      {state?.username ? <p>{format(tx('username.confirmValue'), state.username)}</p> : null}
+      <p>{tx('username.confirmBody')}</p>
       <Button variant="primary" loading={busy} onClick={() => void onContinue()}>
-        {t('username.continue')}
+        {tx('username.continue')}
       </Button>
     </section>
   );

@@ -1,0 +1,12 @@
+/**
+ * Every screen off the login route, behind one dynamic import: one on-demand chunk instead of
+ * many small ones, which keeps the login route's own files few and small.
+ */
+export { AuthenticatorEntry } from './authenticator/AuthenticatorEntry.tsx';
+export { OtpCodeScreen } from './otp/OtpCodeScreen.tsx';
+export { OtpContactScreen } from './otp/OtpContactScreen.tsx';
+export { RepScreen } from './otp/RepScreen.tsx';
+export { BlockedRoute, RejectRoute } from './states/routes.tsx';
+export { StatePage } from './states/StatePage.tsx';
+export { ChangeUsernameScreen } from './username/ChangeUsernameScreen.tsx';
+export { UsernameConfirmationScreen } from './username/UsernameConfirmationScreen.tsx';
