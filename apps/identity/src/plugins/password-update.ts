@@ -18,7 +18,7 @@ import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
 import { isCommonPassword } from '../lib/common-passwords.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
-import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
+import { countFailedPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
 import { clearFlowCookie, enforceLimits, loadFlow } from './recovery.ts';
 import { cookieOptions } from './security.ts';
 
@@ -301,20 +301,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
       if (!account) return failure(request, reply, incorrect);
       if (!correct) {
-        const counted = await db
-          .updateTable('accounts')
-          .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1), updated_at: clock.now() }))
-          .where('id', '=', account.id)
-          .returning(['failed_logins', 'status'])
-          .executeTakeFirstOrThrow();
-        if (counted.status === 'active' && counted.failed_logins >= config.lockoutFailures) {
-          await db
-            .updateTable('accounts')
-            .set({ status: 'locked' })
-            .where('id', '=', account.id)
-            .where('status', '=', 'active')
-            .execute();
-          await sessions.endAllForAccount(account.id, 'locked');
+        if (await countFailedPassword(ctx, account.id)) {
           request.log.warn({ account: account.id }, 'account locked after failed attempts (password update)');
           return failure(
             request,

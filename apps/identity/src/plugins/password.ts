@@ -10,12 +10,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
-import { findAccount, usernameKey } from '../services/accounts.ts';
+import { countFailedPassword, findAccount, usernameKey } from '../services/accounts.ts';
 import { cookieOptions } from './security.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
-  const { config, db, hasher, limiter, sessions, clock } = ctx;
+  const { config, db, hasher, limiter, sessions } = ctx;
 
   defineRoute(app, {
     method: 'POST',
@@ -58,20 +58,7 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
       if (!account) return failure(request, reply, incorrect);
       if (!correct) {
         // Count the failure atomically; the attempt that reaches the limit locks the account.
-        const updated = await db
-          .updateTable('accounts')
-          .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1), updated_at: clock.now() }))
-          .where('id', '=', account.id)
-          .returning(['failed_logins', 'status'])
-          .executeTakeFirstOrThrow();
-        if (updated.status === 'active' && updated.failed_logins >= config.lockoutFailures) {
-          await db
-            .updateTable('accounts')
-            .set({ status: 'locked' })
-            .where('id', '=', account.id)
-            .where('status', '=', 'active')
-            .execute();
-          await sessions.endAllForAccount(account.id, 'locked');
+        if (await countFailedPassword(ctx, account.id)) {
           request.log.warn({ account: account.id }, 'account locked after failed attempts');
           return failure(
             request,

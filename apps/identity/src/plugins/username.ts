@@ -13,7 +13,7 @@ import type { Context } from '../context.ts';
 import type { Account, Session } from '../db/schema.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
-import { findAccountById, usernameKey } from '../services/accounts.ts';
+import { countFailedPassword, findAccountById, usernameKey } from '../services/accounts.ts';
 import { cookieOptions } from './security.ts';
 
 /** The message of each username rule verdict (widget spec §8), by the status code of §4. */
@@ -34,7 +34,7 @@ const isUniqueViolation = (error: unknown) =>
  * (a login transaction whose account must update its username) or a signed-in change.
  */
 export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
-  const { db, clock, config, hasher, sessions } = ctx;
+  const { db, clock, hasher, sessions } = ctx;
 
   const unauthenticated = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
 
@@ -57,20 +57,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
    * authentication. At the lockout every session of the account ends, this one included.
    */
   async function wrongPassword(request: FastifyRequest, reply: FastifyReply, account: Account) {
-    const updated = await db
-      .updateTable('accounts')
-      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1), updated_at: clock.now() }))
-      .where('id', '=', account.id)
-      .returning(['failed_logins', 'status'])
-      .executeTakeFirstOrThrow();
-    if (updated.status === 'active' && updated.failed_logins >= config.lockoutFailures) {
-      await db
-        .updateTable('accounts')
-        .set({ status: 'locked' })
-        .where('id', '=', account.id)
-        .where('status', '=', 'active')
-        .execute();
-      await sessions.endAllForAccount(account.id, 'locked');
+    if (await countFailedPassword(ctx, account.id)) {
       reply.clearCookie(cookies.session, cookieOptions(ctx));
       reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
       app.csrf.rebind(reply, undefined, request);
