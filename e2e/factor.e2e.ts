@@ -1,30 +1,20 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './support/browser.ts';
+import { useServerAndBrowser } from './support/server.ts';
 
 const otpOnly = { username: 'otponly01', password: 'River8Stone' };
 const emailOnly = { username: 'emailonly1', password: 'Cedar5Brook' };
 
 describe('one-time code second factor: login and step-up', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const env = useServerAndBrowser();
   let context: BrowserContext;
   let page: Page;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   const heading = (name: string) => page.getByRole('heading', { name, exact: true });
 
   async function latestCode(to: string): Promise<string> {
-    const response = await fetch(`${server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
+    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
     const body = (await response.json()) as { messages: Array<{ code: string | null; text: string }> };
     const code = body.messages[0]?.code;
     if (!code) throw new Error(`no code sent to ${to}`);
@@ -32,14 +22,14 @@ describe('one-time code second factor: login and step-up', () => {
   }
 
   async function signIn(account: { username: string; password: string }, path = '/#/login') {
-    await page.goto(`${server.origin}${path}`);
+    await page.goto(`${env.server.origin}${path}`);
     await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Log in' }).click();
   }
 
   it('signs in with a texted code: contact screen, wrong code, right code, trusted device skips it next time', async () => {
-    context = await browser.newContext();
+    context = await env.browser.newContext();
     page = await context.newPage();
     await signIn(otpOnly);
     await heading('Verify your identity').waitFor();
@@ -74,7 +64,7 @@ describe('one-time code second factor: login and step-up', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await heading(`Welcome, ${otpOnly.username}`).waitFor();
 
-    await page.goto(`${server.origin}/#/logout`);
+    await page.goto(`${env.server.origin}/#/logout`);
     await heading('Session Ended').waitFor();
     await signIn(otpOnly);
     await heading(`Welcome, ${otpOnly.username}`).waitFor();
@@ -82,7 +72,7 @@ describe('one-time code second factor: login and step-up', () => {
   });
 
   it('signs in with an e-mailed code, and the representative page is one link away', async () => {
-    context = await browser.newContext();
+    context = await env.browser.newContext();
     page = await context.newPage();
     await signIn(emailOnly);
     await heading('Verify your identity').waitFor();
@@ -105,7 +95,7 @@ describe('one-time code second factor: login and step-up', () => {
   });
 
   it('steps up an already signed-in session on a plain page: no login, no trust-device box, finish with step-up', async () => {
-    context = await browser.newContext();
+    context = await env.browser.newContext();
     page = await context.newPage();
     await signIn(emailOnly);
     await page.getByRole('button', { name: 'Email me the code' }).click();
@@ -119,7 +109,7 @@ describe('one-time code second factor: login and step-up', () => {
     page.on('request', (r) => {
       if (r.url().includes('/otp/email/')) tokenTypes.push(r.headers()['accept-token-type'] ?? '');
     });
-    await page.goto(`${server.origin}/widget/embed.html?journey=STEPUP`);
+    await page.goto(`${env.server.origin}/widget/embed.html?journey=STEPUP`);
     await page.getByRole('heading', { name: 'Verify your identity', level: 2 }).waitFor();
     expect(await page.getByRole('button', { name: 'Log in' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Email me the code' }).click();

@@ -1,36 +1,26 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './support/browser.ts';
+import { useServerAndBrowser } from './support/server.ts';
 
 type Account = { username: string; password: string };
 
 describe('the portal: shell, recovery by e-mail code, reset password, logout, guard', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const env = useServerAndBrowser();
   let context: BrowserContext;
   let page: Page;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   const heading = (name: string) => page.getByRole('heading', { name, exact: true });
   const alertWith = (text: string) => page.getByRole('alert').filter({ hasText: text });
 
   async function fresh(path = '/#/login') {
-    context = await browser.newContext();
+    context = await env.browser.newContext();
     page = await context.newPage();
-    await page.goto(`${server.origin}${path}`);
+    await page.goto(`${env.server.origin}${path}`);
   }
 
   async function latestCode(address: string): Promise<string> {
-    const response = await fetch(`${server.origin}/api/dev/outbox?to=${encodeURIComponent(address)}`);
+    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(address)}`);
     const body = (await response.json()) as { messages: Array<{ code: string | null }> };
     const code = body.messages[0]?.code;
     if (!code) throw new Error(`no code sent to ${address}`);
@@ -84,11 +74,11 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
       await heading(title).waitFor();
       await expectNoAxeViolations(page, `footer page ${title}`);
     }
-    await page.goto(`${server.origin}/#/noaccess`);
+    await page.goto(`${env.server.origin}/#/noaccess`);
     await heading('Access Denied').waitFor();
     await page.getByText('Check your network connection').waitFor();
     await expectNoAxeViolations(page, 'no access');
-    await page.goto(`${server.origin}/#/`);
+    await page.goto(`${env.server.origin}/#/`);
     await heading('Log in to your account').waitFor();
     await context.close();
   });
@@ -329,7 +319,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.getByText('For Login support, please email').waitFor();
     await page.getByRole('button', { name: 'Back to sign in' }).click();
     await heading('Log in to your account').waitFor();
-    await page.goto(`${server.origin}/#/home`);
+    await page.goto(`${env.server.origin}/#/home`);
     await heading('Log in to your account').waitFor();
     await context.close();
   });

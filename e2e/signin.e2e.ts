@@ -1,30 +1,20 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './support/browser.ts';
+import { useServerAndBrowser } from './support/server.ts';
 
 const PASSWORD_ONLY = { username: 'alexdemo1', password: 'Harbor7Lights' };
 
 describe('first journey: sign in with a password, the signed-in page, sign out', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const env = useServerAndBrowser();
   let context: BrowserContext;
   let page: Page;
   const sessionTokens = new Set<string>();
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   async function openLogin() {
-    context = await browser.newContext();
+    context = await env.browser.newContext();
     page = await context.newPage();
-    await page.goto(`${server.origin}/#/login`);
+    await page.goto(`${env.server.origin}/#/login`);
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
   }
 
@@ -60,7 +50,7 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
     await expectNoAxeViolations(page, 'Session Ended');
 
     // The old session is dead on the server: the signed-in page sends the visitor to login.
-    await page.goto(`${server.origin}/#/home`);
+    await page.goto(`${env.server.origin}/#/home`);
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
     expect(page.url()).toMatch(/#\/login$/);
 
@@ -123,7 +113,7 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
   });
 
   it('wrote no password, session token or CSRF token to the server log', () => {
-    const log = server.logs.join('');
+    const log = env.server.logs.join('');
     expect(log.length).toBeGreaterThan(0);
     expect(log).toContain('signed in');
     for (const secret of [PASSWORD_ONLY.password, 'Wrong1Password', ...sessionTokens]) {

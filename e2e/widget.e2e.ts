@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs, chromiumPath, expectNoAxeViolations, launchBrowser } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumArgs, chromiumPath, expectNoAxeViolations } from './support/browser.ts';
+import { useServerAndBrowser } from './support/server.ts';
 
 const accounts = {
   passwordOnly: { username: 'alexdemo1', password: 'Harbor7Lights' },
@@ -17,24 +17,14 @@ const accounts = {
 };
 
 describe('the sign-in widget: account states, saved usernames, change username, embedding', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const env = useServerAndBrowser();
   let context: BrowserContext;
   let page: Page;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   async function signIn(account: { username: string; password: string }) {
-    context = await browser.newContext();
+    context = await env.browser.newContext();
     page = await context.newPage();
-    await page.goto(`${server.origin}/#/login`);
+    await page.goto(`${env.server.origin}/#/login`);
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
     await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
@@ -96,11 +86,11 @@ describe('the sign-in widget: account states, saved usernames, change username, 
   });
 
   it('mounts on a plain page from the built bundle, signs in, and unmounts leaving nothing', async () => {
-    context = await browser.newContext();
+    context = await env.browser.newContext();
     page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.origin}/widget/embed.html`);
+    await page.goto(`${env.server.origin}/widget/embed.html`);
     await page.getByRole('heading', { name: 'Log in to your account', level: 2 }).waitFor();
     await expectNoAxeViolations(page, 'plain page');
     await page.getByRole('textbox', { name: /Username/ }).fill(accounts.passwordOnly.username);
@@ -125,7 +115,7 @@ describe('the sign-in widget: account states, saved usernames, change username, 
         });
       let persistent = await open();
       page = persistent.pages()[0] ?? (await persistent.newPage());
-      await page.goto(`${server.origin}/#/login`);
+      await page.goto(`${env.server.origin}/#/login`);
       await page.getByRole('textbox', { name: /Username/ }).fill(accounts.passwordOnly.username);
       await page.getByLabel('Password', { exact: true }).fill(accounts.passwordOnly.password);
       await page.getByRole('checkbox', { name: 'Remember my username' }).check();
@@ -135,7 +125,7 @@ describe('the sign-in widget: account states, saved usernames, change username, 
 
       persistent = await open();
       page = persistent.pages()[0] ?? (await persistent.newPage());
-      await page.goto(`${server.origin}/#/login`);
+      await page.goto(`${env.server.origin}/#/login`);
       const select = page.getByRole('combobox', { name: /Username/ });
       await select.waitFor();
       expect(await select.inputValue()).toBe(accounts.passwordOnly.username);
@@ -148,9 +138,9 @@ describe('the sign-in widget: account states, saved usernames, change username, 
       await page.getByRole('checkbox', { name: 'Remember my username' }).uncheck();
       await page.getByRole('button', { name: 'Log in' }).click();
       await heading(`Welcome, ${accounts.passwordOnly.username}`).waitFor();
-      await page.goto(`${server.origin}/#/logout`);
+      await page.goto(`${env.server.origin}/#/logout`);
       await heading('Session Ended').waitFor();
-      await page.goto(`${server.origin}/#/login`);
+      await page.goto(`${env.server.origin}/#/login`);
       await page.getByRole('textbox', { name: /Username/ }).waitFor();
       expect(await page.getByRole('combobox').count()).toBe(0);
       await persistent.close();

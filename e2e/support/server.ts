@@ -1,10 +1,13 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../apps/identity/src/app.ts';
 import { loadConfig } from '../../apps/identity/src/config.ts';
 import type { Context } from '../../apps/identity/src/context.ts';
 import { openDatabase } from '../../apps/identity/src/db/database.ts';
 import { TestClock } from '../../apps/identity/src/lib/clock.ts';
+import { launchBrowser } from './browser.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -51,4 +54,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await db.destroy();
     },
   };
+}
+
+/**
+ * One server and one Chromium for a whole test file, started before its tests and closed after:
+ * `const env = useServerAndBrowser();` then `env.server.origin`, `env.browser.newContext()`.
+ */
+export function useServerAndBrowser(): { server: RunningServer; browser: Browser } {
+  const env = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }

@@ -1,8 +1,9 @@
-import { limits, loginMessages, type SavedUsername } from '@gatehouse/contract/client';
-import { Alert, Button, Checkbox, Select, TextInput } from '@gatehouse/ui';
+import { loginMessages, type SavedUsername } from '@gatehouse/contract/client';
+import { Alert, Button, Checkbox, Select } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
+import { PasswordInput, UsernameInput } from '../../shared/fields.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
@@ -153,28 +154,19 @@ export function LoginScreen() {
             ]}
           />
         ) : (
-          <TextInput
+          <UsernameInput
             id={id('username')}
             ref={usernameRef}
             label={t('login.username')}
-            required
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            maxLength={limits.usernameInputMax}
             value={username}
             onChange={(e) => setUsername(e.target.value)}
             error={errors.username}
           />
         )}
-        <TextInput
+        <PasswordInput
           id={id('password')}
           ref={passwordRef}
-          type="password"
           label={t('login.password')}
-          required
-          autoComplete="current-password"
-          maxLength={limits.passwordInputMax}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}

@@ -37,11 +37,9 @@ export function RepScreen() {
         </Button>
       ) : null}
       {stepUp ? null : (
-        <>
-          <ScreenHeading id={headingId} ref={headingRef}>
-            {tx('otp.repHeading')}
-          </ScreenHeading>
-        </>
+        <ScreenHeading id={headingId} ref={headingRef}>
+          {tx('otp.repHeading')}
+        </ScreenHeading>
       )}
       {config.repPhone ? (
         <p className="gh-otp__rep-phone">

@@ -1,14 +1,9 @@
-import {
-  checkUsername,
-  format,
-  limits,
-  type UsernameRuleId,
-  usernameRuleIds,
-} from '@gatehouse/contract/client';
-import { Alert, Button, TextInput, VisuallyHidden } from '@gatehouse/ui';
+import { checkUsername, format, type UsernameRuleId, usernameRuleIds } from '@gatehouse/contract/client';
+import { Alert, Button, VisuallyHidden } from '@gatehouse/ui';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
+import { PasswordInput, UsernameInput } from '../../shared/fields.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useCancel } from '../../shared/useCancel.ts';
@@ -96,15 +91,10 @@ export function ChangeUsernameScreen() {
         </Alert>
       ) : null}
       <form className="gh-signin__form" noValidate onSubmit={submit}>
-        <TextInput
+        <UsernameInput
           id={id('username')}
           ref={usernameRef}
           label={tx('username.new')}
-          required
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={limits.usernameInputMax}
           value={username}
           onChange={(e) => setUsername(e.target.value)}
           onKeyUp={onKeyUp}
@@ -131,14 +121,10 @@ export function ChangeUsernameScreen() {
         <p className="gh-username-rules__progress" aria-live="polite">
           {met < usernameRuleIds.length ? format(tx('username.progress'), met, usernameRuleIds.length) : ''}
         </p>
-        <TextInput
+        <PasswordInput
           id={id('password')}
           ref={passwordRef}
-          type="password"
           label={tx('username.password')}
-          required
-          autoComplete="current-password"
-          maxLength={limits.passwordInputMax}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           onKeyUp={onKeyUp}
