@@ -48,6 +48,30 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await expectNoAxeViolations(page, 'one-time code');
   }
 
+  /** The username step from #/username, then the e-mail step, up to the code step. */
+  async function startRecovery(account: Account) {
+    await fresh('/#/username');
+    await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await emailStepToCode(account);
+  }
+
+  /** Yes in the resend confirmation dialog. */
+  async function confirmResend() {
+    await page
+      .getByRole('dialog', { name: 'Please confirm.' })
+      .getByRole('button', { name: 'Resend' })
+      .click();
+  }
+
+  /** The code step: the latest code from the dev outbox, then Confirm. */
+  async function confirmWithLatestCode(account: Account) {
+    await page
+      .getByRole('textbox', { name: /OTP Confirmation Code/ })
+      .fill(await latestCode(`${account.username}@example.com`));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+  }
+
   async function resetTo(newPassword: string) {
     await heading('Reset Password').waitFor();
     await expectNoAxeViolations(page, 'Reset Password');
@@ -93,10 +117,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
     await page.getByRole('button', { name: 'Continue' }).click();
     await emailStepToCode(account);
-    await page
-      .getByRole('textbox', { name: /OTP Confirmation Code/ })
-      .fill(await latestCode(`${account.username}@example.com`));
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    await confirmWithLatestCode(account);
     await resetTo('Lantern5Orbit');
     await signIn({ username: account.username, password: 'Lantern5Orbit' });
     await heading(`Welcome, ${account.username}`).waitFor();
@@ -126,10 +147,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
       await page.getByRole('button', { name: 'Reset password' }).click();
       await page.getByText(info).waitFor();
       await emailStepToCode(account);
-      await page
-        .getByRole('textbox', { name: /OTP Confirmation Code/ })
-        .fill(await latestCode(`${account.username}@example.com`));
-      await page.getByRole('button', { name: 'Confirm' }).click();
+      await confirmWithLatestCode(account);
       await resetTo('Harvest4Meadow');
       await signIn({ username: account.username, password: 'Harvest4Meadow' });
       await heading(`Welcome, ${account.username}`).waitFor();
@@ -182,16 +200,10 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await dialog.getByRole('button', { name: 'Resend' }).click();
     await page.getByText('A validation code has been emailed to you.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Resend Code' }).click();
-    await page
-      .getByRole('dialog', { name: 'Please confirm.' })
-      .getByRole('button', { name: 'Resend' })
-      .click();
+    await confirmResend();
     await page.getByText('A validation code has been emailed to you.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Resend Code' }).click();
-    await page
-      .getByRole('dialog', { name: 'Please confirm.' })
-      .getByRole('button', { name: 'Resend' })
-      .click();
+    await confirmResend();
     await alertWith('(status code 1491)').waitFor();
     expect(await alertWith('(status code 1491)').textContent()).toContain(
       'Please contact loginsupport@primeservices.example for assistance (status code 1491).',
@@ -201,10 +213,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
 
   it('blocks resend after a transport error on the code check', async () => {
     const account = { username: 'allfactors1', password: 'Maple4Canyon' };
-    await fresh('/#/username');
-    await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await emailStepToCode(account);
+    await startRecovery(account);
     await page.route('**/api/user/factor/otp/email/authentication', (route) =>
       route.request().method() === 'PUT' ? route.abort('failed') : route.continue(),
     );
@@ -212,10 +221,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.getByRole('button', { name: 'Confirm' }).click();
     await alertWith('(status code 1491)').waitFor();
     await page.getByRole('button', { name: 'Resend Code' }).click();
-    await page
-      .getByRole('dialog', { name: 'Please confirm.' })
-      .getByRole('button', { name: 'Resend' })
-      .click();
+    await confirmResend();
     await alertWith('(status code 1491)').waitFor();
     await context.close();
   });
@@ -230,14 +236,8 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
 
   it('checks the reset rules in the spec order, the match, and each server code', async () => {
     const account = { username: 'pushuser1', password: 'Comet3Prairie' };
-    await fresh('/#/username');
-    await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await emailStepToCode(account);
-    await page
-      .getByRole('textbox', { name: /OTP Confirmation Code/ })
-      .fill(await latestCode(`${account.username}@example.com`));
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    await startRecovery(account);
+    await confirmWithLatestCode(account);
     await heading('Reset Password').waitFor();
     for (const hint of [
       'Must be 8-20 characters in length.',

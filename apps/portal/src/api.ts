@@ -1,15 +1,7 @@
 import { appDefaults, cookies, headers } from '@gatehouse/contract/client';
-import { ApiClient, type CallOptions } from '@gatehouse/signin';
+import { ApiClient, type CallOptions, readCookie } from '@gatehouse/signin';
 import { currentEnvironment } from './environment.ts';
 import { settings } from './settings.ts';
-
-function readCookie(name: string): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
-}
 
 /**
  * The portal's calls (portal spec §7): the environment's service host, and besides the call

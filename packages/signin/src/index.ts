@@ -1,5 +1,5 @@
 export type { CallName } from './api/calls.ts';
-export { ApiClient, type CallOptions, type CallResult, TransportError } from './api/client.ts';
+export { ApiClient, type CallOptions, type CallResult, readCookie, TransportError } from './api/client.ts';
 export { interpret, statusTables, UnmappedStatusError } from './api/status-tables.ts';
 export type { FinishResult, Journey, SignInConfig, WidgetEvent } from './config.ts';
 export { SignInConfigError } from './config.ts';

@@ -38,7 +38,8 @@ export class TransportError extends Error {
   override name = 'TransportError';
 }
 
-function readCookie(name: string): string | undefined {
+/** A cookie the page can read (XSRF-TOKEN, SESSION_SCTX); HttpOnly ones are not visible. */
+export function readCookie(name: string): string | undefined {
   if (typeof document === 'undefined') return undefined;
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=');

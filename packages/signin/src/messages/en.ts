@@ -1,4 +1,4 @@
-import { loginMessages } from '@gatehouse/contract/client';
+import { factorMessages, identityMessages, loginMessages } from '@gatehouse/contract/client';
 
 /**
  * The texts of the login route and those every screen shares, keyed, verbatim from the
@@ -23,23 +23,21 @@ export const en = {
   'error.incorrectCredentials': loginMessages.incorrectCredentials,
   'error.securityBlocked': loginMessages.securityBlocked,
   'error.unauthorized': loginMessages.unauthorized,
-  'error.incorrectCode': 'Security code not recognized. Try again.',
+  'error.incorrectCode': factorMessages.securityCodeNotRecognized,
   'error.emptyCode': 'Enter your security code.',
   'error.shortCode': 'Enter your 6-digit security code.',
   'error.pushBlocked': 'Please try logging in again',
-  'error.usernameSimilar':
-    'Your username cannot share more than 5 consecutive characters with your password.',
-  'error.wrongPassword': 'You entered your password incorrectly.',
-  'error.usernameTaken': 'The username you entered is already taken. Please try another one.',
-  'error.usernameMinLength': 'Username must contain a minimum of 8 characters.',
-  'error.usernameMaxLength': 'Username contains more than maximum characters allowed.',
-  'error.usernameNoAlpha': 'Username must contain alpha characters',
-  'error.usernameInvalidCharacter': 'Username contains invalid character.',
-  'error.usernameGuidelines':
-    'Your new username did not meet all of the security guidelines. Please try again.',
+  'error.usernameSimilar': identityMessages.usernameSharesWithPassword,
+  'error.wrongPassword': identityMessages.wrongPasswordOnChange,
+  'error.usernameTaken': identityMessages.usernameTaken,
+  'error.usernameMinLength': identityMessages.usernameMinLength,
+  'error.usernameMaxLength': identityMessages.usernameMaxLength,
+  'error.usernameNoAlpha': identityMessages.usernameNoAlpha,
+  'error.usernameInvalidCharacter': identityMessages.usernameInvalidCharacter,
+  'error.usernameGuidelines': identityMessages.usernameGuidelines,
   'error.rateLimited': loginMessages.rateLimited,
   'error.unknown': loginMessages.unknown,
-  'error.contactUnavailable': 'This contact cannot be used to verify your identity.',
+  'error.contactUnavailable': factorMessages.contactNotUsable,
   'page.somethingWentWrong': 'Something went wrong',
   'page.cantComplete': "Sorry, we can't complete this action right now. Please try again.",
   'page.supportHours': 'If the problem continues, call us Monday-Friday, 8 a.m.-6 p.m. ET.',

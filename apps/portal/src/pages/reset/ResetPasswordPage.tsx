@@ -39,8 +39,6 @@ export function ResetPasswordPage() {
 
   if (!username) return null;
 
-  const valid = passwordError(newPassword, confirmation) === null && newPassword !== '';
-
   /** The first message for each field, in the spec's rule order, then the match check. */
   const validate = (password: string, confirm: string): Errors => {
     const next: Errors = {};
@@ -56,6 +54,25 @@ export function ResetPasswordPage() {
     }
     return next;
   };
+  const valid = Object.keys(validate(newPassword, confirmation)).length === 0;
+
+  /** Every message at once, inline and in the summary; true when there is none. */
+  const showAll = (): boolean => {
+    const next = validate(newPassword, confirmation);
+    setTouched({ newPassword: true, confirmation: true });
+    setErrors(next);
+    setSummary([
+      ...(next.newPassword ? [{ fieldId: 'reset-new', message: next.newPassword }] : []),
+      ...(next.confirmation ? [{ fieldId: 'reset-confirm', message: next.confirmation }] : []),
+    ]);
+    return Object.keys(next).length === 0;
+  };
+  /** Leaving a field shows its message from then on. */
+  const touch = (field: keyof Errors) => {
+    const seen = { ...touched, [field]: true };
+    setTouched(seen);
+    live(newPassword, confirmation, seen);
+  };
   // Submit stays disabled while the form is invalid, so the messages show as the person types
   // (after leaving a field once), not only on submit.
   const live = (password: string, confirm: string, seen = touched) => {
@@ -70,28 +87,14 @@ export function ResetPasswordPage() {
   const showWhyDisabled = (event: MouseEvent) => {
     const target = event.target as HTMLElement;
     if (valid || busy || !target.closest('button[type="submit"]')) return;
-    const next = validate(newPassword, confirmation);
-    setTouched({ newPassword: true, confirmation: true });
-    setErrors(next);
-    setSummary([
-      ...(next.newPassword ? [{ fieldId: 'reset-new', message: next.newPassword }] : []),
-      ...(next.confirmation ? [{ fieldId: 'reset-confirm', message: next.confirmation }] : []),
-    ]);
+    showAll();
   };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const next = validate(newPassword, confirmation);
-    setTouched({ newPassword: true, confirmation: true });
-    setErrors(next);
     setServerError(null);
-    const list = [
-      ...(next.newPassword ? [{ fieldId: 'reset-new', message: next.newPassword }] : []),
-      ...(next.confirmation ? [{ fieldId: 'reset-confirm', message: next.confirmation }] : []),
-    ];
-    setSummary(list);
-    if (list.length) return;
+    if (!showAll()) return;
 
     setBusy(true);
     try {
@@ -168,11 +171,7 @@ export function ResetPasswordPage() {
               setNewPassword(e.target.value);
               live(e.target.value, confirmation);
             }}
-            onBlur={() => {
-              const seen = { ...touched, newPassword: true };
-              setTouched(seen);
-              live(newPassword, confirmation, seen);
-            }}
+            onBlur={() => touch('newPassword')}
             error={errors.newPassword}
             aria-describedby="reset-hints"
           />
@@ -188,11 +187,7 @@ export function ResetPasswordPage() {
               setConfirmation(e.target.value);
               live(newPassword, e.target.value);
             }}
-            onBlur={() => {
-              const seen = { ...touched, confirmation: true };
-              setTouched(seen);
-              live(newPassword, confirmation, seen);
-            }}
+            onBlur={() => touch('confirmation')}
             error={errors.confirmation}
           />
           {/* Submit is disabled while the form is invalid; pressing it anyway shows what is wrong. */}

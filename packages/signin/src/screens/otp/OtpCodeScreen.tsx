@@ -5,13 +5,13 @@ import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
 import { routes } from '../../routes.ts';
+import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
-import { useCancel } from '../../shared/useCancel.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { type OtpTextsKey, tx } from './messages.ts';
-import { type Channel, checkCall, type OtpNavState, type Selected, sendCall } from './otp-state.ts';
+import { type Channel, checkCall, type OtpNavState, type Selected, sendBody, sendCall } from './otp-state.ts';
 import './Otp.css';
 
 const headings: Record<Channel, OtpTextsKey> = {
@@ -25,7 +25,6 @@ const headings: Record<Channel, OtpTextsKey> = {
 export function OtpCodeScreen() {
   const { idPrefix, config, client } = useWidget();
   const call = useCall();
-  const cancel = useCancel();
   const continueJourney = useContinueJourney();
   const navigate = useNavigate();
   const nav = (useLocation().state ?? {}) as OtpNavState;
@@ -80,12 +79,7 @@ export function OtpCodeScreen() {
     if (busy || channel === 'rep') return;
     setBusy(via === channel ? 'resend' : 'voice');
     setNotice(null);
-    const body =
-      via === 'email'
-        ? { email: selected.value }
-        : via === 'sms'
-          ? { phone: selected.value, message: format(tx('otp.smsTemplate'), config.businessSMSText ?? '') }
-          : { phone: selected.value };
+    const body = sendBody(via, selected.value, config.businessSMSText);
     const result = await client.call(sendCall[via], { body }).catch(() => null);
     setBusy(null);
     if (result && (result.status.code === 1200 || result.status.code === 1224)) {
@@ -179,9 +173,7 @@ export function OtpCodeScreen() {
             {tx('otp.cantReceive')}
           </Button>
         )}
-        <Button variant="link" onClick={cancel}>
-          {t('page.cancel')}
-        </Button>
+        <CancelLink />
       </div>
     </section>
   );

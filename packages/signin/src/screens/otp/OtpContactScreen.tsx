@@ -3,15 +3,14 @@ import { Alert, Button, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { t } from '../../messages/index.ts';
 import { routes } from '../../routes.ts';
+import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
-import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { otpChannelsKey } from '../authenticator/AuthenticatorEntry.tsx';
 import { type OtpTextsKey, tx } from './messages.ts';
-import { type Channel, type Contacts, type OtpNavState, sendCall } from './otp-state.ts';
+import { type Channel, type Contacts, type OtpNavState, sendBody, sendCall } from './otp-state.ts';
 import './Otp.css';
 
 /** The one-time-code channels the server allows, as kept by the authenticator entry. */
@@ -28,7 +27,6 @@ function allowedChannels(idPrefix: string): Set<string> {
 export function OtpContactScreen() {
   const { idPrefix, client, config } = useWidget();
   const call = useCall();
-  const cancel = useCancel();
   const navigate = useNavigate();
   const nav = (useLocation().state ?? {}) as OtpNavState;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -94,12 +92,7 @@ export function OtpContactScreen() {
     if (busy) return;
     setBusy(channel);
     setAlert(null);
-    const body =
-      channel === 'email'
-        ? { email: selected.value }
-        : channel === 'sms'
-          ? { phone: selected.value, message: format(tx('otp.smsTemplate'), config.businessSMSText ?? '') }
-          : { phone: selected.value };
+    const body = sendBody(channel, selected.value, config.businessSMSText);
     const outcome = await call(
       sendCall[channel],
       { body },
@@ -205,9 +198,7 @@ export function OtpContactScreen() {
             {tx('otp.cantReceive')}
           </Button>
         )}
-        <Button variant="link" onClick={cancel}>
-          {t('page.cancel')}
-        </Button>
+        <CancelLink />
       </div>
     </section>
   );

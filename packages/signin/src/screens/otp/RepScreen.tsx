@@ -3,10 +3,9 @@ import { Button } from '@gatehouse/ui';
 import { useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { t } from '../../messages/index.ts';
 import { routes } from '../../routes.ts';
+import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
-import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { tx } from './messages.ts';
 import type { OtpNavState } from './otp-state.ts';
@@ -19,7 +18,6 @@ import './Otp.css';
 export function RepScreen() {
   const { idPrefix, config } = useWidget();
   const navigate = useNavigate();
-  const cancel = useCancel();
   const nav = (useLocation().state ?? {}) as OtpNavState;
   const headingRef = useRef<HTMLHeadingElement>(null);
   useHeadingFocus(headingRef);
@@ -63,9 +61,7 @@ export function RepScreen() {
         {tx('otp.continue')}
       </Button>
       <p className="gh-signin__links">
-        <Button variant="link" onClick={cancel}>
-          {t('page.cancel')}
-        </Button>
+        <CancelLink />
       </p>
     </section>
   );

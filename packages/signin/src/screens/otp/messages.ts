@@ -1,4 +1,5 @@
-import { format } from '@gatehouse/contract/client';
+import { factorMessages } from '@gatehouse/contract/client';
+import { translator } from '../../messages/index.ts';
 
 /** One-time code screens (widget spec §2, §8), verbatim where quoted; headings per channel are ours. Loaded with these screens, not on the login route. */
 const otpTexts = {
@@ -35,7 +36,7 @@ const otpTexts = {
   'otp.sentTo': 'We sent the code to {0}. It will expire after 30 minutes.',
   'otp.callInstead': 'call me with the code',
   'otp.anotherPhone': 'Try another phone number',
-  'otp.outage': 'There may be a problem texting a code to your number at this time',
+  'otp.outage': factorMessages.carrierOutage,
   'otp.outageSeveral': 'Try another phone number.',
   'otp.outageOne': 'Ask us to call you with the code, or get it by email.',
   'otp.repHeading': 'Call us to verify your identity',
@@ -46,6 +47,4 @@ const otpTexts = {
 
 export type OtpTextsKey = keyof typeof otpTexts;
 
-export function tx(key: OtpTextsKey, ...args: Array<string | number>): string {
-  return format(otpTexts[key], ...args);
-}
+export const tx = translator(otpTexts);

@@ -1,5 +1,7 @@
 import type { Contact } from '@gatehouse/contract/client';
+import { format } from '@gatehouse/contract/client';
 import type { CallName } from '../../api/calls.ts';
+import { tx } from './messages.ts';
 
 /** The channels of the one-time code factor and their calls (widget spec §7). */
 export type Channel = 'sms' | 'voice' | 'email' | 'rep';
@@ -35,3 +37,10 @@ export type OtpNavState = {
   switchToEmailOTP?: boolean;
   otpCallRep?: boolean;
 };
+
+/** The send payload of widget spec §3: the e-mail, or the phone (text also the message template). */
+export function sendBody(channel: Exclude<Channel, 'rep'>, contact: string, businessSMSText = '') {
+  if (channel === 'email') return { email: contact };
+  if (channel === 'sms') return { phone: contact, message: format(tx('otp.smsTemplate'), businessSMSText) };
+  return { phone: contact };
+}

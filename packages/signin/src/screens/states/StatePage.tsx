@@ -12,6 +12,7 @@ const text = (key: Key, ...args: Array<string | number>) =>
   isStateKey(key) ? tx(key, ...args) : t(key as MessageKey, ...args);
 
 import { routes } from '../../routes.ts';
+import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
@@ -124,9 +125,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
       ) : null}
       {page.cancel ? (
         <p className="gh-signin__links">
-          <Button variant="link" onClick={cancel}>
-            {text('page.cancel')}
-          </Button>
+          <CancelLink />
         </p>
       ) : null}
     </section>

@@ -1,4 +1,5 @@
-import { format } from '@gatehouse/contract/client';
+import { identityMessages, loginMessages } from '@gatehouse/contract/client';
+import { translator } from '../../messages/index.ts';
 
 /** Account-state pages (widget spec §2, §8); headings not quoted are ours. Loaded with these screens, not on the login route. */
 const stateTexts = {
@@ -6,13 +7,12 @@ const stateTexts = {
   'page.blockedBody': 'Sorry, your account has been blocked for security reasons. Call us so we can help.',
   'page.callUs': 'Call {0}',
   'page.lockedHeading': 'Your account has been locked',
-  'page.lockedBody':
-    "You've made too many login attempts. For security reasons, you'll need to reset your password.",
+  'page.lockedBody': loginMessages.blockedForReset,
   'page.resetPassword': 'Reset password',
   'page.expiredHeading': 'You must create a new password',
-  'page.expiredBody': 'Your current password is not strong enough, or has expired.',
+  'page.expiredBody': loginMessages.passwordExpired,
   'page.rejectHeading': 'We were unable to log you in',
-  'page.prohibitedHeading': "You can't access this website right now",
+  'page.prohibitedHeading': identityMessages.prohibitedLocation,
   'page.prohibitedBody': 'This service is unavailable in your current location.',
   'page.forcedHeading': 'Update your username',
   'page.forcedBody': 'You need to update your username before you can continue.',
@@ -22,15 +22,13 @@ const stateTexts = {
     'Sorry, your account has been temporarily blocked due to too many attempts. Please try again 5 minutes from the time you first saw this message.',
   'page.back': 'Back',
   'page.ssoHeading': "We couldn't complete this action",
-  'page.ssoBody': 'Please try logging in again.',
-  'page.logoutHeading': 'You are now logged out.',
+  'page.ssoBody': loginMessages.noLoginInProgress,
+  'page.logoutHeading': loginMessages.loggedOut,
   'page.logoutBody': 'Thank you for visiting. You can close this window or log in again.',
 } as const;
 
 export type StateTextsKey = keyof typeof stateTexts;
 
-export function tx(key: StateTextsKey, ...args: Array<string | number>): string {
-  return format(stateTexts[key], ...args);
-}
+export const tx = translator(stateTexts);
 
 export const isStateKey = (key: string): key is StateTextsKey => key in stateTexts;

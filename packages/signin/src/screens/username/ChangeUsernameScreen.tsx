@@ -2,11 +2,10 @@ import { checkUsername, format, type UsernameRuleId, usernameRuleIds } from '@ga
 import { Alert, Button, VisuallyHidden } from '@gatehouse/ui';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
-import { t } from '../../messages/index.ts';
+import { CancelLink } from '../../shared/CancelLink.tsx';
 import { PasswordInput, UsernameInput } from '../../shared/fields.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
-import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { tx, type UsernameTextsKey } from './messages.ts';
 import './ChangeUsername.css';
@@ -28,7 +27,6 @@ function unmetWhileEmpty(username: string, password: string): Record<UsernameRul
 export function ChangeUsernameScreen() {
   const { idPrefix } = useWidget();
   const call = useCall();
-  const cancel = useCancel();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -141,9 +139,7 @@ export function ChangeUsernameScreen() {
         </Button>
       </form>
       <p className="gh-signin__links">
-        <Button variant="link" onClick={cancel}>
-          {t('page.cancel')}
-        </Button>
+        <CancelLink />
       </p>
     </section>
   );

@@ -1,4 +1,5 @@
-import { format } from '@gatehouse/contract/client';
+import { identityMessages } from '@gatehouse/contract/client';
+import { translator } from '../../messages/index.ts';
 
 /** Change username and confirmation (widget spec §2, §5, §8); heading, button and rule 3 are ours. Loaded with these screens, not on the login route. */
 const usernameTexts = {
@@ -12,8 +13,7 @@ const usernameTexts = {
     'If your username is between 9–11 characters in length, it must contain at least two letters.',
   'username.rule.sequences':
     "Don't repeat a letter or number 5 or more times in a row, or use 4 or more letters or numbers in order (like abcd or 1234).",
-  'username.rule.password':
-    'Your username cannot share more than 5 consecutive characters with your password.',
+  'username.rule.password': identityMessages.usernameSharesWithPassword,
   'username.rule.personal':
     'Do not use personal information such as your Social Security number, phone number or birth date.',
   'username.met': 'Met:',
@@ -24,7 +24,7 @@ const usernameTexts = {
   'username.passwordRequired': 'Enter your current password.',
   'username.submit': 'Update username',
   'username.submitting': 'Updating your username…',
-  'username.confirmHeading': "You've changed your username",
+  'username.confirmHeading': identityMessages.usernameChanged,
   'username.confirmValue': 'Your new username is {0}.',
   'username.confirmBody': 'Use your new username the next time you log in.',
   'username.continue': 'Continue',
@@ -32,6 +32,4 @@ const usernameTexts = {
 
 export type UsernameTextsKey = keyof typeof usernameTexts;
 
-export function tx(key: UsernameTextsKey, ...args: Array<string | number>): string {
-  return format(usernameTexts[key], ...args);
-}
+export const tx = translator(usernameTexts);
