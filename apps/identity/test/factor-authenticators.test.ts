@@ -1,6 +1,6 @@
 import type { AuthenticatorItem, Contact } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
-import { maskPhoneLabel } from '../src/plugins/factors.ts';
+import { maskPhoneLabel } from '../src/lib/mask.ts';
 import {
   atFactor,
   authenticators,

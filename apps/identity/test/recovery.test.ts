@@ -1,7 +1,7 @@
 import { paths } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
 import { sha256 } from '../src/lib/crypto.ts';
-import { maskEmail } from '../src/plugins/recovery.ts';
+import { maskEmail } from '../src/lib/mask.ts';
 import {
   api,
   Client,

@@ -1,8 +1,12 @@
+import { format, Status, serverMessages } from '@gatehouse/contract';
+import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
 import type { Clock } from './clock.ts';
+import { ApiError } from './http.ts';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type RateRule = { max: number; windowMs: number };
 
 /**
  * Fixed-window counters kept in the database, so that every instance sees the same counts.
@@ -30,5 +34,25 @@ export class RateLimiter {
     if (hits <= max) return { allowed: true };
     const resetAt = new Date(window_start).getTime() + windowMs;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)) };
+  }
+
+  /**
+   * Counts a hit on each rule in turn (keys `<scope>:<client|account>:<id>`) and throws the 429
+   * envelope with Retry-After at the first limit passed.
+   */
+  async enforce(request: FastifyRequest, rules: Array<[key: string, rule: RateRule]>): Promise<void> {
+    for (const [key, rule] of rules) {
+      const decision = await this.hit(key, rule.max, rule.windowMs);
+      if (!decision.allowed) {
+        request.log.warn({ limit: key.split(':').slice(0, 2).join(':') }, 'rate limited');
+        throw new ApiError(
+          429,
+          Status.RATE_LIMITED,
+          format(serverMessages.rateLimited, decision.retryAfterSeconds),
+          undefined,
+          { 'Retry-After': String(decision.retryAfterSeconds) },
+        );
+      }
+    }
   }
 }

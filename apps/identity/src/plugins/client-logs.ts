@@ -2,7 +2,6 @@ import {
   API_BASE,
   clientLogsRequest,
   cookies,
-  ErrorType,
   format,
   limits,
   paths,
@@ -86,16 +85,9 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
       [Status.RATE_LIMITED]: 'More than CLIENT_LOG_RATE_MAX requests a minute from this client (HTTP 429)',
     },
     handler: async ({ request, reply, body }) => {
-      const decision = await limiter.hit(`clog:client:${request.ip}`, config.clientLogRateMax, 60_000);
-      if (!decision.allowed) {
-        throw new ApiError(
-          429,
-          Status.RATE_LIMITED,
-          format(serverMessages.rateLimited, decision.retryAfterSeconds),
-          ErrorType.APPLICATION,
-          { 'Retry-After': String(decision.retryAfterSeconds) },
-        );
-      }
+      await limiter.enforce(request, [
+        [`clog:client:${request.ip}`, { max: config.clientLogRateMax, windowMs: 60_000 }],
+      ]);
       for (const entry of body.logs) {
         const fields: Record<string, string> = { source: 'client' };
         if (entry.timestamp) fields.clientTime = cleanClientText(entry.timestamp, request);

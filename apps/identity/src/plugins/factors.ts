@@ -15,9 +15,9 @@ import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Contact as ContactRow, Session } from '../db/schema.ts';
 import { ApiError, outcome } from '../lib/http.ts';
+import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
-import { maskEmail } from './recovery.ts';
 
 /**
  * The second factor's common ground: which sessions may run the factor part, which authenticators
@@ -61,15 +61,6 @@ export function accountContacts(db: DB, accountId: string): Promise<ContactRow[]
     .orderBy('added_at')
     .orderBy('id')
     .execute();
-}
-
-/** North American numbers (country code 1, or none given) are shown as in widget spec §2. */
-const isNorthAmerican = (countryCode: string | null) => !countryCode || countryCode === '1';
-
-/** The masked label of a phone: '(XXX) XXX-0143' for US numbers, '+44 XXXXXX7890' for others. */
-export function maskPhoneLabel(number: string, countryCode: string | null): string {
-  const last = number.replace(/\D/g, '').slice(-4);
-  return isNorthAmerican(countryCode) ? `(XXX) XXX-${last}` : `+${countryCode} XXXXXX${last}`;
 }
 
 /** The full number in E.164 form (what the text/voice gateway and the outbox get). */

@@ -1,6 +1,5 @@
 import {
   type AuthenticatorType,
-  cookies,
   ErrorType,
   format,
   limits,
@@ -17,6 +16,7 @@ import type { Account, Contact as ContactRow, Session } from '../db/schema.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { factorCounter, OtpCodes } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
+import { findAccountById } from '../services/accounts.ts';
 import { createPhoneSender, type PhoneSender, voiceText } from '../services/sms.ts';
 import {
   accountContacts,
@@ -28,7 +28,7 @@ import {
   requireFactorSession,
 } from './factors.ts';
 import { loadFlow } from './recovery.ts';
-import { cookieOptions } from './security.ts';
+import { clearSessionCookies, setSessionCookies } from './security.ts';
 import { bindDevice } from './trusted-device.ts';
 
 /**
@@ -72,7 +72,6 @@ const badRequest = (problem: string) =>
 export class OtpFactor {
   private readonly codes: OtpCodes;
   constructor(
-    private readonly app: FastifyInstance,
     private readonly ctx: Context,
     private readonly phone?: PhoneSender,
   ) {
@@ -208,11 +207,7 @@ export class OtpFactor {
   }
 
   private async activeAccount(session: Session): Promise<Account | undefined> {
-    const account = await this.ctx.db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('id', '=', session.account_id)
-      .executeTakeFirst();
+    const account = await findAccountById(this.ctx.db, session.account_id);
     return account?.status === 'active' ? account : undefined;
   }
 
@@ -254,9 +249,7 @@ export class OtpFactor {
   private async tooManyWrong(request: FastifyRequest, reply: FastifyReply, session: Session) {
     if (session.state === 'factor') {
       await this.ctx.sessions.end(session.id, 'factor-failed');
-      reply.clearCookie(cookies.session, cookieOptions(this.ctx));
-      reply.clearCookie(cookies.sessionContext, cookieOptions(this.ctx, false));
-      this.app.csrf.rebind(reply, undefined, request);
+      clearSessionCookies(this.ctx, request, reply);
     }
     return this.limitReached(request, reply);
   }
@@ -300,9 +293,7 @@ export class OtpFactor {
     let trustedUntil: Date | null = null;
     if (!stepUp && bind) trustedUntil = await bindDevice(ctx, request, session.account_id);
 
-    reply.setCookie(cookies.session, token, cookieOptions(ctx));
-    if (next.context) reply.setCookie(cookies.sessionContext, next.context, cookieOptions(ctx, false));
-    this.app.csrf.rebind(reply, token, request);
+    setSessionCookies(ctx, request, reply, token, next.context);
     request.log.info(
       { account: session.account_id, channel, journey: stepUp ? 'STEPUP' : 'LOGIN', trusted: !!trustedUntil },
       'second factor: verified',
@@ -341,7 +332,7 @@ export const checkCodes = {
 
 /** POST and PUT for text and voice, and PUT for the representative's code. */
 export async function otpFactorPlugin(app: FastifyInstance, ctx: Context) {
-  const factor = new OtpFactor(app, ctx, createPhoneSender(ctx.config, ctx.db, ctx.clock));
+  const factor = new OtpFactor(ctx, createPhoneSender(ctx.config, ctx.db, ctx.clock));
 
   defineRoute(app, {
     method: 'POST',

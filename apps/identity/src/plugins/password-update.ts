@@ -19,8 +19,8 @@ import { isCommonPassword } from '../lib/common-passwords.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { countFailedPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
-import { clearFlowCookie, enforceLimits, loadFlow } from './recovery.ts';
-import { cookieOptions } from './security.ts';
+import { clearFlowCookie, loadFlow } from './recovery.ts';
+import { clearSessionCookies } from './security.ts';
 
 /**
  * The password state as the portal's enrollment rule reads it (portal spec §4): 1203 blocked or
@@ -199,9 +199,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     const keep = await ownSession(request, account);
     await sessions.endAllForAccount(account.id, 'password_changed', keep?.id);
     if (!keep && request.cookies[cookies.session]) {
-      reply.clearCookie(cookies.session, cookieOptions(ctx));
-      reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
-      app.csrf.rebind(reply, undefined, request);
+      clearSessionCookies(ctx, request, reply);
     }
     if (flow) clearFlowCookie(ctx, reply);
     request.log.info(
@@ -292,7 +290,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       }
 
       // No confirmed code: the old password proves who it is, as a sign-in would.
-      await enforceLimits(ctx, request, [
+      await ctx.limiter.enforce(request, [
         [`pwd:client:${request.ip}`, config.rateLimits.client],
         [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
       ]);

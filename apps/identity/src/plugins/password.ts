@@ -1,17 +1,10 @@
-import {
-  cookies,
-  format,
-  passwordAuthenticationRequest,
-  paths,
-  Status,
-  serverMessages,
-} from '@gatehouse/contract';
+import { cookies, passwordAuthenticationRequest, paths, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { countFailedPassword, findAccount, usernameKey } from '../services/accounts.ts';
-import { cookieOptions } from './security.ts';
+import { setSessionCookies } from './security.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
@@ -33,23 +26,10 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
       [Status.ACCOUNT_DISABLED]: 'The account is closed (shown as incorrect username or password)',
     },
     handler: async ({ request, reply, body }) => {
-      const limits = config.rateLimits;
-      for (const [key, rule] of [
-        [`pwd:client:${request.ip}`, limits.client],
-        [`pwd:account:${usernameKey(body.username)}`, limits.account],
-      ] as const) {
-        const decision = await limiter.hit(key, rule.max, rule.windowMs);
-        if (!decision.allowed) {
-          request.log.warn({ limit: key.split(':')[1] }, 'password authentication rate limited');
-          throw new ApiError(
-            429,
-            Status.RATE_LIMITED,
-            format(serverMessages.rateLimited, decision.retryAfterSeconds),
-            'APPLICATION_ERROR',
-            { 'Retry-After': String(decision.retryAfterSeconds) },
-          );
-        }
-      }
+      await limiter.enforce(request, [
+        [`pwd:client:${request.ip}`, config.rateLimits.client],
+        [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
+      ]);
 
       const account = await findAccount(db, body.username);
       const correct = await hasher.verifyOrBurn(account?.password_hash, body.password);
@@ -102,8 +82,7 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
         clientIp: request.ip,
         userAgent: request.headers['user-agent'],
       });
-      reply.setCookie(cookies.session, token, cookieOptions(ctx));
-      app.csrf.rebind(reply, token, request);
+      setSessionCookies(ctx, request, reply, token);
       request.log.info({ account: account.id }, 'password verified');
       if (account.password_state === 'expired') {
         return outcome(request, reply, Status.PASSWORD_EXPIRED, serverMessages.passwordExpired);

@@ -16,26 +16,12 @@ import type { Context } from '../context.ts';
 import type { Account, RecoveryFlow } from '../db/schema.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
+import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { OtpCodes } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
 import { checkCodes as factorCheckCodes, OtpFactor } from './otp-factor.ts';
 import { cookieOptions } from './security.ts';
-
-/** Masks an e-mail address: first and last character of the local part, four stars, the domain. */
-export function maskEmail(address: string): string {
-  const at = address.lastIndexOf('@');
-  if (at < 1) return '****';
-  const local = address.slice(0, at);
-  const last = local.length > 1 ? local[local.length - 1] : '';
-  return `${local[0]}****${last}${address.slice(at)}`;
-}
-
-/** Masks a phone number: only its last four digits show. */
-export function maskPhone(number: string): string {
-  const digits = number.replace(/\D/g, '');
-  return `******${digits.slice(-4)}`;
-}
 
 /** The e-mail addresses on file for an account, the account's own first, without repeats. */
 export async function emailsOnFile(ctx: Context, account: Account): Promise<string[]> {
@@ -102,27 +88,6 @@ async function startFlow(ctx: Context, request: FastifyRequest, accountId: strin
   return { token, flow };
 }
 
-/** Throws the 429 envelope when a limit is passed (each hit counts). */
-export async function enforceLimits(
-  ctx: Context,
-  request: FastifyRequest,
-  rules: Array<[key: string, rule: { max: number; windowMs: number }]>,
-) {
-  for (const [key, rule] of rules) {
-    const decision = await ctx.limiter.hit(key, rule.max, rule.windowMs);
-    if (!decision.allowed) {
-      request.log.warn({ limit: key.split(':').slice(0, 2).join(':') }, 'rate limited');
-      throw new ApiError(
-        429,
-        Status.RATE_LIMITED,
-        format(serverMessages.rateLimited, decision.retryAfterSeconds),
-        'APPLICATION_ERROR',
-        { 'Retry-After': String(decision.retryAfterSeconds) },
-      );
-    }
-  }
-}
-
 /**
  * Blocks an account for security reasons (3 sends without entry, too many wrong codes): status
  * 'blocked' (a locked account too), every session and recovery flow of it ends, its codes stop
@@ -158,7 +123,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   const notStarted = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.recoveryNotStarted);
   // The e-mail code path is shared with the second factor: without a live recovery flow, a
   // session whose factor is due (login) or a signed-in session (step-up) is the factor mode.
-  const factor = new OtpFactor(app, ctx);
+  const factor = new OtpFactor(ctx);
 
   defineRoute(app, {
     method: 'POST',
@@ -175,7 +140,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     },
     handler: async ({ request, reply, body }) => {
       const identify = config.recovery.identify;
-      await enforceLimits(ctx, request, [
+      await ctx.limiter.enforce(request, [
         [`recovery:client:${request.ip}`, identify.client],
         [`recovery:account:${usernameKey(body.username)}`, identify.account],
       ]);
@@ -303,7 +268,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       const flow = await sendingFlow(request, reply);
       if (!flow.account_id) throw notStarted();
       const send = config.otp.send;
-      await enforceLimits(ctx, request, [
+      await ctx.limiter.enforce(request, [
         [`otp-send:client:${request.ip}`, send.client],
         [`otp-send:account:${flow.account_id}`, send.account],
       ]);

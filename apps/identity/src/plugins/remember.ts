@@ -8,23 +8,15 @@ import {
   Status,
   serverMessages,
 } from '@gatehouse/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
-import { randomToken, sha256 } from '../lib/crypto.ts';
+import { sha256 } from '../lib/crypto.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccount } from '../services/accounts.ts';
-import { cookieOptions } from './security.ts';
-
-const DEVICE_COOKIE_MAX_AGE = 400 * 24 * 3600;
-
-/** The device of a request: the SHA-256 of its GH_DEVICE cookie, or undefined without one. */
-function deviceKey(request: FastifyRequest): string | undefined {
-  const token = request.cookies[cookies.device];
-  return token && token.length <= 100 ? sha256(token) : undefined;
-}
+import { deviceKey, issueDeviceCookie } from './security.ts';
 
 /** The saved usernames of a device, most recently used first, as the widget lists them. */
 async function savedUsernames(db: DB, device: string | undefined): Promise<SavedUsername[]> {
@@ -113,9 +105,7 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
       let device = deviceKey(request);
       if (!device) {
         // A session request never got the anonymous cookie from the security hook: set it here.
-        const token = randomToken(24);
-        reply.setCookie(cookies.device, token, { ...cookieOptions(ctx), maxAge: DEVICE_COOKIE_MAX_AGE });
-        device = sha256(token);
+        device = sha256(issueDeviceCookie(ctx, reply));
       }
       const now = clock.now();
       const key = device;

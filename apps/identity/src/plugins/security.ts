@@ -17,6 +17,42 @@ export function cookieOptions(ctx: Context, httpOnly = true) {
   } as const;
 }
 
+/** The GH_DEVICE cookie lives this long (400 days, the most browsers keep a cookie). */
+const DEVICE_COOKIE_MAX_AGE = 400 * 24 * 3600;
+
+/** Sets a new long-lived HttpOnly GH_DEVICE cookie; returns its token. */
+export function issueDeviceCookie(ctx: Context, reply: FastifyReply): string {
+  const token = randomToken(24);
+  reply.setCookie(cookies.device, token, { ...cookieOptions(ctx), maxAge: DEVICE_COOKIE_MAX_AGE });
+  return token;
+}
+
+/** The device of a request: the SHA-256 of its GH_DEVICE cookie, or undefined without one. */
+export function deviceKey(request: FastifyRequest): string | undefined {
+  const token = request.cookies[cookies.device];
+  return token && token.length <= 100 ? sha256(token) : undefined;
+}
+
+/** Sets the session cookies of a new token (and its host context) and a CSRF token bound to it. */
+export function setSessionCookies(
+  ctx: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  context?: string | null,
+) {
+  reply.setCookie(cookies.session, token, cookieOptions(ctx));
+  if (context) reply.setCookie(cookies.sessionContext, context, cookieOptions(ctx, false));
+  request.server.csrf.rebind(reply, token, request);
+}
+
+/** Clears the session cookies and sets a CSRF token bound to no session (sign-out, lockout, end). */
+export function clearSessionCookies(ctx: Context, request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(cookies.session, cookieOptions(ctx));
+  reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
+  request.server.csrf.rebind(reply, undefined, request);
+}
+
 /**
  * CSRF: the XSRF-TOKEN cookie holds `nonce.signature`, where the signature is an HMAC over the
  * nonce and the session it is bound to (the session token's hash, or before sign-in an
@@ -46,10 +82,7 @@ export class Csrf {
   /** Sets a fresh XSRF-TOKEN bound to the given session token (after sign-in or sign-out). */
   rebind(reply: FastifyReply, sessionToken: string | undefined, request: FastifyRequest) {
     let anonymous = request.cookies[cookies.device];
-    if (!sessionToken && !anonymous) {
-      anonymous = randomToken(24);
-      reply.setCookie(cookies.device, anonymous, { ...cookieOptions(this.ctx), maxAge: 400 * 24 * 3600 });
-    }
+    if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(this.ctx, reply);
     const binding = this.binding(sessionToken, anonymous)!;
     reply.setCookie(cookies.csrf, this.issue(binding), cookieOptions(this.ctx, false));
   }
@@ -95,10 +128,7 @@ export async function security(app: FastifyInstance, ctx: Context) {
     reply.header('Cache-Control', 'no-store');
     const sessionToken = request.cookies[cookies.session];
     let anonymous = request.cookies[cookies.device];
-    if (!sessionToken && !anonymous) {
-      anonymous = randomToken(24);
-      reply.setCookie(cookies.device, anonymous, { ...cookieOptions(ctx), maxAge: 400 * 24 * 3600 });
-    }
+    if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(ctx, reply);
     const binding = csrf.binding(sessionToken, anonymous);
     if (!csrf.verify(request.cookies[cookies.csrf], binding)) {
       reply.setCookie(cookies.csrf, csrf.issue(binding!), cookieOptions(ctx, false));

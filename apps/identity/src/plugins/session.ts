@@ -11,14 +11,14 @@ import {
   sessionExtendRequest,
   sessionUpdateRequest,
 } from '@gatehouse/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Session } from '../db/schema.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { allowedAuthenticators } from './factors.ts';
-import { cookieOptions } from './security.ts';
+import { clearSessionCookies, setSessionCookies } from './security.ts';
 import { deviceTrusted, TRUSTED_DEVICE } from './trusted-device.ts';
 
 /** The signed-in session of a request, or a 401 envelope. */
@@ -48,12 +48,6 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     return family !== 0 && prohibitedNetworks.check(ip, family === 4 ? 'ipv4' : 'ipv6');
   };
 
-  const clearSessionCookies = (reply: FastifyReply, request: FastifyRequest) => {
-    reply.clearCookie(cookies.session, cookieOptions(ctx));
-    reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
-    app.csrf.rebind(reply, undefined, request);
-  };
-
   defineRoute(app, {
     method: 'POST',
     path: paths.sessionLogin,
@@ -77,12 +71,12 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       if (!account) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
       if (account.status !== 'active') {
         await sessions.end(session.id, 'blocked');
-        clearSessionCookies(reply, request);
+        clearSessionCookies(ctx, request, reply);
         return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.securityBlocked));
       }
       if (account.prohibited || prohibitedAddress(request.ip)) {
         await sessions.end(session.id, 'prohibited');
-        clearSessionCookies(reply, request);
+        clearSessionCookies(ctx, request, reply);
         request.log.warn(
           { account: account.id, reason: account.prohibited ? 'account' : 'network' },
           'sign-in from a prohibited location',
@@ -150,10 +144,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           .execute();
         request.log.info({ account: account.id }, 'second factor skipped: trusted device');
       }
-      reply.setCookie(cookies.session, token, cookieOptions(ctx));
-      if (signedIn.context)
-        reply.setCookie(cookies.sessionContext, signedIn.context, cookieOptions(ctx, false));
-      app.csrf.rebind(reply, token, request);
+      setSessionCookies(ctx, request, reply, token, signedIn.context);
       request.log.info({ account: account.id }, 'signed in');
       return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
         successData: {
@@ -202,7 +193,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     codes: {},
     handler: async ({ request, reply }) => {
       await sessions.endByToken(request.cookies[cookies.session], 'logout');
-      clearSessionCookies(reply, request);
+      clearSessionCookies(ctx, request, reply);
       request.log.info('signed out');
       return reply.code(204).send();
     },

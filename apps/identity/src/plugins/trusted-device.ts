@@ -1,17 +1,10 @@
-import {
-  cookies,
-  paths,
-  Status,
-  serverMessages,
-  trustedDeviceData,
-  trustedDeviceRequest,
-} from '@gatehouse/contract';
+import { paths, Status, serverMessages, trustedDeviceData, trustedDeviceRequest } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Session } from '../db/schema.ts';
-import { sha256 } from '../lib/crypto.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
+import { deviceKey } from './security.ts';
 import { requireSession } from './session.ts';
 
 /**
@@ -22,11 +15,6 @@ import { requireSession } from './session.ts';
 
 /** What session login records as the factor passed when a trusted device skipped it. */
 export const TRUSTED_DEVICE = 'TRUSTED-DEVICE';
-
-const deviceKey = (request: FastifyRequest): string | undefined => {
-  const cookie = request.cookies[cookies.device];
-  return cookie && cookie.length <= 100 ? sha256(cookie) : undefined;
-};
 
 /**
  * May this session bind its device? Only a session that passed a one-time-code factor at sign-in

@@ -14,7 +14,7 @@ import type { Account, Session } from '../db/schema.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { countFailedPassword, findAccountById, usernameKey } from '../services/accounts.ts';
-import { cookieOptions } from './security.ts';
+import { clearSessionCookies } from './security.ts';
 
 /** The message of each username rule verdict (widget spec §8), by the status code of §4. */
 const ruleMessages: Record<number, string> = {
@@ -58,9 +58,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
    */
   async function wrongPassword(request: FastifyRequest, reply: FastifyReply, account: Account) {
     if (await countFailedPassword(ctx, account.id)) {
-      reply.clearCookie(cookies.session, cookieOptions(ctx));
-      reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
-      app.csrf.rebind(reply, undefined, request);
+      clearSessionCookies(ctx, request, reply);
       request.log.warn({ account: account.id }, 'account locked after failed attempts (change username)');
       return failure(
         request,
