@@ -1,3 +1,5 @@
+import { appDefaults, limits } from './limits.ts';
+
 /** Request header names of both specs (§7 widget, §3 portal). */
 export const headers = {
   appId: 'AppId',
@@ -26,14 +28,17 @@ export const cookies = {
 /** REQ + 32 random characters from a CSPRNG. */
 export function newRequestId(): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let id = 'REQ';
-  while (id.length < 35) {
+  const length = appDefaults.requestIdPrefix.length + limits.requestIdRandomLength;
+  let id: string = appDefaults.requestIdPrefix;
+  while (id.length < length) {
     const bytes = new Uint8Array(48);
     globalThis.crypto.getRandomValues(bytes);
     // Rejection sampling: 248 = 4 * 62, so every character is equally likely.
-    for (const b of bytes) if (b < 248 && id.length < 35) id += alphabet[b % 62];
+    for (const b of bytes) if (b < 248 && id.length < length) id += alphabet[b % 62];
   }
   return id;
 }
 
-export const requestIdPattern = /^REQ[A-Za-z0-9]{32}$/;
+export const requestIdPattern = new RegExp(
+  `^${appDefaults.requestIdPrefix}[A-Za-z0-9]{${limits.requestIdRandomLength}}$`,
+);

@@ -27,7 +27,6 @@ export const loginMessages = {
   originRefused: 'Requests from this origin are not accepted.',
   rateLimited: 'Too many attempts. Please wait {0} seconds and try again.',
   notFound: 'No such endpoint: {0}',
-  methodNotAllowed: 'This endpoint does not accept {0}.',
   unknown: 'Unknown error',
   unavailable: 'The service is temporarily unavailable. Please try again.',
   sessionExpired: 'Your session has ended. Please sign in again.',
@@ -128,7 +127,6 @@ export const serverMessages = {
   ...passwordUpdateMessages,
   ...factorMessages,
 } as const;
-export type ServerMessageKey = keyof typeof serverMessages;
 
 /** The reset screen's password rules (portal spec §5), in the spec's order, and the mismatch. */
 export const passwordMessages = {

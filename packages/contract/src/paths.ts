@@ -37,18 +37,7 @@ export const paths = {
   devOutbox: '/dev/outbox',
 } as const;
 
-export type PathName = keyof typeof paths;
-
 /** Screens of the sign-in app that the server names in `redirectPath` (widget spec §2). */
 export const redirectPaths = {
   prohibited: '/prohibited',
 } as const;
-
-/** The OTP channels and their send/check path. */
-export const otpChannelPaths = {
-  sms: paths.otpSms,
-  voice: paths.otpVoice,
-  email: paths.otpEmail,
-  rep: paths.otpRep,
-} as const;
-export type OtpChannel = keyof typeof otpChannelPaths;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { callbackSchema } from './envelope.ts';
 import { limits } from './limits.ts';
 
 /** Request and response bodies of every call of both specs' §7 tables. */
@@ -28,7 +27,6 @@ export const passwordAuthenticationRequest = z.object({
   username: usernameInput,
   password: passwordInput,
 });
-export type PasswordAuthenticationRequest = z.infer<typeof passwordAuthenticationRequest>;
 
 export const authenticatorType = z.enum([
   'OTP-SMS',
@@ -47,7 +45,6 @@ export const authenticatorItem = z.object({
 });
 export type AuthenticatorItem = z.infer<typeof authenticatorItem>;
 
-export const sessionLoginRequest = emptyBody;
 export const sessionLoginData = z.object({
   username: z.string(),
   displayName: z.string(),
@@ -59,9 +56,6 @@ export type SessionLoginData = z.infer<typeof sessionLoginData>;
 /** GET /user/factor/authenticators: the second factors this account may use, in the server's order. */
 export const authenticatorsData = z.object({ authenticators: z.array(authenticatorItem) });
 export type AuthenticatorsData = z.infer<typeof authenticatorsData>;
-export const callbacksField = z.array(callbackSchema);
-
-export const logoutRequest = emptyBody;
 
 /** The signed-in session as GET /user/session/login reports it (route guard). */
 export const sessionData = z.object({

@@ -58,8 +58,6 @@ export const Status = {
   UNAVAILABLE: 5003,
 } as const;
 
-export type StatusCode = (typeof Status)[keyof typeof Status];
-
 export const ErrorType = {
   APPLICATION: 'APPLICATION_ERROR',
   SYSTEM: 'SYSTEM_ERROR',

@@ -30,6 +30,16 @@ export class ApiError extends Error {
   }
 }
 
+/** 4401 (HTTP 401): no signed-in session, or it expired. */
+export const sessionExpired = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
+
+/** 1401 (HTTP 401): no login transaction in progress (or another request finished it first). */
+export const noLoginInProgress = () => new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+
+/** 1203: the account is locked after too many wrong passwords; the password must be reset. */
+export const blockedForReset = () =>
+  new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset);
+
 export function envelope(
   request: FastifyRequest,
   status: { code: number; message: string },

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Contact as ContactRow, Session } from '../db/schema.ts';
-import { ApiError, outcome } from '../lib/http.ts';
+import { outcome, sessionExpired } from '../lib/http.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
@@ -45,7 +45,7 @@ export async function requireFactorSession(
 ): Promise<{ session: Session; account: Account }> {
   const session = await factorSession(ctx, request);
   const account = session ? await findAccountById(ctx.db, session.account_id) : undefined;
-  if (!session || !account) throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
+  if (!session || !account) throw sessionExpired();
   await ctx.sessions.touch(session);
   return { session, account };
 }

@@ -13,7 +13,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Account, Contact as ContactRow, Session } from '../db/schema.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { ApiError, failure, noLoginInProgress, outcome } from '../lib/http.ts';
 import { factorCounter, OtpCodes } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
@@ -265,7 +265,7 @@ export class OtpFactor {
     const stepUp = session.state === 'authenticated';
     const promoted = await ctx.sessions.promote(session, 'authenticated');
     // Another request on the same session finished first (or it ended meanwhile).
-    if (!promoted) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+    if (!promoted) throw noLoginInProgress();
     const { token, session: next } = promoted;
     const now = ctx.clock.now();
     if (stepUp) {

@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
 import { isCommonPassword } from '../lib/common-passwords.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { ApiError, blockedForReset, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { countFailedPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
 import { clearFlowCookie, loadFlow } from './recovery.ts';
@@ -301,11 +301,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       if (!correct) {
         if (await countFailedPassword(ctx, account.id)) {
           request.log.warn({ account: account.id }, 'account locked after failed attempts (password update)');
-          return failure(
-            request,
-            reply,
-            new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset),
-          );
+          return failure(request, reply, blockedForReset());
         }
         return failure(request, reply, incorrect);
       }

@@ -1,7 +1,7 @@
 import { cookies, passwordAuthenticationRequest, paths, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { ApiError, blockedForReset, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { countFailedPassword, findAccount, usernameKey } from '../services/accounts.ts';
 import { setSessionCookies } from './security.ts';
@@ -40,22 +40,14 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
         // Count the failure atomically; the attempt that reaches the limit locks the account.
         if (await countFailedPassword(ctx, account.id)) {
           request.log.warn({ account: account.id }, 'account locked after failed attempts');
-          return failure(
-            request,
-            reply,
-            new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset),
-          );
+          return failure(request, reply, blockedForReset());
         }
         return failure(request, reply, incorrect);
       }
 
       // The password is right: only now does the answer depend on the account's state.
       if (account.status === 'locked') {
-        return failure(
-          request,
-          reply,
-          new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset),
-        );
+        return failure(request, reply, blockedForReset());
       }
       if (account.status === 'blocked') {
         // The widget's table sends 1401 to its error screen; the redirect path names the blocked page.

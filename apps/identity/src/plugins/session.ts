@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Session } from '../db/schema.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { ApiError, failure, noLoginInProgress, outcome, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { allowedAuthenticators } from './factors.ts';
@@ -25,7 +25,7 @@ import { deviceTrusted, TRUSTED_DEVICE } from './trusted-device.ts';
 export async function requireSession(ctx: Context, request: FastifyRequest): Promise<Session> {
   const session = await ctx.sessions.load(request.cookies[cookies.session]);
   if (session?.state !== 'authenticated') {
-    throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
+    throw sessionExpired();
   }
   await ctx.sessions.touch(session);
   return session;
@@ -66,9 +66,9 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     },
     handler: async ({ request, reply }) => {
       const session = await sessions.load(request.cookies[cookies.session]);
-      if (!session) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+      if (!session) throw noLoginInProgress();
       const account = await findAccountById(db, session.account_id);
-      if (!account) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+      if (!account) throw noLoginInProgress();
       if (account.status !== 'active') {
         await sessions.end(session.id, 'blocked');
         clearSessionCookies(ctx, request, reply);
@@ -134,7 +134,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           ? { token: request.cookies[cookies.session]!, session: { ...session, context } }
           : await sessions.promote(session, 'authenticated', context);
       // A simultaneous request on the same transaction promoted it first.
-      if (!promoted) throw new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
+      if (!promoted) throw noLoginInProgress();
       const { token, session: signedIn } = promoted;
       if (skippedOnTrustedDevice) {
         await db
@@ -168,7 +168,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply }) => {
       const session = await requireSession(ctx, request);
       const account = await findAccountById(db, session.account_id);
-      if (!account) throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
+      if (!account) throw sessionExpired();
       return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
         successData: {
           authenticated: true,

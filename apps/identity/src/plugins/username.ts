@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Account, Session } from '../db/schema.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { ApiError, blockedForReset, failure, outcome, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { countFailedPassword, findAccountById, usernameKey } from '../services/accounts.ts';
 import { clearSessionCookies } from './security.ts';
@@ -36,18 +36,16 @@ const isUniqueViolation = (error: unknown) =>
 export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
   const { db, clock, hasher, sessions } = ctx;
 
-  const unauthenticated = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);
-
   /** The session allowed to change the username, with its account; else the 401 envelope. */
   async function changer(request: FastifyRequest): Promise<{ session: Session; account: Account }> {
     const session = await sessions.load(request.cookies[cookies.session]);
-    if (!session) throw unauthenticated();
+    if (!session) throw sessionExpired();
     const account = await findAccountById(db, session.account_id);
     const allowed =
       account?.status === 'active' &&
       (session.state === 'authenticated' ||
         (session.state === 'password' && account.require_username_update));
-    if (!account || !allowed) throw unauthenticated();
+    if (!account || !allowed) throw sessionExpired();
     if (session.state === 'authenticated') await sessions.touch(session);
     return { session, account };
   }
@@ -60,11 +58,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
     if (await countFailedPassword(ctx, account.id)) {
       clearSessionCookies(ctx, request, reply);
       request.log.warn({ account: account.id }, 'account locked after failed attempts (change username)');
-      return failure(
-        request,
-        reply,
-        new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset),
-      );
+      return failure(request, reply, blockedForReset());
     }
     return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectPassword));
   }
@@ -135,7 +129,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
         throw error;
       }
       // Locked or blocked by a simultaneous request: nothing changed.
-      if (changed === 0n) throw unauthenticated();
+      if (changed === 0n) throw sessionExpired();
       request.log.info({ account: account.id }, 'username changed');
       return outcome(request, reply, Status.SUCCESS, serverMessages.usernameChanged, {
         successData: { username: body.username },
