@@ -40,6 +40,10 @@ export const noLoginInProgress = () => new ApiError(401, Status.BLOCKED, serverM
 export const blockedForReset = () =>
   new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset);
 
+/** 1491 with 'Please contact {support} for assistance (status code 1491).' (portal spec §8). */
+export const contactSupport = (supportEmail: string) =>
+  new ApiError(200, Status.LIMIT_REACHED, format(serverMessages.contactSupport, supportEmail));
+
 export function envelope(
   request: FastifyRequest,
   status: { code: number; message: string },

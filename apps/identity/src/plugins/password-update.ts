@@ -1,6 +1,5 @@
 import {
   cookies,
-  format,
   limits,
   passwordEnrollmentPost,
   passwordEnrollmentPut,
@@ -16,7 +15,7 @@ import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
 import { isCommonPassword } from '../lib/common-passwords.ts';
-import { ApiError, blockedForReset, failure, outcome } from '../lib/http.ts';
+import { ApiError, blockedForReset, contactSupport, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { countFailedPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
 import { clearFlowCookie, loadFlow } from './recovery.ts';
@@ -50,8 +49,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
   const notConfirmed = () =>
     new ApiError(401, Status.UNAUTHENTICATED, serverMessages.otpConfirmationRequired);
   const invalid = () => new ApiError(200, Status.FORBIDDEN, serverMessages.invalidInformation);
-  const support = () =>
-    new ApiError(200, Status.LIMIT_REACHED, format(serverMessages.contactSupport, config.supportEmail));
+  const support = () => contactSupport(config.supportEmail);
 
   /** The confirmed recovery flow of the request and its account, or undefined. */
   async function confirmedFlow(request: FastifyRequest) {

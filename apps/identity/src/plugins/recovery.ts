@@ -3,7 +3,6 @@ import {
   attributesQuery,
   type Contact,
   cookies,
-  format,
   identifyRequest,
   otpCheck,
   otpEmailSend,
@@ -15,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Account, RecoveryFlow } from '../db/schema.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { ApiError, contactSupport, failure, outcome } from '../lib/http.ts';
 import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { OtpCodes } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
@@ -119,7 +118,6 @@ export async function blockAccount(ctx: Context, accountId: string) {
 export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   const { db, config, clock, sessions, mailer } = ctx;
   const codes = new OtpCodes(db, clock, config);
-  const support = () => format(serverMessages.contactSupport, config.supportEmail);
   const notStarted = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.recoveryNotStarted);
   // The e-mail code path is shared with the second factor: without a live recovery flow, a
   // session whose factor is due (login) or a signed-in session (step-up) is the factor mode.
@@ -275,7 +273,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       const account = await findAccountById(db, flow.account_id);
       if (!account) throw notStarted();
       if (blocked(account)) {
-        return failure(request, reply, new ApiError(200, Status.LIMIT_REACHED, support()));
+        return failure(request, reply, contactSupport(config.supportEmail));
       }
 
       // Never to an address the client supplies: the one on file whose mask was given. The full
@@ -295,7 +293,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         await blockAccount(ctx, account.id);
         clearFlowCookie(ctx, reply);
         request.log.warn({ account: account.id, sends }, 'account blocked: codes sent without entry');
-        return failure(request, reply, new ApiError(200, Status.LIMIT_REACHED, support()));
+        return failure(request, reply, contactSupport(config.supportEmail));
       }
 
       const { code } = await codes.issue({
@@ -340,7 +338,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       const account = await findAccountById(db, flow.account_id);
       if (!account) throw notStarted();
       if (blocked(account)) {
-        return failure(request, reply, new ApiError(200, Status.LIMIT_REACHED, support()));
+        return failure(request, reply, contactSupport(config.supportEmail));
       }
       const result = await codes.check({
         accountId: account.id,
@@ -366,7 +364,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         await blockAccount(ctx, account.id);
         clearFlowCookie(ctx, reply);
         request.log.warn({ account: account.id }, 'account blocked: too many wrong one-time codes');
-        return failure(request, reply, new ApiError(200, Status.LIMIT_REACHED, support()));
+        return failure(request, reply, contactSupport(config.supportEmail));
       }
       return failure(request, reply, new ApiError(200, Status.INCORRECT_CODE, serverMessages.incorrectCode));
     },
