@@ -34,7 +34,7 @@ import { passwordPlugin } from './plugins/password.ts';
 import { passwordUpdatePlugin } from './plugins/password-update.ts';
 import { recoveryPlugin } from './plugins/recovery.ts';
 import { rememberPlugin } from './plugins/remember.ts';
-import { security } from './plugins/security.ts';
+import { cookieNames, security } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { staticPlugin } from './plugins/static.ts';
 import { trustedDevicePlugin } from './plugins/trusted-device.ts';
@@ -104,7 +104,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // A hop count becomes "trust the n nearest hops" (Fastify's typings take no number).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
@@ -127,6 +134,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     limiter: new RateLimiter(db, clock),
     sessions,
     mailer,
+    cookieNames: cookieNames(config),
   };
 
   // JSON bodies: an empty body is no body (DELETE and POST without payload); invalid JSON is a 400.

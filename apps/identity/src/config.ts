@@ -32,12 +32,13 @@ const schema = z
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
     DATA_DIR: z.string().min(1).default('.data'),
-    PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
+    PUBLIC_ORIGIN: z.string().url().optional(),
     ALLOWED_ORIGINS: list.default([]),
     FRAME_ANCESTORS: list.default([]),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     COOKIE_SECURE: bool.optional(),
     COOKIE_SAMESITE: z.enum(['lax', 'strict', 'none']).default('lax'),
+    COOKIE_HOST_PREFIX: bool.optional(),
     SESSION_IDLE_MINUTES: int(1, 24 * 60).default(limits.sessionIdleHours * 60),
     SESSION_ABSOLUTE_MINUTES: int(1, 7 * 24 * 60).default(limits.sessionAbsoluteHours * 60),
     LOGIN_FLOW_MINUTES: int(1, 120).default(30),
@@ -84,6 +85,7 @@ const schema = z
     FACTOR_LOCKOUT_MINUTES: int(1, 24 * 60).default(limits.factorLockoutMinutes),
     TRUST_DEVICE_DAYS: int(0, 400).default(limits.trustDeviceDays),
     SMS_OUTAGE: bool.default(false),
+    SMS_SENDER_NAMES: list.default(['PrimeSrv', 'Gatehouse']),
     SMS_WEBHOOK_URL: z
       .string()
       .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
@@ -93,7 +95,11 @@ const schema = z
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: z.string().default('false'),
+    CODE_CHECK_SESSION_MAX: int(1, 10000).default(10),
+    CODE_CHECK_ACCOUNT_MAX: int(1, 10000).default(20),
+    CODE_CHECK_WINDOW_SECONDS: int(1, 86400).default(900),
+    RECOVERY_LOCK_MINUTES: int(1, 7 * 24 * 60).default(24 * 60),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === 'production' && !v.SESSION_SECRET) {
@@ -146,6 +152,11 @@ export type Config = {
   recovery: {
     /** How long each step of a recovery flow (identify, send, confirm) keeps it alive. */
     flowMs: number;
+    /**
+     * How long the recovery channel of an account stays locked after too many sends without entry
+     * or too many wrong codes. The owner's sign-in is never locked by it.
+     */
+    lockMs: number;
     identify: { client: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
   };
   otp: {
@@ -171,6 +182,8 @@ export type Config = {
     trustDeviceMs: number;
     /** Text sends answer 1224 with ruleData.carrierOutage (the code is still sent). */
     smsOutage: boolean;
+    /** The applications' short names a code text may carry ({0} of the contract's smsTemplate). */
+    smsSenderNames: string[];
   };
   /** Text and voice delivery: POST JSON {channel, to, text}; undefined: the development outbox. */
   smsWebhook: { url: string; token: string | undefined } | undefined;
@@ -178,7 +191,15 @@ export type Config = {
   devCompanions: boolean;
   serveApps: boolean;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops to believe: false (none: the socket's address), a number of proxies
+   * in front of the service, or the proxies' own addresses and networks. Never "every hop".
+   */
+  trustProxy: false | number | string[];
+  /** HttpOnly cookies carry the `__Host-` prefix (Secure, Path=/, no Domain). */
+  cookieHostPrefix: boolean;
+  /** Code checks (every factor and recovery) per login transaction or session, and per account. */
+  codeCheck: { session: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
 };
 
 export type SmtpSettings =
@@ -204,6 +225,104 @@ export function parseNetwork(text: string): Network | undefined {
   const prefix = match[2] === undefined ? max : Number(match[2]);
   if (prefix > max) return undefined;
   return { address: match[1]!, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/** The session secret used when none is set: published in the source, so never for production. */
+const DEVELOPMENT_SECRET = 'development-only-secret-not-for-production-use';
+
+/**
+ * Why a secret is too weak to protect production, or null. Judged by the text itself, not by a list
+ * of known values: at least 32 characters, at least 3 bits of Shannon entropy per character and 96
+ * bits in all, and no repeated pattern (`abcabc…`, `0123456789` again and again). 32 random hex
+ * digits or base64 characters pass; a word, a repeated character or a keyboard run does not.
+ */
+export function secretWeakness(value: string): string | null {
+  if (value.length < 32) return 'must be at least 32 characters';
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) {
+    const p = n / value.length;
+    perChar -= p * Math.log2(p);
+  }
+  const periodic = Array.from({ length: Math.floor(value.length / 2) }, (_, i) => i + 1).some((period) =>
+    [...value].every((ch, i) => i < period || ch === value[i - period]),
+  );
+  if (periodic || perChar < 3 || perChar * value.length < 96) {
+    return 'is too weak: use at least 32 random characters (for example `openssl rand -base64 32`)';
+  }
+  return null;
+}
+
+type Parsed = z.infer<typeof schema>;
+
+/** Production mode refuses every setting that would leave it unsafe, one clear line each. */
+function productionChecks(v: Parsed) {
+  const stop = (name: string, message: string) => {
+    throw new ConfigError(`Invalid setting ${name}: ${message}`);
+  };
+  for (const name of ['SESSION_SECRET', 'OTP_PEPPER'] as const) {
+    const value = v[name];
+    if (value === undefined) continue;
+    if (value === DEVELOPMENT_SECRET) stop(name, 'is the development value published in the source');
+    const weakness = secretWeakness(value);
+    if (weakness) stop(name, weakness);
+  }
+  if (v.SEED_DEMO === true) {
+    stop('SEED_DEMO', 'cannot be true in production mode (the demo passwords are published)');
+  }
+  if (v.COOKIE_SECURE === false) {
+    stop('COOKIE_SECURE', 'cannot be false in production mode (session cookies must not travel over HTTP)');
+  }
+  if (v.SMS_WEBHOOK_URL && !secureUrl(v.SMS_WEBHOOK_URL)) {
+    stop('SMS_WEBHOOK_URL', 'must be an https:// URL in production mode (http:// only to this machine)');
+  }
+  if (!v.DATABASE_URL) {
+    stop('DATABASE_URL', 'is required in production mode (the embedded database is for one machine only)');
+  }
+  if (!v.PUBLIC_ORIGIN) {
+    stop(
+      'PUBLIC_ORIGIN',
+      'is required in production mode (the https:// origin customers reach the service at)',
+    );
+  } else if (!secureUrl(v.PUBLIC_ORIGIN)) {
+    stop('PUBLIC_ORIGIN', 'must be an https:// origin in production mode');
+  }
+}
+
+/** https://, or http:// to this machine only (a sidecar on the loopback interface). */
+function secureUrl(text: string): boolean {
+  const url = new URL(text);
+  if (url.protocol === 'https:') return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return url.protocol === 'http:' && (host === 'localhost' || host === '::1' || /^127\./.test(host));
+}
+
+/**
+ * TRUST_PROXY: `false`/`0` (no proxy), a number of proxies in front (1-10), or a comma-separated list
+ * of the proxies' addresses or networks. `true` (believe every hop) is refused: the left-most
+ * X-Forwarded-For is whatever the client wrote.
+ */
+function parseTrustProxy(text: string): false | number | string[] {
+  const value = text.trim();
+  if (value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else if (value !== 'true') {
+    const entries = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const bad = entries.find((entry) => !parseNetwork(entry));
+    if (entries.length && !bad) return entries;
+    throw new ConfigError(
+      `Invalid setting TRUST_PROXY (got "${bad ?? value}"): each entry must be a proxy's IPv4 or IPv6 address or network in CIDR form`,
+    );
+  }
+  throw new ConfigError(
+    `Invalid setting TRUST_PROXY (got "${value}"): give the number of proxies in front of the service (1-10) or their addresses; trusting every X-Forwarded-For hop would let a client choose its own address`,
+  );
 }
 
 /** Parses the environment. Throws ConfigError with one line naming the first bad setting. */
@@ -261,7 +380,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid setting SMS_WEBHOOK_TOKEN: is required in production mode (sent as "Authorization: Bearer …" to SMS_WEBHOOK_URL)',
     );
   }
-  const sessionSecret = v.SESSION_SECRET ?? 'development-only-secret-not-for-production-use';
+  if (production) productionChecks(v);
+  const trustProxy = parseTrustProxy(v.TRUST_PROXY);
+  const cookieSecure = v.COOKIE_SECURE ?? production;
+  const cookieHostPrefix = v.COOKIE_HOST_PREFIX ?? production;
+  if (cookieHostPrefix && !cookieSecure) {
+    throw new ConfigError(
+      'Invalid setting COOKIE_HOST_PREFIX: the __Host- prefix needs Secure cookies (set COOKIE_SECURE=true, or COOKIE_HOST_PREFIX=false)',
+    );
+  }
+  const sessionSecret = v.SESSION_SECRET ?? DEVELOPMENT_SECRET;
   const window = (max: number, seconds: number) => ({ max, windowMs: seconds * 1000 });
   return {
     env: v.NODE_ENV,
@@ -270,11 +398,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: v.HOST,
     databaseUrl: v.DATABASE_URL,
     dataDir: v.DATA_DIR,
-    publicOrigin: new URL(v.PUBLIC_ORIGIN).origin,
+    publicOrigin: new URL(v.PUBLIC_ORIGIN ?? 'http://localhost:8080').origin,
     allowedOrigins: v.ALLOWED_ORIGINS,
     frameAncestors: v.FRAME_ANCESTORS,
     sessionSecret,
-    cookieSecure: v.COOKIE_SECURE ?? production,
+    cookieSecure,
     cookieSameSite: v.COOKIE_SAMESITE,
     sessionIdleMs: v.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: v.SESSION_ABSOLUTE_MINUTES * 60_000,
@@ -296,6 +424,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportEmail: v.SUPPORT_EMAIL,
     recovery: {
       flowMs: v.RECOVERY_FLOW_MINUTES * 60_000,
+      lockMs: v.RECOVERY_LOCK_MINUTES * 60_000,
       identify: {
         client: window(v.RECOVERY_IDENTIFY_CLIENT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
         account: window(v.RECOVERY_IDENTIFY_ACCOUNT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
@@ -331,12 +460,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       contactWaitMs: v.CONTACT_WAIT_DAYS * 24 * 3_600_000,
       trustDeviceMs: v.TRUST_DEVICE_DAYS * 24 * 3_600_000,
       smsOutage: v.SMS_OUTAGE,
+      smsSenderNames: v.SMS_SENDER_NAMES,
     },
     smsWebhook: v.SMS_WEBHOOK_URL ? { url: v.SMS_WEBHOOK_URL, token: v.SMS_WEBHOOK_TOKEN } : undefined,
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
     serveApps: v.SERVE_APPS,
     logLevel: v.LOG_LEVEL,
-    trustProxy: v.TRUST_PROXY,
+    trustProxy,
+    cookieHostPrefix,
+    codeCheck: {
+      session: window(v.CODE_CHECK_SESSION_MAX, v.CODE_CHECK_WINDOW_SECONDS),
+      account: window(v.CODE_CHECK_ACCOUNT_MAX, v.CODE_CHECK_WINDOW_SECONDS),
+    },
   };
 }

@@ -16,4 +16,8 @@ export type Context = {
   sessions: SessionStore;
   /** E-mail delivery: SMTP, or the development outbox. */
   mailer: Mailer;
+  /** The names the server's own HttpOnly cookies go by (`__Host-` prefixed where configured). */
+  cookieNames: CookieNames;
 };
+
+export type CookieNames = { session: string; device: string; recovery: string };

@@ -119,6 +119,14 @@ export const factorMessages = {
   trustNeedsFactor: 'A device can only be trusted right after a second factor at sign-in.',
 } as const;
 
+/**
+ * The text message of a one-time code (widget spec §2 "OTP send payload"); {0} the application's
+ * short name (the widget's businessSMSText). The server sends only this text, with a short name it
+ * is configured to allow (SMS_SENDER_NAMES), whatever a request asks for.
+ */
+export const smsTemplate =
+  '{0} msg: Your security code is: $$CODE$$ DO NOT SHARE THIS CODE WITH ANYONE. Enter it online to complete your transaction. Thank you.';
+
 /** Every text the server sends in an envelope: the groups above, so a client imports only its own. */
 export const serverMessages = {
   ...loginMessages,

@@ -212,6 +212,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '005_recovery_lock': {
+    async up(db: Kysely<unknown>) {
+      // A stranger's sends or wrong codes lock the recovery channel for a while, never the
+      // account: the lock lives on the recovery counters.
+      await db.schema.alterTable('otp_counters').addColumn('locked_until', 'timestamptz').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -136,6 +136,8 @@ export interface OtpCountersTable {
   wrong_tries: Generated<number>;
   unentered_sends: Generated<number>;
   updated_at: Timestamp;
+  /** Recovery ('email'): the channel is locked until then (too many sends or wrong codes). */
+  locked_until: Timestamp | null;
 }
 
 /** A device bound to an account: it skips the second factor at sign-in until expires_at. */

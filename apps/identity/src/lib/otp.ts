@@ -108,20 +108,37 @@ export class OtpCodes {
     return { code, expiresAt };
   }
 
-  async wrongTries(accountId: string, channel: OtpChannelName | string): Promise<number> {
-    const row = await this.db
-      .selectFrom('otp_counters')
-      .select('wrong_tries')
-      .where('account_id', '=', accountId)
-      .where('channel', '=', channel)
-      .executeTakeFirst();
-    return row?.wrong_tries ?? 0;
+  /**
+   * Whether a code of this account and channel was sent and can still be used: for the flow
+   * (recovery) or the session (second factor). Wrong tries count only against a code that exists.
+   */
+  async hasLiveCode(input: {
+    accountId: string;
+    channel: OtpChannelName;
+    flowId?: string | null;
+    sessionId?: string;
+  }): Promise<boolean> {
+    let query = this.db
+      .selectFrom('otp_codes')
+      .select('id')
+      .where('account_id', '=', input.accountId)
+      .where('channel', '=', input.channel)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.clock.now())
+      .where('session_id', input.sessionId ? '=' : 'is', input.sessionId ?? null);
+    if (input.flowId) query = query.where('flow_id', '=', input.flowId);
+    return !!(await query.executeTakeFirst());
   }
 
   /**
-   * Checks a code. The accepting UPDATE is conditional (`used_at is null`), so of any number of
-   * simultaneous submissions of the right code exactly one is accepted. A correct code resets the
-   * wrong tries and the sends; a wrong one adds one try (a resend does not reset them).
+   * Checks a code. A try is reserved before anything is compared: one conditional upsert adds it
+   * only while the wrong tries are under the limit, so however many checks arrive at once, at most
+   * the limit of them are compared (a burst cannot outrun the count, and a right code placed after
+   * the limit is refused). The accepting UPDATE is conditional too (`used_at is null`), so of any
+   * number of simultaneous submissions of the right code exactly one is accepted. A correct code
+   * clears the wrong tries and the sends; a wrong one keeps its try (a resend does not reset it);
+   * the right code submitted again (a double submit) gives its try back.
    */
   async check(input: {
     accountId: string;
@@ -138,9 +155,18 @@ export class OtpCodes {
     const { accountId, channel } = input;
     const counter = input.counter ?? channel;
     const max = input.maxWrongTries ?? this.config.otp.maxWrongTries;
-    if ((await this.wrongTries(accountId, counter)) >= max) return { outcome: 'exhausted' };
-
     const now = this.clock.now();
+
+    const reserved = await sql<{ wrong_tries: number }>`
+      insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
+      values (${accountId}, ${counter}, 1, 0, ${now})
+      on conflict (account_id, channel) do update set
+        wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
+        where otp_counters.wrong_tries < ${max}
+      returning wrong_tries`.execute(this.db);
+    const tries = reserved.rows[0]?.wrong_tries;
+    if (tries === undefined) return { outcome: 'exhausted' };
+
     const hash = this.hash(accountId, channel, input.code);
     let accept = this.db
       .updateTable('otp_codes')
@@ -182,16 +208,12 @@ export class OtpCodes {
       .where('expires_at', '>', now)
       .where('session_id', input.sessionId ? '=' : 'is', input.sessionId ?? null)
       .executeTakeFirst();
-    if (used) return { outcome: 'used' };
-
-    const row = await sql<{ wrong_tries: number }>`
-      insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
-      values (${accountId}, ${counter}, 1, 0, ${now})
-      on conflict (account_id, channel) do update set
-        wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
-      returning wrong_tries`.execute(this.db);
-    const wrongTries = row.rows[0]!.wrong_tries;
-    return { outcome: 'wrong', wrongTries, exhausted: wrongTries >= max };
+    if (used) {
+      await sql`update otp_counters set wrong_tries = greatest(wrong_tries - 1, 0)
+        where account_id = ${accountId} and channel = ${counter}`.execute(this.db);
+      return { outcome: 'used' };
+    }
+    return { outcome: 'wrong', wrongTries: tries, exhausted: tries >= max };
   }
 
   /** The counters of an account under a key (see factorCounter), or undefined when none. */

@@ -3,7 +3,6 @@ import {
   type AuthenticatorType,
   authenticatorsData,
   type Contact,
-  cookies,
   otpStateData,
   otpStateQuery,
   paths,
@@ -34,7 +33,7 @@ const factorStates = new Set(['factor', 'authenticated']);
  * ('authenticated', STEPUP). Null otherwise.
  */
 export async function factorSession(ctx: Context, request: FastifyRequest): Promise<Session | null> {
-  const session = await ctx.sessions.load(request.cookies[cookies.session]);
+  const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
   return session && factorStates.has(session.state) ? session : null;
 }
 

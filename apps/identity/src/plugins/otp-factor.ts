@@ -9,6 +9,7 @@ import {
   paths,
   Status,
   serverMessages,
+  smsTemplate,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
@@ -16,6 +17,7 @@ import type { Account, Contact as ContactRow, Session } from '../db/schema.ts';
 import { ApiError, failure, noLoginInProgress, outcome } from '../lib/http.ts';
 import { factorCounter, OtpCodes } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
+import { UUID } from '../lib/validate.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { createPhoneSender, type PhoneSender, voiceText } from '../services/sms.ts';
 import {
@@ -24,10 +26,8 @@ import {
   contactEnabled,
   contactLabel,
   e164,
-  factorSession,
   requireFactorSession,
 } from './factors.ts';
-import { loadFlow } from './recovery.ts';
 import { clearSessionCookies, setSessionCookies } from './security.ts';
 import { bindDevice } from './trusted-device.ts';
 
@@ -45,21 +45,15 @@ export const channelAuthenticator: Record<FactorChannel, AuthenticatorType> = {
   email: 'OTP-EMAIL',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Control characters are refused in a text template (one line of text, nothing hidden). */
-const hasControl = (text: string) =>
-  [...text].some((ch) => {
-    const c = ch.codePointAt(0)!;
-    return c < 0x20 || (c >= 0x7f && c <= 0x9f);
-  });
-
-/** The text template must carry the code placeholder exactly once. */
-export function templateProblem(template: string): string | null {
-  const count = template.split(limits.smsCodePlaceholder).length - 1;
-  if (count !== 1) return `message: must contain ${limits.smsCodePlaceholder} exactly once`;
-  if (hasControl(template)) return 'message: must not contain control characters';
-  return null;
+/**
+ * The text a code goes out in: the contract's template with one of the configured short names. A
+ * request may name the template it expects (the widget sends it, spec §2), but only that exact text
+ * is accepted: the caller never writes what the bank's sender says. Null: the request's is not one.
+ */
+export function smsText(config: Context['config'], requested: string | undefined): string | null {
+  const allowed = config.factor.smsSenderNames.map((name) => format(smsTemplate, name));
+  if (requested === undefined) return allowed[0] ?? null;
+  return allowed.includes(requested) ? requested : null;
 }
 
 const badRequest = (problem: string) =>
@@ -76,15 +70,6 @@ export class OtpFactor {
     private readonly phone?: PhoneSender,
   ) {
     this.codes = new OtpCodes(ctx.db, ctx.clock, ctx.config);
-  }
-
-  /**
-   * The factor session of an e-mail call, or null when recovery answers it: a live recovery flow
-   * (GH_RECOVERY) keeps the recovery behaviour, and so does a login transaction in state 'password'.
-   */
-  async emailMode(request: FastifyRequest): Promise<Session | null> {
-    if (await loadFlow(this.ctx, request)) return null;
-    return factorSession(this.ctx, request);
   }
 
   private limitReached(request: FastifyRequest, reply: FastifyReply) {
@@ -144,9 +129,11 @@ export class OtpFactor {
     input: { contactId: string; template?: string },
   ) {
     const { ctx } = this;
-    if (input.template !== undefined) {
-      const problem = templateProblem(input.template);
-      if (problem) throw badRequest(problem);
+    const template = channel === 'sms' ? smsText(ctx.config, input.template) : null;
+    if (channel === 'sms' && template === null) {
+      throw badRequest(
+        "message: must be the service's text template with an allowed application name (SMS_SENDER_NAMES)",
+      );
     }
     const account = await this.activeAccount(session);
     if (!account) return this.limitReached(request, reply);
@@ -181,9 +168,7 @@ export class OtpFactor {
       } else {
         if (!this.phone) throw new Error('no text/voice delivery configured');
         const text =
-          channel === 'sms'
-            ? (input.template ?? '').split(limits.smsCodePlaceholder).join(code)
-            : voiceText(code);
+          channel === 'sms' ? (template ?? '').split(limits.smsCodePlaceholder).join(code) : voiceText(code);
         await this.phone.send({ channel, to, text, code });
       }
     } catch (error) {
@@ -223,6 +208,10 @@ export class OtpFactor {
     const login = session.state === 'factor';
     const account = await this.activeAccount(session);
     if (!account) return this.limitReached(request, reply);
+    await ctx.limiter.enforce(request, [
+      [`code-check:session:${session.id}`, ctx.config.codeCheck.session],
+      [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
+    ]);
     if (await this.refused(account.id, channel, false)) return this.tooManyWrong(request, reply, session);
     const result = await this.codes.check({
       accountId: account.id,

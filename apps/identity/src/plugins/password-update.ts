@@ -1,5 +1,4 @@
 import {
-  cookies,
   limits,
   passwordEnrollmentPost,
   passwordEnrollmentPut,
@@ -17,7 +16,8 @@ import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
 import { isCommonPassword } from '../lib/common-passwords.ts';
 import { ApiError, blockedForReset, contactSupport, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
-import { countFailedPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
+import { afterIdentityChange } from '../services/account-security.ts';
+import { checkPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
 import { clearFlowCookie, loadFlow } from './recovery.ts';
 import { clearSessionCookies } from './security.ts';
 
@@ -81,7 +81,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply, body }) => {
       let account = (await confirmedFlow(request))?.account;
       if (!account) {
-        const session = await sessions.load(request.cookies[cookies.session]);
+        const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
         if (session) account = await findAccountById(db, session.account_id);
       }
       if (!account) throw notConfirmed();
@@ -93,7 +93,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
 
   /** The request's own signed-in session of the account, which a password change keeps. */
   async function ownSession(request: FastifyRequest, account: Account): Promise<Session | undefined> {
-    const session = await sessions.load(request.cookies[cookies.session]);
+    const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
     return session && session.account_id === account.id && session.state === 'authenticated'
       ? session
       : undefined;
@@ -195,8 +195,12 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     if (!changed) throw notConfirmed();
 
     const keep = await ownSession(request, account);
-    await sessions.endAllForAccount(account.id, 'password_changed', keep?.id);
-    if (!keep && request.cookies[cookies.session]) {
+    await afterIdentityChange(ctx, request, account, {
+      reason: 'password_changed',
+      notice: 'password-changed',
+      keepSessionId: keep?.id,
+    });
+    if (!keep && request.cookies[ctx.cookieNames.session]) {
       clearSessionCookies(ctx, request, reply);
     }
     if (flow) clearFlowCookie(ctx, reply);
@@ -293,15 +297,12 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
         [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
       ]);
       const account = await findAccount(db, body.username);
-      const correct = await hasher.verifyOrBurn(account?.password_hash, body.oldPassword);
+      const verdict = await checkPassword(ctx, account, body.oldPassword);
       const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
-      if (!account) return failure(request, reply, incorrect);
-      if (!correct) {
-        if (await countFailedPassword(ctx, account.id)) {
-          request.log.warn({ account: account.id }, 'account locked after failed attempts (password update)');
-          return failure(request, reply, blockedForReset());
-        }
-        return failure(request, reply, incorrect);
+      if (!account || verdict === 'wrong') return failure(request, reply, incorrect);
+      if (verdict === 'locked') {
+        request.log.warn({ account: account.id }, 'account locked after failed attempts (password update)');
+        return failure(request, reply, blockedForReset());
       }
       if (account.status !== 'active') return failure(request, reply, support());
       return update(request, reply, {

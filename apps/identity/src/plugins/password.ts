@@ -1,14 +1,15 @@
-import { cookies, passwordAuthenticationRequest, paths, Status, serverMessages } from '@gatehouse/contract';
+import { passwordAuthenticationRequest, paths, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError, blockedForReset, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
-import { countFailedPassword, findAccount, usernameKey } from '../services/accounts.ts';
+import { checkPassword, findAccount, usernameKey } from '../services/accounts.ts';
+import { endBrowserFlow } from './recovery.ts';
 import { setSessionCookies } from './security.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
-  const { config, db, hasher, limiter, sessions } = ctx;
+  const { config, db, limiter, sessions } = ctx;
 
   defineRoute(app, {
     method: 'POST',
@@ -32,17 +33,13 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
       ]);
 
       const account = await findAccount(db, body.username);
-      const correct = await hasher.verifyOrBurn(account?.password_hash, body.password);
+      const verdict = await checkPassword(ctx, account, body.password);
       const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
 
-      if (!account) return failure(request, reply, incorrect);
-      if (!correct) {
-        // Count the failure atomically; the attempt that reaches the limit locks the account.
-        if (await countFailedPassword(ctx, account.id)) {
-          request.log.warn({ account: account.id }, 'account locked after failed attempts');
-          return failure(request, reply, blockedForReset());
-        }
-        return failure(request, reply, incorrect);
+      if (!account || verdict === 'wrong') return failure(request, reply, incorrect);
+      if (verdict === 'locked') {
+        request.log.warn({ account: account.id }, 'account locked after failed attempts');
+        return failure(request, reply, blockedForReset());
       }
 
       // The password is right: only now does the answer depend on the account's state.
@@ -62,12 +59,11 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
           new ApiError(200, Status.ACCOUNT_DISABLED, serverMessages.incorrectCredentials),
         );
       }
-      if (account.failed_logins > 0) {
-        await db.updateTable('accounts').set({ failed_logins: 0 }).where('id', '=', account.id).execute();
-      }
 
-      // A new login transaction under a new token; any earlier one from this browser ends.
-      await sessions.endByToken(request.cookies[cookies.session], 'replaced');
+      // A new login transaction under a new token; any earlier one from this browser ends, and so
+      // does its recovery flow (the e-mail code path then acts for this sign-in).
+      await sessions.endByToken(request.cookies[ctx.cookieNames.session], 'replaced');
+      await endBrowserFlow(ctx, request, reply);
       const { token } = await sessions.create({
         accountId: account.id,
         state: 'password',

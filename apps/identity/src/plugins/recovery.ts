@@ -2,7 +2,6 @@ import {
   attributesData,
   attributesQuery,
   type Contact,
-  cookies,
   identifyRequest,
   otpCheck,
   otpEmailSend,
@@ -11,14 +10,18 @@ import {
   serverMessages,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Account, RecoveryFlow } from '../db/schema.ts';
+import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { ApiError, contactSupport, failure, outcome } from '../lib/http.ts';
 import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { OtpCodes } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
+import { UUID } from '../lib/validate.ts';
+import { afterIdentityChange, notifyOwner } from '../services/account-security.ts';
 import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
+import { factorSession } from './factors.ts';
 import { checkCodes as factorCheckCodes, OtpFactor } from './otp-factor.ts';
 import { cookieOptions } from './security.ts';
 
@@ -43,7 +46,7 @@ export async function emailsOnFile(ctx: Context, account: Account): Promise<stri
 
 /** The live recovery flow of a request (GH_RECOVERY cookie), or null: unknown, ended or expired. */
 export async function loadFlow(ctx: Context, request: FastifyRequest): Promise<RecoveryFlow | null> {
-  const token = request.cookies[cookies.recovery];
+  const token = request.cookies[ctx.cookieNames.recovery];
   if (!token || token.length > 100) return null;
   const flow = await ctx.db
     .selectFrom('recovery_flows')
@@ -57,14 +60,14 @@ export async function loadFlow(ctx: Context, request: FastifyRequest): Promise<R
 
 /** The GH_RECOVERY cookie lives as long as the flow may. */
 export function setFlowCookie(ctx: Context, reply: FastifyReply, token: string) {
-  reply.setCookie(cookies.recovery, token, {
+  reply.setCookie(ctx.cookieNames.recovery, token, {
     ...cookieOptions(ctx),
     maxAge: Math.ceil(ctx.config.recovery.flowMs / 1000),
   });
 }
 
 export function clearFlowCookie(ctx: Context, reply: FastifyReply) {
-  reply.clearCookie(cookies.recovery, cookieOptions(ctx));
+  reply.clearCookie(ctx.cookieNames.recovery, cookieOptions(ctx));
 }
 
 /** Starts a flow row; the cookie token is returned and only its SHA-256 stored. */
@@ -88,26 +91,21 @@ async function startFlow(ctx: Context, request: FastifyRequest, accountId: strin
 }
 
 /**
- * Blocks an account for security reasons (3 sends without entry, too many wrong codes): status
- * 'blocked' (a locked account too), every session and recovery flow of it ends, its codes stop
- * working. Support unblocks it; a password reset does not.
+ * Ends the browser's recovery flow (its GH_RECOVERY cookie), if it has one: signing in and signing
+ * out end it, so the e-mail code path then acts for the login transaction, not a forgotten flow.
  */
-export async function blockAccount(ctx: Context, accountId: string) {
-  const now = ctx.clock.now();
-  await ctx.db
-    .updateTable('accounts')
-    .set({ status: 'blocked', updated_at: now })
-    .where('id', '=', accountId)
-    .where('status', 'in', ['active', 'locked'])
-    .execute();
-  await ctx.sessions.endAllForAccount(accountId, 'blocked');
-  await ctx.db
-    .updateTable('recovery_flows')
-    .set({ state: 'ended' })
-    .where('account_id', '=', accountId)
-    .where('state', 'not in', ['consumed', 'ended'])
-    .execute();
-  await new OtpCodes(ctx.db, ctx.clock, ctx.config).revokeAll(accountId, 'email');
+export async function endBrowserFlow(ctx: Context, request: FastifyRequest, reply: FastifyReply) {
+  const token = request.cookies[ctx.cookieNames.recovery];
+  if (!token) return;
+  if (token.length <= 100) {
+    await ctx.db
+      .updateTable('recovery_flows')
+      .set({ state: 'ended' })
+      .where('token_hash', '=', sha256(token))
+      .where('state', 'not in', ['consumed', 'ended'])
+      .execute();
+  }
+  clearFlowCookie(ctx, reply);
 }
 
 /**
@@ -119,9 +117,88 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   const { db, config, clock, sessions, mailer } = ctx;
   const codes = new OtpCodes(db, clock, config);
   const notStarted = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.recoveryNotStarted);
-  // The e-mail code path is shared with the second factor: without a live recovery flow, a
-  // session whose factor is due (login) or a signed-in session (step-up) is the factor mode.
+  // The e-mail code path is shared with the second factor (a session whose factor is due, or a
+  // signed-in session for step-up). Each request acts for the journey it belongs to.
   const factor = new OtpFactor(ctx);
+
+  /**
+   * A send belongs to the second factor when it names a contact id (the OTP state's opaque ids) and
+   * a factor session exists, or when there is no recovery flow; otherwise to the recovery flow.
+   */
+  async function factorSendSession(request: FastifyRequest, contact: string): Promise<Session | null> {
+    const session = await factorSession(ctx, request);
+    if (!session) return null;
+    if (UUID.test(contact.trim())) return session;
+    return (await loadFlow(ctx, request)) ? null : session;
+  }
+
+  /**
+   * A check belongs to the journey whose code is live and newest: the factor session's code or the
+   * recovery flow's. With only one of them open, that one.
+   */
+  async function factorCheckSession(request: FastifyRequest): Promise<Session | null> {
+    const session = await factorSession(ctx, request);
+    if (!session) return null;
+    const flow = await loadFlow(ctx, request);
+    if (!flow?.account_id) return session;
+    const newest = await db
+      .selectFrom('otp_codes')
+      .select(['session_id', 'flow_id'])
+      .where('channel', '=', 'email')
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', clock.now())
+      .where((eb) => eb.or([eb('session_id', '=', session.id), eb('flow_id', '=', flow.id)]))
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return newest?.flow_id === flow.id ? null : session;
+  }
+
+  /** Whether the account's recovery channel is locked (too many sends or wrong codes). */
+  async function recoveryLocked(accountId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('otp_counters')
+      .select('locked_until')
+      .where('account_id', '=', accountId)
+      .where('channel', '=', 'email')
+      .executeTakeFirst();
+    return !!row?.locked_until && new Date(row.locked_until).getTime() > clock.now().getTime();
+  }
+
+  /**
+   * Locks the account's recovery channel for RECOVERY_LOCK_MINUTES: its recovery flows end, its
+   * recovery codes stop working, and the owner is told by e-mail. A stranger can cause this, so it
+   * never touches the owner's sign-in (design.md "blocks"; docs/security.md).
+   */
+  async function lockRecovery(request: FastifyRequest, reply: FastifyReply, account: Account, why: string) {
+    const now = clock.now();
+    const until = new Date(now.getTime() + config.recovery.lockMs);
+    await sql`
+      insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at, locked_until)
+      values (${account.id}, 'email', 0, 0, ${now}, ${until})
+      on conflict (account_id, channel) do update set
+        wrong_tries = 0, unentered_sends = 0, updated_at = ${now}, locked_until = ${until}`.execute(db);
+    await db
+      .updateTable('recovery_flows')
+      .set({ state: 'ended' })
+      .where('account_id', '=', account.id)
+      .where('state', 'not in', ['consumed', 'ended'])
+      .execute();
+    await db
+      .updateTable('otp_codes')
+      .set({ revoked_at: now })
+      .where('account_id', '=', account.id)
+      .where('channel', '=', 'email')
+      .where('session_id', 'is', null)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+    clearFlowCookie(ctx, reply);
+    request.log.warn({ account: account.id, why, until: until.toISOString() }, 'recovery channel locked');
+    await notifyOwner(ctx, request, account, 'recovery-locked');
+    return failure(request, reply, contactSupport(config.supportEmail));
+  }
 
   defineRoute(app, {
     method: 'POST',
@@ -145,7 +222,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       // Known and unknown names do the same work: one lookup, one flow row, one cookie.
       const found = await findAccount(db, body.username);
       const account = found && found.status !== 'disabled' ? found : undefined;
-      const previous = request.cookies[cookies.recovery];
+      const previous = request.cookies[ctx.cookieNames.recovery];
       if (previous && previous.length <= 100) {
         await db
           .updateTable('recovery_flows')
@@ -174,7 +251,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     const flow = await loadFlow(ctx, request);
     let accountId = flow?.account_id ?? null;
     if (!flow) {
-      const session = await sessions.load(request.cookies[cookies.session]);
+      const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
       accountId = session?.account_id ?? null;
     }
     return accountId ? findAccountById(db, accountId) : undefined;
@@ -232,7 +309,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   async function sendingFlow(request: FastifyRequest, reply: FastifyReply): Promise<RecoveryFlow> {
     const flow = await loadFlow(ctx, request);
     if (flow) return flow;
-    const session = await sessions.load(request.cookies[cookies.session]);
+    const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
     if (!session) throw notStarted();
     const started = await startFlow(ctx, request, session.account_id);
     setFlowCookie(ctx, reply, started.token);
@@ -259,9 +336,9 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       [Status.RATE_LIMITED]: 'Too many sends from this address or for this account (HTTP 429, Retry-After)',
     },
     handler: async ({ request, reply, body }) => {
-      const factorSession = await factor.emailMode(request);
-      if (factorSession) {
-        return factor.send('email', request, reply, factorSession, { contactId: body.email });
+      const factorJourney = await factorSendSession(request, body.email);
+      if (factorJourney) {
+        return factor.send('email', request, reply, factorJourney, { contactId: body.email });
       }
       const flow = await sendingFlow(request, reply);
       if (!flow.account_id) throw notStarted();
@@ -272,7 +349,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       ]);
       const account = await findAccountById(db, flow.account_id);
       if (!account) throw notStarted();
-      if (blocked(account)) {
+      if (blocked(account) || (await recoveryLocked(account.id))) {
         return failure(request, reply, contactSupport(config.supportEmail));
       }
 
@@ -290,10 +367,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
 
       const sends = await codes.countSend(account.id, 'email');
       if (sends > config.otp.sendsBeforeBlock) {
-        await blockAccount(ctx, account.id);
-        clearFlowCookie(ctx, reply);
-        request.log.warn({ account: account.id, sends }, 'account blocked: codes sent without entry');
-        return failure(request, reply, contactSupport(config.supportEmail));
+        return lockRecovery(request, reply, account, `${sends - 1} codes sent without entry`);
       }
 
       const { code } = await codes.issue({
@@ -331,14 +405,23 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       [Status.UNAUTHENTICATED]: 'No recovery flow of a known user (HTTP 401)',
     },
     handler: async ({ request, reply, body }) => {
-      const factorSession = await factor.emailMode(request);
-      if (factorSession) return factor.check('email', request, reply, factorSession, body);
+      const factorJourney = await factorCheckSession(request);
+      if (factorJourney) return factor.check('email', request, reply, factorJourney, body);
       const flow = await loadFlow(ctx, request);
       if (!flow?.account_id) throw notStarted();
       const account = await findAccountById(db, flow.account_id);
       if (!account) throw notStarted();
-      if (blocked(account)) {
+      if (blocked(account) || (await recoveryLocked(account.id))) {
         return failure(request, reply, contactSupport(config.supportEmail));
+      }
+      await ctx.limiter.enforce(request, [
+        [`code-check:flow:${flow.id}`, config.codeCheck.session],
+        [`code-check:account:${account.id}`, config.codeCheck.account],
+      ]);
+      const incorrect = new ApiError(200, Status.INCORRECT_CODE, serverMessages.incorrectCode);
+      // No code was sent for this flow (or it expired): nothing to guess, so nothing is counted.
+      if (!(await codes.hasLiveCode({ accountId: account.id, channel: 'email', flowId: flow.id }))) {
+        return failure(request, reply, incorrect);
       }
       const result = await codes.check({
         accountId: account.id,
@@ -358,15 +441,18 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
           .where('id', '=', flow.id)
           .execute();
         request.log.info({ account: account.id }, 'recovery: one-time code confirmed');
+        const own = await sessions.load(request.cookies[ctx.cookieNames.session]);
+        await afterIdentityChange(ctx, request, account, {
+          reason: 'recovered',
+          notice: 'account-recovered',
+          keepSessionId: own?.account_id === account.id ? own.id : undefined,
+        });
         return outcome(request, reply, Status.SUCCESS, serverMessages.codeConfirmed);
       }
       if (result.outcome === 'exhausted' || (result.outcome === 'wrong' && result.exhausted)) {
-        await blockAccount(ctx, account.id);
-        clearFlowCookie(ctx, reply);
-        request.log.warn({ account: account.id }, 'account blocked: too many wrong one-time codes');
-        return failure(request, reply, contactSupport(config.supportEmail));
+        return lockRecovery(request, reply, account, 'too many wrong one-time codes');
       }
-      return failure(request, reply, new ApiError(200, Status.INCORRECT_CODE, serverMessages.incorrectCode));
+      return failure(request, reply, incorrect);
     },
   });
 }

@@ -1,5 +1,4 @@
 import {
-  cookies,
   paths,
   rememberData,
   rememberPostRequest,
@@ -54,7 +53,7 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
         "'User Identified' with successData.usernames when the device has saved usernames, else 'User Not Identified' and an empty list",
     },
     handler: async ({ request, reply }) => {
-      const usernames = await savedUsernames(db, deviceKey(request));
+      const usernames = await savedUsernames(db, deviceKey(ctx, request));
       const message = usernames.length ? serverMessages.userIdentified : serverMessages.userNotIdentified;
       return outcome(request, reply, Status.SUCCESS, message, listed(usernames));
     },
@@ -74,7 +73,7 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
     },
     handler: async ({ request, reply, body }) => {
       if (body.operation === 'DELETE') {
-        const device = deviceKey(request);
+        const device = deviceKey(ctx, request);
         const account = device ? await findAccount(db, body.username) : undefined;
         if (device && account) {
           await db
@@ -93,7 +92,7 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
       }
 
       // ADD: only the username of this browser's own live session.
-      const session = await sessions.load(request.cookies[cookies.session]);
+      const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
       const account = session ? await findAccount(db, body.username) : undefined;
       if (!session || !account || account.id !== session.account_id) {
         return failure(
@@ -102,7 +101,7 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
           new ApiError(200, Status.FORBIDDEN, serverMessages.rememberNeedsSignIn),
         );
       }
-      let device = deviceKey(request);
+      let device = deviceKey(ctx, request);
       if (!device) {
         // A session request never got the anonymous cookie from the security hook: set it here.
         device = sha256(issueDeviceCookie(ctx, reply));
@@ -147,7 +146,7 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
       [Status.FORBIDDEN]: 'This device has no such saved username',
     },
     handler: async ({ request, reply, body }) => {
-      const device = deviceKey(request);
+      const device = deviceKey(ctx, request);
       const account = device ? await findAccount(db, body.username) : undefined;
       const updated =
         device && account

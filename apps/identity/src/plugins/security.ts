@@ -1,11 +1,28 @@
 import helmet from '@fastify/helmet';
 import { cookies, headers, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Context } from '../context.ts';
+import type { Config } from '../config.ts';
+import type { Context, CookieNames } from '../context.ts';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/crypto.ts';
 import { ApiError, failure } from '../lib/http.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+/**
+ * The server's own HttpOnly cookies get the `__Host-` prefix when COOKIE_HOST_PREFIX is on (the
+ * default in production): a browser then takes them only over HTTPS, for Path=/ and without a
+ * Domain, so a sibling subdomain cannot plant or shadow them. XSRF-TOKEN and SESSION_SCTX keep the
+ * names the clients read them by; the CSRF token is bound to the HttpOnly cookies, so a planted one
+ * is refused anyway.
+ */
+export function cookieNames(config: Config): CookieNames {
+  const prefix = config.cookieHostPrefix ? '__Host-' : '';
+  return {
+    session: `${prefix}${cookies.session}`,
+    device: `${prefix}${cookies.device}`,
+    recovery: `${prefix}${cookies.recovery}`,
+  };
+}
 
 /** Cookie attributes of every cookie the service sets. */
 export function cookieOptions(ctx: Context, httpOnly = true) {
@@ -23,13 +40,13 @@ const DEVICE_COOKIE_MAX_AGE = 400 * 24 * 3600;
 /** Sets a new long-lived HttpOnly GH_DEVICE cookie; returns its token. */
 export function issueDeviceCookie(ctx: Context, reply: FastifyReply): string {
   const token = randomToken(24);
-  reply.setCookie(cookies.device, token, { ...cookieOptions(ctx), maxAge: DEVICE_COOKIE_MAX_AGE });
+  reply.setCookie(ctx.cookieNames.device, token, { ...cookieOptions(ctx), maxAge: DEVICE_COOKIE_MAX_AGE });
   return token;
 }
 
 /** The device of a request: the SHA-256 of its GH_DEVICE cookie, or undefined without one. */
-export function deviceKey(request: FastifyRequest): string | undefined {
-  const token = request.cookies[cookies.device];
+export function deviceKey(ctx: Context, request: FastifyRequest): string | undefined {
+  const token = request.cookies[ctx.cookieNames.device];
   return token && token.length <= 100 ? sha256(token) : undefined;
 }
 
@@ -41,14 +58,14 @@ export function setSessionCookies(
   token: string,
   context?: string | null,
 ) {
-  reply.setCookie(cookies.session, token, cookieOptions(ctx));
+  reply.setCookie(ctx.cookieNames.session, token, cookieOptions(ctx));
   if (context) reply.setCookie(cookies.sessionContext, context, cookieOptions(ctx, false));
   request.server.csrf.rebind(reply, token, request);
 }
 
 /** Clears the session cookies and sets a CSRF token bound to no session (sign-out, lockout, end). */
 export function clearSessionCookies(ctx: Context, request: FastifyRequest, reply: FastifyReply) {
-  reply.clearCookie(cookies.session, cookieOptions(ctx));
+  reply.clearCookie(ctx.cookieNames.session, cookieOptions(ctx));
   reply.clearCookie(cookies.sessionContext, cookieOptions(ctx, false));
   request.server.csrf.rebind(reply, undefined, request);
 }
@@ -81,7 +98,7 @@ export class Csrf {
   }
   /** Sets a fresh XSRF-TOKEN bound to the given session token (after sign-in or sign-out). */
   rebind(reply: FastifyReply, sessionToken: string | undefined, request: FastifyRequest) {
-    let anonymous = request.cookies[cookies.device];
+    let anonymous = request.cookies[this.ctx.cookieNames.device];
     if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(this.ctx, reply);
     const binding = this.binding(sessionToken, anonymous)!;
     reply.setCookie(cookies.csrf, this.issue(binding), cookieOptions(this.ctx, false));
@@ -126,14 +143,16 @@ export async function security(app: FastifyInstance, ctx: Context) {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const sessionToken = request.cookies[cookies.session];
-    let anonymous = request.cookies[cookies.device];
+    const sessionToken = request.cookies[ctx.cookieNames.session];
+    let anonymous = request.cookies[ctx.cookieNames.device];
     if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(ctx, reply);
     const binding = csrf.binding(sessionToken, anonymous);
     if (!csrf.verify(request.cookies[cookies.csrf], binding)) {
       reply.setCookie(cookies.csrf, csrf.issue(binding!), cookieOptions(ctx, false));
     }
-    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+    // Every state-changing request is checked, whatever its path: the path as written
+    // (`/%61pi/…`, `//api/…`, `/api/./…`) is not what the router matches, so it decides nothing.
+    if (!UNSAFE.has(request.method)) return;
 
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigin(ctx, request, origin)) {

@@ -1,7 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import {
   type Callback,
-  cookies,
   emptyBody,
   headers,
   paths,
@@ -18,12 +17,13 @@ import { ApiError, failure, noLoginInProgress, outcome, sessionExpired } from '.
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { allowedAuthenticators } from './factors.ts';
+import { endBrowserFlow } from './recovery.ts';
 import { clearSessionCookies, setSessionCookies } from './security.ts';
 import { deviceTrusted, TRUSTED_DEVICE } from './trusted-device.ts';
 
 /** The signed-in session of a request, or a 401 envelope. */
 export async function requireSession(ctx: Context, request: FastifyRequest): Promise<Session> {
-  const session = await ctx.sessions.load(request.cookies[cookies.session]);
+  const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
   if (session?.state !== 'authenticated') {
     throw sessionExpired();
   }
@@ -65,7 +65,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
         "The account is blocked; or a prohibited location (account flag or PROHIBITED_NETWORKS): redirectPath '/prohibited', \"You can't access this website right now\"",
     },
     handler: async ({ request, reply }) => {
-      const session = await sessions.load(request.cookies[cookies.session]);
+      const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
       if (!session) throw noLoginInProgress();
       const account = await findAccountById(db, session.account_id);
       if (!account) throw noLoginInProgress();
@@ -131,7 +131,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       }
       const promoted =
         session.state === 'authenticated'
-          ? { token: request.cookies[cookies.session]!, session: { ...session, context } }
+          ? { token: request.cookies[ctx.cookieNames.session]!, session: { ...session, context } }
           : await sessions.promote(session, 'authenticated', context);
       // A simultaneous request on the same transaction promoted it first.
       if (!promoted) throw noLoginInProgress();
@@ -192,8 +192,9 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     noContent: true,
     codes: {},
     handler: async ({ request, reply }) => {
-      await sessions.endByToken(request.cookies[cookies.session], 'logout');
+      await sessions.endByToken(request.cookies[ctx.cookieNames.session], 'logout');
       clearSessionCookies(ctx, request, reply);
+      await endBrowserFlow(ctx, request, reply);
       request.log.info('signed out');
       return reply.code(204).send();
     },

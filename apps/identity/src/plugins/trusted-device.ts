@@ -29,7 +29,7 @@ export async function bindDevice(
   request: FastifyRequest,
   accountId: string,
 ): Promise<Date | null> {
-  const key = deviceKey(request);
+  const key = deviceKey(ctx, request);
   if (!key || ctx.config.factor.trustDeviceMs <= 0) return null;
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.factor.trustDeviceMs);
@@ -44,7 +44,7 @@ export async function bindDevice(
 }
 
 export async function unbindDevice(ctx: Context, request: FastifyRequest, accountId: string): Promise<void> {
-  const key = deviceKey(request);
+  const key = deviceKey(ctx, request);
   if (!key) return;
   await ctx.db
     .deleteFrom('trusted_devices')
@@ -59,7 +59,7 @@ export async function deviceTrusted(
   request: FastifyRequest,
   accountId: string,
 ): Promise<boolean> {
-  const key = deviceKey(request);
+  const key = deviceKey(ctx, request);
   if (!key || ctx.config.factor.trustDeviceMs <= 0) return false;
   const row = await ctx.db
     .selectFrom('trusted_devices')

@@ -2,7 +2,6 @@ import {
   changeUsernameData,
   changeUsernameRequest,
   checkUsername,
-  cookies,
   paths,
   Status,
   serverMessages,
@@ -13,7 +12,8 @@ import type { Context } from '../context.ts';
 import type { Account, Session } from '../db/schema.ts';
 import { ApiError, blockedForReset, failure, outcome, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
-import { countFailedPassword, findAccountById, usernameKey } from '../services/accounts.ts';
+import { afterIdentityChange } from '../services/account-security.ts';
+import { checkPassword, findAccountById, type PasswordVerdict, usernameKey } from '../services/accounts.ts';
 import { clearSessionCookies } from './security.ts';
 
 /** The message of each username rule verdict (widget spec §8), by the status code of §4. */
@@ -34,11 +34,11 @@ const isUniqueViolation = (error: unknown) =>
  * (a login transaction whose account must update its username) or a signed-in change.
  */
 export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
-  const { db, clock, hasher, sessions } = ctx;
+  const { db, clock, sessions } = ctx;
 
   /** The session allowed to change the username, with its account; else the 401 envelope. */
   async function changer(request: FastifyRequest): Promise<{ session: Session; account: Account }> {
-    const session = await sessions.load(request.cookies[cookies.session]);
+    const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
     if (!session) throw sessionExpired();
     const account = await findAccountById(db, session.account_id);
     const allowed =
@@ -54,8 +54,13 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
    * A wrong current password counts like a failed login: the same counter and lockout as password
    * authentication. At the lockout every session of the account ends, this one included.
    */
-  async function wrongPassword(request: FastifyRequest, reply: FastifyReply, account: Account) {
-    if (await countFailedPassword(ctx, account.id)) {
+  async function wrongPassword(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: Account,
+    verdict: PasswordVerdict,
+  ) {
+    if (verdict === 'locked') {
       clearSessionCookies(ctx, request, reply);
       request.log.warn({ account: account.id }, 'account locked after failed attempts (change username)');
       return failure(request, reply, blockedForReset());
@@ -86,14 +91,10 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
         'No session that may change the username: signed in, or a login transaction with a forced update (HTTP 401)',
     },
     handler: async ({ request, reply, body }) => {
-      const { account } = await changer(request);
+      const { session, account } = await changer(request);
 
-      if (!(await hasher.verify(account.password_hash, body.password))) {
-        return wrongPassword(request, reply, account);
-      }
-      if (account.failed_logins > 0) {
-        await db.updateTable('accounts').set({ failed_logins: 0 }).where('id', '=', account.id).execute();
-      }
+      const password = await checkPassword(ctx, account, body.password);
+      if (password !== 'right') return wrongPassword(request, reply, account, password);
 
       // The rules of the on-screen checklist, from the contract.
       const verdict = usernameStatus(body.username, body.password);
@@ -131,6 +132,11 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
       // Locked or blocked by a simultaneous request: nothing changed.
       if (changed === 0n) throw sessionExpired();
       request.log.info({ account: account.id }, 'username changed');
+      await afterIdentityChange(ctx, request, account, {
+        reason: 'username_changed',
+        notice: 'username-changed',
+        keepSessionId: session.id,
+      });
       return outcome(request, reply, Status.SUCCESS, serverMessages.usernameChanged, {
         successData: { username: body.username },
       });

@@ -7,10 +7,15 @@ import type { Clock } from '../lib/clock.ts';
 /** A one-time code message: the full address it goes to, the code, and when it expires. */
 export type CodeMail = { to: string; code: string; expiryMinutes: number };
 
+/** A security notice to the account's owner: what changed, never a secret. */
+export type NoticeKind = keyof typeof noticeMailTexts;
+export type NoticeMail = { to: string; notice: NoticeKind };
+
 export interface Mailer {
   /** 'outbox' (development) or 'smtp' (production). */
   readonly kind: 'outbox' | 'smtp';
   sendCode(mail: CodeMail): Promise<void>;
+  sendNotice(mail: NoticeMail): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,42 @@ export const codeMailTexts = {
     'Gatehouse sign-in',
   ].join('\n'),
 } as const;
+
+const noticeFooter = [
+  '',
+  'If this was not you, call us at once: a representative can secure your account.',
+  '',
+  'Gatehouse sign-in',
+].join('\n');
+
+/**
+ * The security notices, one per event; {0} product. They say what happened and what to do, and
+ * carry no code, link or password.
+ */
+export const noticeMailTexts = {
+  'recovery-locked': {
+    subject: '{0}: account recovery paused',
+    body: `Someone asked for too many one-time codes to recover your {0} account, or entered too many wrong ones. Recovery by e-mail is paused for a while; you can still sign in with your password.${noticeFooter}`,
+  },
+  'password-changed': {
+    subject: '{0}: your password was changed',
+    body: `The password of your {0} account was changed. Devices you had trusted will ask for a second factor again, and other sign-ins were ended.${noticeFooter}`,
+  },
+  'username-changed': {
+    subject: '{0}: your username was changed',
+    body: `The username of your {0} account was changed. Devices you had trusted will ask for a second factor again, and other sign-ins were ended.${noticeFooter}`,
+  },
+  'account-recovered': {
+    subject: '{0}: your account was recovered',
+    body: `A one-time code sent to this address was used to recover your {0} account. Devices you had trusted will ask for a second factor again, and other sign-ins were ended.${noticeFooter}`,
+  },
+} as const;
+
+export function noticeMail(mail: NoticeMail): { subject: string; text: string } {
+  const product = appDefaults.portalAppName;
+  const texts = noticeMailTexts[mail.notice];
+  return { subject: format(texts.subject, product), text: format(texts.body, product) };
+}
 
 export function codeMail(mail: CodeMail): { subject: string; text: string } {
   const product = appDefaults.portalAppName;
@@ -57,6 +98,18 @@ export class OutboxMailer implements Mailer {
       })
       .execute();
   }
+  async sendNotice(mail: NoticeMail): Promise<void> {
+    await this.db
+      .insertInto('outbox')
+      .values({
+        channel: 'email',
+        recipient: mail.to,
+        text: noticeMail(mail).text,
+        code: null,
+        sent_at: this.clock.now(),
+      })
+      .execute();
+  }
   async close(): Promise<void> {}
 }
 
@@ -80,6 +133,10 @@ export class SmtpMailer implements Mailer {
   }
   async sendCode(mail: CodeMail): Promise<void> {
     const { subject, text } = codeMail(mail);
+    await this.transport.sendMail({ from: this.from, to: mail.to, subject, text });
+  }
+  async sendNotice(mail: NoticeMail): Promise<void> {
+    const { subject, text } = noticeMail(mail);
     await this.transport.sendMail({ from: this.from, to: mail.to, subject, text });
   }
   async close(): Promise<void> {
