@@ -34,6 +34,8 @@ const schema = z
     DATA_DIR: z.string().min(1).default('.data'),
     PUBLIC_ORIGIN: z.string().url().optional(),
     ALLOWED_ORIGINS: list.default([]),
+    CORS_ORIGINS: list.default([]),
+    CONNECT_SRC: list.default([]),
     FRAME_ANCESTORS: list.default([]),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     COOKIE_SECURE: bool.optional(),
@@ -127,6 +129,10 @@ export type Config = {
   dataDir: string;
   publicOrigin: string;
   allowedOrigins: string[];
+  /** Portal origins on other hosts that may call the API from a browser (CORS with credentials). */
+  corsOrigins: string[];
+  /** Further origins the served pages may connect to (CSP connect-src): the environments' services. */
+  connectSrc: string[];
   frameAncestors: string[];
   sessionSecret: string;
   cookieSecure: boolean;
@@ -290,6 +296,22 @@ function productionChecks(v: Parsed) {
   }
 }
 
+/** A list of origins (scheme, host, port; no path): each is normalised, a bad one stops the start. */
+function origins(name: string, entries: string[]): string[] {
+  return entries.map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {}
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(
+        `Invalid setting ${name} (got "${entry}"): each entry must be an origin such as https://portal.bank.example`,
+      );
+    }
+    return url.origin;
+  });
+}
+
 /** https://, or http:// to this machine only (a sidecar on the loopback interface). */
 function secureUrl(text: string): boolean {
   const url = new URL(text);
@@ -400,6 +422,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: v.DATA_DIR,
     publicOrigin: new URL(v.PUBLIC_ORIGIN ?? 'http://localhost:8080').origin,
     allowedOrigins: v.ALLOWED_ORIGINS,
+    corsOrigins: origins('CORS_ORIGINS', v.CORS_ORIGINS),
+    connectSrc: origins('CONNECT_SRC', v.CONNECT_SRC),
     frameAncestors: v.FRAME_ANCESTORS,
     sessionSecret,
     cookieSecure,

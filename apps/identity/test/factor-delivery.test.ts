@@ -101,6 +101,7 @@ describe('text and voice delivery settings', () => {
       contactWaitMs: 2 * 24 * 3_600_000,
       trustDeviceMs: 30 * 24 * 3_600_000,
       smsOutage: false,
+      smsSenderNames: ['PrimeSrv', 'Gatehouse'],
     });
     expect(config.smsWebhook).toBeUndefined();
     expect(loadConfig({ SMS_OUTAGE: 'true', TRUST_DEVICE_DAYS: '0' }).factor).toMatchObject({

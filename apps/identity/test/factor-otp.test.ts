@@ -1,3 +1,4 @@
+import { format, smsTemplate } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
 import { sha256 } from '../src/lib/crypto.ts';
 import { voiceText } from '../src/services/sms.ts';
@@ -85,21 +86,28 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     expect(logs.some((l) => l.includes(`code is: ${message.code}`) || l.includes('2025550143'))).toBe(false);
   });
 
-  test('text: the template must hold $$CODE$$ exactly once and at most 400 characters (400)', async () => {
+  test('text: the server owns the text: only the template with an allowed short name is sent (else 400, nothing sent)', async () => {
     const { client, voicePhone, ctx } = await start();
+    const phishing =
+      'PrimeSrv msg: Your account is suspended. Call +1 900 555 0100 now and quote $$CODE$$ to restore it.';
     for (const message of [
       'Prime msg: no code here',
       'Prime msg: $$CODE$$ and again $$CODE$$',
       `${TEMPLATE}${'x'.repeat(400 - TEMPLATE.length + 1)}`,
       'Prime msg:\n$$CODE$$',
+      phishing,
+      `${TEMPLATE} `,
+      format(smsTemplate, 'EvilBank'),
     ]) {
       const body = expectFailureEnvelope(await sendSms(client, voicePhone.value, message), 400, 4400);
       expect(body.responseBaseInfo.status.message).toMatch(/^The request is not valid: message/);
     }
-    expect(
-      code(await sendSms(client, voicePhone.value, `${TEMPLATE}${'x'.repeat(400 - TEMPLATE.length)}`)),
-    ).toBe(1200);
-    expect(await ctx.db.selectFrom('outbox').selectAll().execute()).toHaveLength(1);
+    expect(await ctx.db.selectFrom('outbox').selectAll().execute()).toHaveLength(0);
+    // Every configured short name is allowed, each in exactly the contract's template.
+    expect(code(await sendSms(client, voicePhone.value, format(smsTemplate, 'Gatehouse')))).toBe(1200);
+    const sent = await ctx.db.selectFrom('outbox').selectAll().execute();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toBe(format(smsTemplate, 'Gatehouse').replace('$$CODE$$', sent[0]!.code!));
   });
 
   test('the contact must be an enabled contact of this account, of the channel: else 1403 and nothing is sent', async () => {

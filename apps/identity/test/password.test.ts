@@ -134,7 +134,7 @@ describe.each(targets)('password authentication ($name)', (target) => {
     expect(await failures('alexdemo1')).toEqual({ failed_logins: 8, status: 'active' });
   });
 
-  test('8 simultaneous wrong passwords past the lockout limit: all counted, the account locked', async () => {
+  test('8 simultaneous wrong passwords past the lockout limit: the limit compared, the account locked', async () => {
     const { app, ctx } = await h.start({ LOGIN_LOCKOUT_FAILURES: '6' });
     await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
     const answers = (
@@ -143,7 +143,8 @@ describe.each(targets)('password authentication ($name)', (target) => {
     expect(answers.filter((c) => c === 1403).length).toBeGreaterThanOrEqual(5);
     expect(answers.filter((c) => c === 1203).length).toBeGreaterThanOrEqual(1);
     expect(answers.every((c) => c === 1403 || c === 1203)).toBe(true);
-    expect(await failures('alexdemo1')).toEqual({ failed_logins: 8, status: 'locked' });
+    // Each attempt reserves its place before the hash is compared: no more than the limit are.
+    expect(await failures('alexdemo1')).toEqual({ failed_logins: 6, status: 'locked' });
   });
 
   test('passwords are stored as argon2id with the default parameters', async () => {

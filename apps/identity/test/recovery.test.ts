@@ -51,7 +51,7 @@ describe.each(targets)('recovery ($name)', (target) => {
   const counters = (id: string) =>
     h.db
       .selectFrom('otp_counters')
-      .select(['wrong_tries', 'unentered_sends'])
+      .select(['wrong_tries', 'unentered_sends', 'locked_until'])
       .where('account_id', '=', id)
       .executeTakeFirst();
   const flows = () => h.db.selectFrom('recovery_flows').selectAll().orderBy('created_at').execute();
@@ -193,7 +193,7 @@ describe.each(targets)('recovery ($name)', (target) => {
     expect(json(ok).responseBaseInfo.status.code).toBe(1200);
     expect((await flows())[0]).toMatchObject({ otp_confirmed: true, state: 'confirmed' });
     // A correct code clears the counts.
-    expect(await counters(row.id)).toEqual({ wrong_tries: 0, unentered_sends: 0 });
+    expect(await counters(row.id)).toEqual({ wrong_tries: 0, unentered_sends: 0, locked_until: null });
 
     expect(code(await checkCode(client, right))).toBe(1428);
     expectFailureEnvelope(await checkCode(client, '12345'), 400, 4400);
@@ -230,7 +230,7 @@ describe.each(targets)('recovery ($name)', (target) => {
     expect(code(await checkCode(client, await latestCode(ctx.db, 'alexdemo1@example.com')))).toBe(1200);
   });
 
-  test('wrong tries count per account across resends: the 5th wrong code ends the flow with 1491 and blocks the account', async () => {
+  test('wrong tries count per account across resends: the 5th wrong code ends the flow with 1491 and locks recovery, not the account', async () => {
     const { app, ctx } = await h.start();
     const row = await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
     const signedIn = new Client(app);
@@ -248,18 +248,32 @@ describe.each(targets)('recovery ($name)', (target) => {
 
     const last = await checkCode(again, wrongCode(right));
     expect(expectFailureEnvelope(last, 200, 1491).responseBaseInfo.status.message).toBe(supportMessage);
-    expect((await accountRow(row.id)).status).toBe('blocked');
-    // The flow ended, the right code no longer works, the account's sessions ended.
+    // The recovery channel is locked; the account, its sessions and its sign-in are not.
+    expect((await accountRow(row.id)).status).toBe('active');
+    expect((await counters(row.id))?.locked_until).toBeTruthy();
     expectFailureEnvelope(await checkCode(again, right), 401, 4401);
-    expect((await signedIn.session()).statusCode).toBe(401);
-    expect(code(await new Client(app).signInPassword('alexdemo1', PASSWORD))).toBe(1401);
-    // A new flow of the blocked account cannot send.
+    expect((await signedIn.session()).statusCode).toBe(200);
+    expect(code(await new Client(app).signInPassword('alexdemo1', PASSWORD))).toBe(1200);
+    // The owner is told, with no code in the message.
+    const notices = await ctx.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('recipient', '=', 'alexdemo1@example.com')
+      .where('code', 'is', null)
+      .execute();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toMatch(/Recovery by e-mail is paused/);
+    // A new flow cannot send while the lock lasts (RECOVERY_LOCK_MINUTES, a day), and can after.
     const later = new Client(app);
     await identify(later, 'alexdemo1');
     expect(json(await sendCode(later, masked)).responseBaseInfo.status).toEqual({
       code: 1491,
       message: supportMessage,
     });
+    h.clock.advance(24 * 60 * 60_000 + 1000);
+    const next = new Client(app);
+    await identify(next, 'alexdemo1');
+    expect(code(await sendCode(next, masked))).toBe(1200);
   });
 
   test('the wrong-try count survives a restart: a new instance on the same database continues it', async () => {
@@ -275,10 +289,11 @@ describe.each(targets)('recovery ($name)', (target) => {
     for (const [name, value] of client.cookies) resumed.cookies.set(name, value);
     const r = await checkCode(resumed, wrongCode(right));
     expect(json(r).responseBaseInfo.status).toEqual({ code: 1491, message: supportMessage });
-    expect((await accountRow(row.id)).status).toBe('blocked');
+    expect((await accountRow(row.id)).status).toBe('active');
+    expect((await counters(row.id))?.locked_until).toBeTruthy();
   });
 
-  test('blocked after 3 sends without entry: the 4th send answers 1491 with SUPPORT_EMAIL and blocks the account', async () => {
+  test('3 sends without entry: the 4th send answers 1491 with SUPPORT_EMAIL and locks recovery, not the account', async () => {
     const { app, ctx } = await h.start({ SUPPORT_EMAIL: 'help@bank.example' });
     const row = await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
     const { client, masked } = await atCodeStep(app, 'alexdemo1');
@@ -291,12 +306,18 @@ describe.each(targets)('recovery ($name)', (target) => {
     expect(expectFailureEnvelope(fourth, 200, 1491).responseBaseInfo.status.message).toBe(
       'Please contact help@bank.example for assistance (status code 1491).',
     );
-    expect((await accountRow(row.id)).status).toBe('blocked');
-    expect(await ctx.db.selectFrom('outbox').select('id').execute()).toHaveLength(3);
+    expect((await accountRow(row.id)).status).toBe('active');
+    // Three codes and the owner's notice.
+    expect(
+      await ctx.db.selectFrom('outbox').select('id').where('code', 'is not', null).execute(),
+    ).toHaveLength(3);
+    expect(await ctx.db.selectFrom('outbox').select('id').where('code', 'is', null).execute()).toHaveLength(
+      1,
+    );
     expect(client.cookies.has('GH_RECOVERY')).toBe(false);
   });
 
-  test('a correct code resets the sends: 2 sends, the code, then 3 more sends are allowed and the 4th blocks', async () => {
+  test('a correct code resets the sends: 2 sends, the code, then 3 more sends are allowed and the 4th locks recovery', async () => {
     const { app, ctx } = await h.start({ OTP_SEND_ACCOUNT_MAX: '20' });
     const row = await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
     const { client, masked } = await atCodeStep(app, 'alexdemo1');
@@ -308,7 +329,8 @@ describe.each(targets)('recovery ($name)', (target) => {
     expect(code(await sendCode(next, masked))).toBe(1200);
     expect((await accountRow(row.id)).status).toBe('active');
     expect(code(await sendCode(next, masked))).toBe(1491);
-    expect((await accountRow(row.id)).status).toBe('blocked');
+    expect((await accountRow(row.id)).status).toBe('active');
+    expect((await counters(row.id))?.locked_until).toBeTruthy();
   });
 
   test('a locked account can recover (sends work); a blocked one gets 1491 and no mail', async () => {

@@ -1,5 +1,6 @@
 import { paths } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import {
   api,
   Client,
@@ -114,7 +115,6 @@ describe.each(targets)('session login ($name)', (target) => {
       {
         NODE_ENV: 'production',
         SESSION_SECRET: productionSecret,
-        PUBLIC_ORIGIN: 'https://bank.example',
         ...productionMail,
       },
     ];
@@ -124,10 +124,39 @@ describe.each(targets)('session login ($name)', (target) => {
       const client = new Client(app);
       const r = await client.signInPassword(`alex${env.NODE_ENV ? 'prod' : 'sec'}01`, PASSWORD);
       expect(code(r)).toBe(1200);
-      expect(setCookieLine(r, 'ET')).toMatch(/; Secure/);
-      expect(setCookieLine(r, 'ET')).toMatch(/; HttpOnly/);
+      // Production gives the HttpOnly cookies the __Host- prefix (COOKIE_HOST_PREFIX).
+      const session = env.NODE_ENV ? '__Host-ET' : 'ET';
+      expect(setCookieLine(r, session)).toMatch(/; Secure/);
+      expect(setCookieLine(r, session)).toMatch(/; HttpOnly/);
       expect(setCookieLine(r, 'XSRF-TOKEN')).toMatch(/; Secure/);
     }
+  });
+
+  test('__Host- cookies: Secure, Path=/, no Domain; the prefixed session works and the plain name is ignored', async () => {
+    const { app, ctx } = await h.start({ COOKIE_SECURE: 'true', COOKIE_HOST_PREFIX: 'true' });
+    await createAccount(ctx, { username: 'alexhost01', password: PASSWORD });
+    const client = new Client(app);
+    const r = await client.signInPassword('alexhost01', PASSWORD);
+    const first = await new Client(app).get(api(paths.health));
+    for (const [name, line] of [
+      ['__Host-ET', setCookieLine(r, '__Host-ET')],
+      ['__Host-GH_DEVICE', setCookieLine(first, '__Host-GH_DEVICE')],
+    ] as const) {
+      expect(line, name).toMatch(/; Secure/);
+      expect(line, name).toMatch(/; Path=\//);
+      expect(line, name).not.toMatch(/Domain=/i);
+    }
+    expect(setCookieLine(r, 'ET')).toBeUndefined();
+    expect(code(await client.sessionLogin())).toBe(1200);
+    // A cookie planted under the plain name (by a sibling subdomain) is not a session.
+    const planted = new Client(app);
+    await planted.get(api(paths.health));
+    planted.cookies.set('ET', client.cookies.get('__Host-ET')!);
+    expect((await planted.session()).statusCode).toBe(401);
+    // The prefix needs Secure cookies.
+    expect(() => loadConfig({ COOKIE_HOST_PREFIX: 'true' })).toThrow(
+      /^Invalid setting COOKIE_HOST_PREFIX: the __Host- prefix needs Secure cookies/,
+    );
   });
 
   test('a new token at sign-in: the password-step token no longer works', async () => {

@@ -12,6 +12,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError, failure } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
+import { deviceKey } from './security.ts';
 
 const REDACTED = '[redacted]';
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
@@ -28,15 +29,17 @@ const cookiePair = new RegExp(`\\b(${cookieNames.map(escapeRegExp).join('|')})=[
 
 /**
  * What a client may not put in the server log, in the order it is removed: the values of this
- * request's own cookies wherever they appear; a Cookie, Set-Cookie or Authorization header written
+ * request's own cookies wherever they appear, and what the server knows of its session's account
+ * (username, e-mail addresses, phone numbers; `known`), in any case; a Cookie, Set-Cookie or Authorization header written
  * out (the rest of the line); `NAME=value` of our cookies; password, secret and token pairs
- * (`password=…`, `"password":"…"`, `pwd: …`); anything that looks like a 6-digit code. Control
+ * (`password=…`, `"password":"…"`, `pwd: …`); anything that looks like a 6-digit code;
+ * a word shaped like a password of the policy. Control
  * characters become spaces, and the text is cut to limits.clientLogMessageMax characters.
  */
-export function cleanClientText(text: string, request?: FastifyRequest): string {
+export function cleanClientText(text: string, request?: FastifyRequest, known: string[] = []): string {
   let out = text.replace(/\p{Cc}+/gu, ' ');
-  for (const value of Object.values(request?.cookies ?? {})) {
-    if (value && value.length >= 6) out = out.split(value).join(REDACTED);
+  for (const value of [...Object.values(request?.cookies ?? {}), ...known]) {
+    if (value && value.length >= 6) out = out.replace(new RegExp(escapeRegExp(value), 'gi'), REDACTED);
   }
   out = out.replace(/\b(set-cookie|cookie|authorization)(["']?\s*[:=]\s*).*$/gi, `$1$2${REDACTED}`);
   out = out.replace(cookiePair, `$1=${REDACTED}`);
@@ -46,6 +49,12 @@ export function cleanClientText(text: string, request?: FastifyRequest): string 
       `${q}${name}${q}${sep}${vq ?? ''}${REDACTED}${vq ?? ''}`,
   );
   out = out.replace(/(?<!\d)\d{6}(?!\d)/g, REDACTED);
+  // A word shaped like a password of the policy (8-20 letters and digits with an upper-case letter,
+  // a lower-case letter and a digit) may be one written as prose: it goes too.
+  out = out.replace(
+    /(?<![\w-])(?=[A-Za-z\d]*[A-Z])(?=[A-Za-z\d]*[a-z])(?=[A-Za-z\d]*\d)[A-Za-z\d]{8,20}(?![\w-])/g,
+    REDACTED,
+  );
   return out.length > limits.clientLogMessageMax ? `${out.slice(0, limits.clientLogMessageMax)}…` : out;
 }
 
@@ -73,6 +82,40 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
     throw error;
   });
 
+  /**
+   * What the server knows that this browser may write: the usernames saved on its device, and its
+   * session's account (username, e-mail addresses, phone numbers).
+   */
+  async function sessionSecrets(request: FastifyRequest): Promise<string[]> {
+    const device = deviceKey(ctx, request);
+    const saved = device
+      ? await ctx.db
+          .selectFrom('remembered_usernames as r')
+          .innerJoin('accounts as a', 'a.id', 'r.account_id')
+          .select('a.username')
+          .where('r.device_key', '=', device)
+          .execute()
+      : [];
+    const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
+    if (!session) return saved.map((r) => r.username);
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select(['username', 'email'])
+      .where('id', '=', session.account_id)
+      .executeTakeFirst();
+    const contacts = await ctx.db
+      .selectFrom('contacts')
+      .select('value')
+      .where('account_id', '=', session.account_id)
+      .execute();
+    return [
+      ...saved.map((r) => r.username),
+      account?.username,
+      account?.email,
+      ...contacts.map((c) => c.value),
+    ].filter((v): v is string => !!v);
+  }
+
   defineRoute(app, {
     method: 'POST',
     path: paths.clientLogs,
@@ -88,10 +131,11 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
       await limiter.enforce(request, [
         [`clog:client:${request.ip}`, { max: config.clientLogRateMax, windowMs: 60_000 }],
       ]);
+      const known = await sessionSecrets(request);
       for (const entry of body.logs) {
         const fields: Record<string, string> = { source: 'client' };
-        if (entry.timestamp) fields.clientTime = cleanClientText(entry.timestamp, request);
-        request.log[entry.level](fields, cleanClientText(entry.message, request));
+        if (entry.timestamp) fields.clientTime = cleanClientText(entry.timestamp, request, known);
+        request.log[entry.level](fields, cleanClientText(entry.message, request, known));
       }
       return reply.code(204).send();
     },

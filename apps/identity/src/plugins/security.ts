@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import { cookies, headers, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -101,12 +102,15 @@ export class Csrf {
     let anonymous = request.cookies[this.ctx.cookieNames.device];
     if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(this.ctx, reply);
     const binding = this.binding(sessionToken, anonymous)!;
-    reply.setCookie(cookies.csrf, this.issue(binding), cookieOptions(this.ctx, false));
+    const token = this.issue(binding);
+    reply.setCookie(cookies.csrf, token, cookieOptions(this.ctx, false));
+    reply.header(headers.csrf, token);
   }
 }
 
 function allowedOrigin(ctx: Context, request: FastifyRequest, origin: string): boolean {
-  if (origin === ctx.config.publicOrigin || ctx.config.allowedOrigins.includes(origin)) return true;
+  const { publicOrigin, allowedOrigins, corsOrigins } = ctx.config;
+  if (origin === publicOrigin || allowedOrigins.includes(origin) || corsOrigins.includes(origin)) return true;
   const host = request.headers.host;
   return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
 }
@@ -123,7 +127,7 @@ export async function security(app: FastifyInstance, ctx: Context) {
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...ctx.config.connectSrc],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
@@ -138,6 +142,31 @@ export async function security(app: FastifyInstance, ctx: Context) {
     crossOriginEmbedderPolicy: false,
   });
 
+  // A portal on another host (the dev, uat, qa and prod environments) calls the API with its
+  // cookies: CORS with credentials for the configured portal origins only. The CSRF token and the
+  // Origin check still apply to every state-changing call; the token is also sent in the
+  // X-XSRF-TOKEN response header, since a page on another host cannot read this host's cookie.
+  await app.register(cors, {
+    origin: ctx.config.corsOrigins.length ? ctx.config.corsOrigins : false,
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: [
+      'Content-Type',
+      headers.csrf,
+      headers.appId,
+      headers.appName,
+      headers.requestId,
+      headers.acceptTokenType,
+      headers.acceptTokenLocation,
+      headers.tokenLocation,
+      headers.sessionCtx,
+      headers.eventType,
+      headers.subEventType,
+    ],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', headers.csrf],
+    maxAge: 600,
+  });
+
   const csrf = new Csrf(ctx);
   app.decorate('csrf', csrf);
 
@@ -147,9 +176,12 @@ export async function security(app: FastifyInstance, ctx: Context) {
     let anonymous = request.cookies[ctx.cookieNames.device];
     if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(ctx, reply);
     const binding = csrf.binding(sessionToken, anonymous);
-    if (!csrf.verify(request.cookies[cookies.csrf], binding)) {
-      reply.setCookie(cookies.csrf, csrf.issue(binding!), cookieOptions(ctx, false));
+    let token = request.cookies[cookies.csrf];
+    if (!csrf.verify(token, binding)) {
+      token = csrf.issue(binding!);
+      reply.setCookie(cookies.csrf, token, cookieOptions(ctx, false));
     }
+    reply.header(headers.csrf, token);
     // Every state-changing request is checked, whatever its path: the path as written
     // (`/%61pi/…`, `//api/…`, `/api/./…`) is not what the router matches, so it decides nothing.
     if (!UNSAFE.has(request.method)) return;

@@ -1,4 +1,4 @@
-import { type Contact, format, paths } from '@gatehouse/contract';
+import { type Contact, format, paths, smsTemplate } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Context } from '../../src/context.ts';
@@ -9,10 +9,7 @@ import { api, Client, code, createAccount, json } from './harness.ts';
 
 export const PASSWORD = 'Harbor7Lights';
 /** The widget's text template (widget spec §3) with the provider's short name. */
-export const TEMPLATE = format(
-  '{0} msg: Your security code is: $$CODE$$ DO NOT SHARE THIS CODE WITH ANYONE. Enter it online to complete your transaction. Thank you.',
-  'Prime',
-);
+export const TEMPLATE = format(smsTemplate, 'PrimeSrv');
 export const DAY = 24 * 3_600_000;
 
 export type PhoneInput = { value: string; countryCode?: string | null; voice?: boolean; addedAt?: Date };

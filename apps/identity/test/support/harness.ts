@@ -120,6 +120,9 @@ export const productionSecret = 'a-production-secret-of-at-least-32-characters';
 export const productionSms = {
   SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
   SMS_WEBHOOK_TOKEN: 'a-webhook-token-for-tests',
+  // Required in production mode; the tests pass their own database handle, so it is never opened.
+  DATABASE_URL: 'postgres://unused@127.0.0.1:9/unused',
+  PUBLIC_ORIGIN: 'https://portal.bank.example',
 };
 /**
  * E-mail delivery that production mode requires (nothing listens there: tests that send start their
