@@ -4,6 +4,7 @@ import { cleanClientText } from '../src/plugins/client-logs.ts';
 import {
   api,
   Client,
+  code,
   createAccount,
   expectFailureEnvelope,
   rememberSecret,
@@ -46,6 +47,35 @@ describe.each(targets)('client log collector ($name)', (target) => {
     expect(lines[1]!.clientTime).toBe('2026-11-22T10:00:00.000Z');
   });
 
+  test('secrets written as prose: the username the server knows and a password-shaped word are removed', async () => {
+    const { app, ctx, logs } = await h.start();
+    await createAccount(ctx, { username: 'alexdemo1', password: 'Harbor7Lights' });
+    // Before sign-in: the username saved on this device is known.
+    const device = new Client(app);
+    await device.signIn('alexdemo1', 'Harbor7Lights');
+    const saved = await device.request({
+      method: 'PUT',
+      url: api(paths.rememberUsername),
+      body: { username: 'alexdemo1', operation: 'ADD' },
+    });
+    expect(code(saved)).toBe(1200);
+    await device.delete(api(paths.sessionLogout));
+    const r = await device.post(url, {
+      logs: [
+        { level: 'error', message: 'login failed for alexdemo1 with Harbor7Lights' },
+        { level: 'error', message: 'login failed for ALEXDEMO1 (Harbor7Lights)' },
+        { level: 'info', message: 'unmapped status 1499 from sessionLogin; screen OtpCode' },
+      ],
+    });
+    expect(r.statusCode).toBe(204);
+    expect(clientLines(logs).map((l) => l.msg)).toEqual([
+      'login failed for [redacted] with [redacted]',
+      'login failed for [redacted] ([redacted])',
+      'unmapped status 1499 from sessionLogin; screen OtpCode',
+    ]);
+    expect(logs.some((l) => l.includes('Harbor7Lights'))).toBe(false);
+  });
+
   test('no cookie, password or code reaches the log; long messages are cut', async () => {
     const { app, ctx, logs } = await h.start();
     await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
@@ -82,8 +112,9 @@ describe.each(targets)('client log collector ($name)', (target) => {
       'document.cookie was ET=[redacted]; XSRF-TOKEN=[redacted]',
       'raw device [redacted] and token [redacted]',
       'Cookie: [redacted]',
-      'form data username=alexdemo1&password=[redacted]&remember=true',
-      'payload {"username":"alexdemo1","password":"[redacted]"}',
+      // The session's own username is known to the server: it goes too.
+      'form data username=[redacted]&password=[redacted]&remember=true',
+      'payload {"username":"[redacted]","password":"[redacted]"}',
       'accessToken: [redacted]',
       'security code [redacted] rejected',
       'OTP=[redacted]',
