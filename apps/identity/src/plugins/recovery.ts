@@ -331,7 +331,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       [Status.FORBIDDEN]:
         'The address given matches none on file (nothing is sent); second factor: not a usable e-mail contact of this account, or e-mail not allowed',
       [Status.LIMIT_REACHED]:
-        "The account is blocked: this send would be the 4th without a code entered (the account is blocked now), or it already was. 'Please contact {email} for assistance (status code 1491).' Second factor: FACTOR_MAX_SENDS or FACTOR_MAX_WRONG_TRIES reached on e-mail (the account is not blocked)",
+        "This send would be the 4th without a code entered (the recovery channel is locked now for RECOVERY_LOCK_MINUTES and the owner is told; the account and its sign-in are not touched), or recovery is locked, or the account is blocked. 'Please contact {email} for assistance (status code 1491).' Second factor: FACTOR_MAX_SENDS or FACTOR_MAX_WRONG_TRIES reached on e-mail",
       [Status.UNAUTHENTICATED]: 'No recovery flow of a known user and no session (HTTP 401)',
       [Status.RATE_LIMITED]: 'Too many sends from this address or for this account (HTTP 429, Retry-After)',
     },
@@ -401,7 +401,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     codes: {
       [Status.SUCCESS]: `The code is right: the flow is confirmed (the password may be reset). Second factor: ${factorCheckCodes[Status.SUCCESS]}`,
       [Status.INCORRECT_CODE]: `'Your one-time code is invalid. Please try again or request a new code.' (wrong, expired, replaced or already used). Second factor: ${factorCheckCodes[Status.INCORRECT_CODE]}`,
-      [Status.LIMIT_REACHED]: `Too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends): the flow ends and the account is blocked; or it was blocked. Second factor: ${factorCheckCodes[Status.LIMIT_REACHED]}`,
+      [Status.LIMIT_REACHED]: `Too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends; only against a code that was sent): the flow ends and the recovery channel is locked for RECOVERY_LOCK_MINUTES; or recovery is locked, or the account is blocked. Second factor: ${factorCheckCodes[Status.LIMIT_REACHED]}`,
       [Status.UNAUTHENTICATED]: 'No recovery flow of a known user (HTTP 401)',
     },
     handler: async ({ request, reply, body }) => {
