@@ -134,6 +134,78 @@ describe.each(targets)('CSRF and origin ($name)', (target) => {
   });
 });
 
+describe.each(targets)('a portal on another host: CORS and connect-src ($name)', (target) => {
+  const h = useHarness(target);
+  const portal = 'https://portal.dev.primeservices.example';
+  const service = 'https://identity.dev.primeservices.example';
+
+  test('a configured portal origin gets CORS with credentials; others get none', async () => {
+    const { app } = await h.start({ CORS_ORIGINS: portal });
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: api(paths.passwordAuthentication),
+      headers: {
+        origin: portal,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-xsrf-token,appid,session_ctx',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe(portal);
+    expect(preflight.headers['access-control-allow-credentials']).toBe('true');
+    expect(String(preflight.headers['access-control-allow-methods'])).toMatch(/PUT/);
+    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('x-xsrf-token');
+
+    const foreign = await app.inject({
+      method: 'OPTIONS',
+      url: api(paths.passwordAuthentication),
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    const get = await app.inject({
+      method: 'GET',
+      url: api(paths.health),
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+
+    // Without CORS_ORIGINS nobody gets CORS headers.
+    const { app: plain } = await h.start();
+    const none = await plain.inject({ method: 'GET', url: api(paths.health), headers: { origin: portal } });
+    expect(none.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  test('the portal signs in across origins with the token from the response header; CSRF still holds', async () => {
+    const { app, ctx } = await h.start({ CORS_ORIGINS: portal });
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const client = new Client(app, { origin: portal });
+    const first = await client.get(api(paths.health));
+    expect(first.headers['access-control-allow-origin']).toBe(portal);
+    expect(String(first.headers['access-control-expose-headers'])).toContain('X-XSRF-TOKEN');
+    // The page cannot read this host's cookie; the header carries the same token.
+    expect(first.headers['x-xsrf-token']).toBe(client.cookies.get('XSRF-TOKEN'));
+    const r = await client.signInPassword('alexdemo1', PASSWORD);
+    expect(code(r)).toBe(1200);
+    expect(r.headers['access-control-allow-origin']).toBe(portal);
+    // The token is re-bound to the new session: the header has the new one.
+    expect(r.headers['x-xsrf-token']).toBe(client.cookies.get('XSRF-TOKEN'));
+    // Without the token the same origin is refused.
+    const refused = await client.request({ method: 'POST', url: api(paths.sessionLogin), csrf: false });
+    expectFailureEnvelope(refused, 403, 4403);
+  });
+
+  test("CONNECT_SRC adds the environments' services to the pages' connect-src; a bad entry stops the start", async () => {
+    const { app } = await h.start({ CONNECT_SRC: service });
+    const r = await app.inject({ method: 'GET', url: api(paths.health) });
+    expect(String(r.headers['content-security-policy'])).toMatch(
+      new RegExp(`connect-src 'self' ${service.replace(/\./g, '\\.')}(;|$)`),
+    );
+    await expect(h.start({ CONNECT_SRC: 'identity.dev.primeservices.example' })).rejects.toThrow(
+      /^Invalid setting CONNECT_SRC \(got "identity.dev.primeservices.example"\): each entry must be an origin/,
+    );
+  });
+});
+
 describe.each(targets)('rate limits ($name)', (target) => {
   const h = useHarness(target);
 

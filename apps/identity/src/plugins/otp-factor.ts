@@ -385,6 +385,10 @@ export async function otpFactorPlugin(app: FastifyInstance, ctx: Context) {
     },
     handler: async ({ request, reply }) => {
       const { session } = await requireFactorSession(ctx, request);
+      await ctx.limiter.enforce(request, [
+        [`code-check:session:${session.id}`, ctx.config.codeCheck.session],
+        [`code-check:account:${session.account_id}`, ctx.config.codeCheck.account],
+      ]);
       request.log.info({ account: session.account_id }, 'second factor: representative code (no console)');
       return failure(
         request,
