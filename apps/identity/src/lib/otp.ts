@@ -33,9 +33,15 @@ export type CheckResult =
   | { outcome: 'accepted' }
   /** Wrong (or expired): counted; `exhausted` when this try reached the limit. */
   | { outcome: 'wrong'; wrongTries: number; exhausted: boolean }
-  /** A code already used, or the tries were already exhausted: not counted again. */
+  /** The right code, already used (a double submit, or the losers of a race): not counted. */
   | { outcome: 'used' }
-  | { outcome: 'exhausted' };
+  /**
+   * No try could be reserved: the limit is taken by tries still in flight (or spent). Nothing was
+   * compared and nothing counted; the caller answers as for a wrong code. Only a compared wrong
+   * code that reaches the limit ends a journey or locks a channel, so a double submit of the right
+   * code never does.
+   */
+  | { outcome: 'busy' };
 
 /**
  * One-time codes of every channel, as rows: issue, check once, count wrong tries and sends per
@@ -165,7 +171,7 @@ export class OtpCodes {
         where otp_counters.wrong_tries < ${max}
       returning wrong_tries`.execute(this.db);
     const tries = reserved.rows[0]?.wrong_tries;
-    if (tries === undefined) return { outcome: 'exhausted' };
+    if (tries === undefined) return { outcome: 'busy' };
 
     const hash = this.hash(accountId, channel, input.code);
     let accept = this.db

@@ -223,7 +223,7 @@ export class OtpFactor {
     });
     if (result.outcome === 'accepted')
       return this.verified(channel, request, reply, session, input.bindDevice);
-    if (result.outcome === 'exhausted' || (result.outcome === 'wrong' && result.exhausted)) {
+    if (result.outcome === 'wrong' && result.exhausted) {
       request.log.warn({ account: account.id, channel, login }, 'second factor: too many wrong codes');
       return this.tooManyWrong(request, reply, session);
     }

@@ -155,7 +155,10 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     return newest?.flow_id === flow.id ? null : session;
   }
 
-  /** Whether the account's recovery channel is locked (too many sends or wrong codes). */
+  /**
+   * Whether the account's recovery channel is locked (too many sends or wrong codes). A lock that
+   * has run its time is lifted here, with the counts that caused it.
+   */
   async function recoveryLocked(accountId: string): Promise<boolean> {
     const row = await db
       .selectFrom('otp_counters')
@@ -163,7 +166,17 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       .where('account_id', '=', accountId)
       .where('channel', '=', 'email')
       .executeTakeFirst();
-    return !!row?.locked_until && new Date(row.locked_until).getTime() > clock.now().getTime();
+    if (!row?.locked_until) return false;
+    const now = clock.now();
+    if (new Date(row.locked_until).getTime() > now.getTime()) return true;
+    await db
+      .updateTable('otp_counters')
+      .set({ wrong_tries: 0, unentered_sends: 0, locked_until: null, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('channel', '=', 'email')
+      .where('locked_until', '<=', now)
+      .execute();
+    return false;
   }
 
   /**
@@ -174,11 +187,15 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   async function lockRecovery(request: FastifyRequest, reply: FastifyReply, account: Account, why: string) {
     const now = clock.now();
     const until = new Date(now.getTime() + config.recovery.lockMs);
-    await sql`
+    // The counts stay as they are while the lock lasts (so tries in flight stay refused); the
+    // request that sets the lock does the rest, once.
+    const locked = await sql`
       insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at, locked_until)
       values (${account.id}, 'email', 0, 0, ${now}, ${until})
-      on conflict (account_id, channel) do update set
-        wrong_tries = 0, unentered_sends = 0, updated_at = ${now}, locked_until = ${until}`.execute(db);
+      on conflict (account_id, channel) do update set updated_at = ${now}, locked_until = ${until}
+        where otp_counters.locked_until is null or otp_counters.locked_until <= ${now}
+      returning account_id`.execute(db);
+    if (!locked.rows.length) return failure(request, reply, contactSupport(config.supportEmail));
     await db
       .updateTable('recovery_flows')
       .set({ state: 'ended' })
@@ -449,7 +466,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         });
         return outcome(request, reply, Status.SUCCESS, serverMessages.codeConfirmed);
       }
-      if (result.outcome === 'exhausted' || (result.outcome === 'wrong' && result.exhausted)) {
+      if (result.outcome === 'wrong' && result.exhausted) {
         return lockRecovery(request, reply, account, 'too many wrong one-time codes');
       }
       return failure(request, reply, incorrect);
