@@ -100,8 +100,9 @@ describe.each(targets)('operations ($name)', (target) => {
     const second = await h.start({}, { db: lost });
     await lost.destroy();
     const ready = await second.app.inject({ method: 'GET', url: api(paths.ready) });
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'unavailable' });
+    expect(expectFailureEnvelope(ready, 503, 5003).responseBaseInfo.status.message).toBe(
+      'The service is temporarily unavailable. Please try again.',
+    );
     expect((await second.app.inject({ method: 'GET', url: api(paths.health) })).statusCode).toBe(200);
   });
 
