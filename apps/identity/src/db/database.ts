@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { classifyDatabaseError, databaseErrorFields, isUnavailable } from './faults.ts';
+import { classifyDatabaseError, DatabaseUnavailable, databaseErrorFields, isUnavailable } from './faults.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -91,6 +91,9 @@ function guardedPool(target: { url: string; log?: DatabaseLog } & PostgresOption
         const c = client;
         wrapper = {
           query: (async (sql: string, parameters: unknown[]) => {
+            // A client that failed stays failed: the rest of its transaction (a rollback) fails
+            // at once instead of waiting for another timeout.
+            if (broken.has(c)) throw new DatabaseUnavailable(undefined, 'connection discarded after a fault');
             try {
               return await c.query(sql, parameters);
             } catch (error) {
