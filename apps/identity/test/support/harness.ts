@@ -374,3 +374,21 @@ export function expectFailureEnvelope(response: LightMyRequestResponse, http: nu
 }
 
 export const api = (path: string) => `/api${path}`;
+
+/** Every method and path the app registered, from Fastify's route tree. */
+export function registeredRoutes(app: FastifyInstance): Array<{ method: string; url: string }> {
+  const routes: Array<{ method: string; url: string }> = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)/.exec(line.replace(/│ {3}/g, '│   '));
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    const url = stack.join('') + match[2]!;
+    stack.push(match[2]!);
+    for (const method of match[3]!.split(',').map((m) => m.trim())) {
+      if (method !== 'HEAD') routes.push({ method, url });
+    }
+  }
+  return routes;
+}
