@@ -6,7 +6,14 @@ try {
   const config = loadConfig();
   const db = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
+      ? // A migration may run longer than a request's statement: no statement or query timeout here.
+        {
+          kind: 'postgres',
+          url: config.databaseUrl,
+          ...config.database,
+          statementTimeoutMs: 0,
+          queryTimeoutMs: 0,
+        }
       : { kind: 'pglite', dir: config.dataDir },
   );
   const applied = await migrate(db as never);

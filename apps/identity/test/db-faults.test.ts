@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
 import { cookies, paths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';

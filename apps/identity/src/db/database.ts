@@ -9,7 +9,10 @@ import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
 
-/** PostgreSQL pool size and timeouts (config.database); each has the default of its setting. */
+/**
+ * PostgreSQL pool size and timeouts (config.database); each has the default of its setting, and a
+ * statement or query timeout of 0 means none (`npm run migrate`).
+ */
 export type PostgresOptions = {
   poolMax?: number;
   connectTimeoutMs?: number;
