@@ -281,8 +281,12 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
 
   test('logs: the fault is logged with its code, never the connection settings or the SQL parameters', () => {
     expect(logs.length).toBeGreaterThan(0);
-    const faults = logs.filter((l) => l.includes('"db":'));
-    expect(faults.length).toBeGreaterThan(0);
+    const faults = logs.filter((l) => l.includes('"db":')).map((l) => JSON.parse(l).db);
+    // The reset, the timeouts and the statement cancelled by PostgreSQL, each with its code.
+    const codes = new Set(faults.map((f: { errorCode?: string }) => f.errorCode));
+    expect(codes).toContain('ECONNRESET');
+    expect(codes).toContain('57014');
+    expect(faults.some((f: { message: string }) => /timeout/i.test(f.message))).toBe(true);
     for (const line of logs) {
       expect(line).not.toContain(URL_PASSWORD);
       expect(line).not.toContain(`search_path=${schema}`);

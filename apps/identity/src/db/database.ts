@@ -21,7 +21,10 @@ export type PostgresOptions = {
 };
 
 /** Where a fault of an idle connection is reported: its code and message only. */
-export type DatabaseLog = (fields: { code: string | undefined; message: string }, message: string) => void;
+export type DatabaseLog = (
+  fields: { errorCode: string | undefined; message: string },
+  message: string,
+) => void;
 
 export type DatabaseTarget =
   | ({ kind: 'postgres'; url: string; log?: DatabaseLog } & PostgresOptions)

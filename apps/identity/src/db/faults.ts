@@ -123,10 +123,14 @@ export function classifyDatabaseError(error: unknown): ClassifiedDatabaseError {
   return new DatabaseFailure(code, message);
 }
 
-/** What a log line may say about a database error: its code and message, nothing else. */
-export function databaseErrorFields(error: unknown): { code: string | undefined; message: string } {
+/**
+ * What a log line may say about a database error: its code and message, nothing else. The code is
+ * `errorCode`, not `code`: the logger redacts every `code` field (one-time codes).
+ */
+export function databaseErrorFields(error: unknown): { errorCode: string | undefined; message: string } {
   if (error instanceof DatabaseUnavailable || error instanceof DatabaseRefusedValue) {
-    return { code: error.dbCode, message: error.dbMessage };
+    return { errorCode: error.dbCode, message: error.dbMessage };
   }
-  return fieldsOf(error);
+  const { code, message } = fieldsOf(error);
+  return { errorCode: code, message };
 }

@@ -40,8 +40,8 @@ export async function healthPlugin(app: FastifyInstance, ctx: Context) {
         const fault = classifyDatabaseError(error);
         request.log.error({ db: databaseErrorFields(fault) }, 'readiness check failed');
         // Any failure of the check means "not ready": 503 with 5003, whatever the cause.
-        const { code, message } = databaseErrorFields(fault);
-        throw fault instanceof DatabaseUnavailable ? fault : new DatabaseUnavailable(code, message);
+        const { errorCode, message } = databaseErrorFields(fault);
+        throw fault instanceof DatabaseUnavailable ? fault : new DatabaseUnavailable(errorCode, message);
       } finally {
         clearTimeout(timer);
       }
