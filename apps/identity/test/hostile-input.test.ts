@@ -171,7 +171,6 @@ describe.each(targets)('hostile input ($name)', (target) => {
       [paths.passwordStatus, 'POST', { username: nul }, 'username'],
       [paths.changeUsername, 'PUT', { username: nul, password: PASSWORD }, 'username'],
       [paths.otpEmail, 'POST', { email: nul }, 'email'],
-      [paths.clientLogs, 'POST', { logs: [{ level: 'info', message: nul }] }, 'logs.0.message'],
     ];
     for (const [path, method, body, field] of cases) {
       const r = await client.request({ method, url: api(path), body });
@@ -182,6 +181,11 @@ describe.each(targets)('hostile input ($name)', (target) => {
         );
       }
     }
+    // Client log messages are free text that never reaches the database: a NUL is cleaned, not refused.
+    const logged = await client.post(api(paths.clientLogs), {
+      logs: [{ level: 'info', message: 'client\u0000log' }],
+    });
+    expect(logged.statusCode).toBe(204);
     // A NUL in a query string that reaches the database.
     const outbox = await client.get(`${api(paths.devOutbox)}?to=${encodeURIComponent(nul)}`);
     expect(outbox.statusCode).toBeLessThan(500);

@@ -208,8 +208,10 @@ export const clientLogsRequest = z.object({
     .array(
       z.object({
         level: z.enum(['debug', 'info', 'warn', 'error']),
-        message: text().max(2000),
-        timestamp: text().max(40).optional(),
+        // Free text from the browser, never stored: the collector replaces control characters,
+        // NUL included, before it logs (apps/identity/src/plugins/client-logs.ts).
+        message: z.string().max(2000),
+        timestamp: z.string().max(40).optional(),
       }),
     )
     .min(1)
