@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { describeError } from './db/faults.ts';
 import { migrate } from './db/migrations.ts';
 
 try {
@@ -20,8 +21,6 @@ try {
   console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
   await db.destroy();
 } catch (error) {
-  console.error(
-    error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`,
-  );
+  console.error(error instanceof ConfigError ? error.message : `Migration failed: ${describeError(error)}`);
   process.exit(1);
 }

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
 import { cookies, paths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
 import { type DB, openDatabase } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrations.ts';
-import { PGliteDialect } from '../src/db/pglite-dialect.ts';
-import type { Database } from '../src/db/schema.ts';
 import {
   api,
   baseEnv,
@@ -19,6 +15,7 @@ import {
   code,
   createAccount,
   expectFailureEnvelope,
+  freshPGliteClient,
   setCookieLine,
 } from './support/harness.ts';
 
@@ -151,6 +148,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
     url.host = `127.0.0.1:${proxy.port}`;
     url.password = URL_PASSWORD;
     url.searchParams.set('options', `-c search_path=${schema}`);
+    url.searchParams.set('application_name', schema);
     ({ app, ctx } = await buildApp({
       config: loadConfig({
         ...baseEnv,
@@ -264,6 +262,21 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
     expect(escaped).toEqual([]);
   });
 
+  test('PostgreSQL ends the connections (a restart, an administrator): the process lives, the next calls succeed', async () => {
+    await createAccount(ctx, { username: 'restartuser1', password: PASSWORD });
+    await journeyCompletes('restartuser1');
+    const ended = await sql<{ ended: boolean }>`
+      select pg_terminate_backend(pid) as ended from pg_stat_activity where application_name = ${schema}`.execute(
+      admin,
+    );
+    expect(ended.rows.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(escaped).toEqual([]);
+    // The pool dropped the dead connections: the journey runs on new ones.
+    await journeyCompletes('restartuser1');
+    expect(escaped).toEqual([]);
+  });
+
   test('a statement that waits on a lock ends at the statement timeout: 503/5003', async () => {
     await createAccount(ctx, { username: 'lockeduser1', password: PASSWORD });
     const client = new Client(app);
@@ -300,9 +313,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
 
 describe('database faults (PGlite)', () => {
   test('a closed PGlite: 503/5003 in the envelope, readiness 503, no session', async () => {
-    const pglite = await PGlite.create();
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-    await migrate(db as never);
+    const { client: pglite, db } = await freshPGliteClient();
     const logs: string[] = [];
     const { app, ctx } = await buildApp({
       config: loadConfig({ ...baseEnv }),

@@ -134,3 +134,12 @@ export function databaseErrorFields(error: unknown): { errorCode: string | undef
   const { code, message } = fieldsOf(error);
   return { errorCode: code, message };
 }
+
+/** One line for a person reading the console (start-up, `npm run migrate`): the database's own words. */
+export function describeError(error: unknown): string {
+  if (error instanceof DatabaseUnavailable) {
+    return `the database is unavailable (${[error.dbCode, error.dbMessage].filter(Boolean).join(': ')})`;
+  }
+  if (error instanceof DatabaseRefusedValue) return error.dbMessage;
+  return error instanceof Error ? error.message : String(error);
+}
