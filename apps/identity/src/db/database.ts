@@ -71,7 +71,6 @@ function guardedPool(target: { url: string; log?: DatabaseLog } & PostgresOption
     connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
     statement_timeout: target.statementTimeoutMs ?? 10_000,
     query_timeout: target.queryTimeoutMs ?? 15_000,
-    idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
   pool.on('error', (error) => log(databaseErrorFields(error), 'database connection lost (idle)'));
