@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import {
-  API_BASE,
   ErrorType,
   format,
   newRequestId,
@@ -13,12 +12,20 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   LogController,
 } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { type DB, openDatabase } from './db/database.ts';
+import {
+  DatabaseFailure,
+  DatabaseRefusedValue,
+  DatabaseUnavailable,
+  databaseErrorFields,
+} from './db/faults.ts';
 import { migrate } from './db/migrations.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, envelope, failure } from './lib/http.ts';
@@ -36,7 +43,7 @@ import { recoveryPlugin } from './plugins/recovery.ts';
 import { rememberPlugin } from './plugins/remember.ts';
 import { cookieNames, security } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
-import { staticPlugin } from './plugins/static.ts';
+import { type Site, staticPlugin } from './plugins/static.ts';
 import { trustedDevicePlugin } from './plugins/trusted-device.ts';
 import { usernamePlugin } from './plugins/username.ts';
 import { readDemoAccounts, seedDemoAccounts } from './seed.ts';
@@ -63,25 +70,33 @@ export const redactPaths = [
   '*.code',
 ];
 
+/** 404 with the envelope, for /api and static paths alike; the path is quoted, cut at 200 characters. */
+function notFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.replace(/\?.*$/, '');
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return reply
+    .code(404)
+    .send(
+      envelope(
+        request,
+        { code: Status.NOT_FOUND, message: format(serverMessages.notFound, `${request.method} ${shown}`) },
+        { errorType: ErrorType.APPLICATION },
+      ),
+    );
+}
+
 export type BuildOptions = {
   config: Config;
   db?: DB;
   clock?: Clock;
   logStream?: DestinationStream;
+  /** Folders served when SERVE_APPS is on, instead of the built apps (tests). */
+  staticSites?: Site[];
 };
 
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: Context }> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const db =
-    options.db ??
-    (await openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dir: config.dataDir },
-    ));
-  await migrate(db as never);
-
   const logger = pino(
     {
       level: config.logLevel,
@@ -100,6 +115,19 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     },
     options.logStream ?? process.stdout,
   );
+  const db =
+    options.db ??
+    (await openDatabase(
+      config.databaseUrl
+        ? {
+            kind: 'postgres',
+            url: config.databaseUrl,
+            ...config.database,
+            log: (fields, message) => logger.error({ db: fields }, message),
+          }
+        : { kind: 'pglite', dir: config.dataDir },
+    ));
+  await migrate(db as never);
 
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
@@ -121,6 +149,15 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // Fastify's own body.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: false },
+    // A URL the router cannot decode (`/api/%zz`, `%C0%AF`): the 400 envelope, not Fastify's body.
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ code: error.code }, 'refused request URL');
+      return failure(
+        request,
+        reply,
+        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, 'the URL is not valid')),
+      );
+    },
   });
 
   const hasher = new PasswordHasher(config.argon2);
@@ -166,11 +203,29 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DatabaseUnavailable || error instanceof DatabaseRefusedValue) {
+      // The database's code and message only: never the query's parameters or the connection.
+      const level = error.http >= 500 ? 'error' : 'info';
+      request.log[level]({ db: databaseErrorFields(error) }, 'database refused the request');
+      return failure(request, reply, error);
+    }
+    if (error instanceof DatabaseFailure) {
+      request.log.error({ db: databaseErrorFields(error) }, 'database error');
+      return failure(
+        request,
+        reply,
+        new ApiError(500, Status.UNKNOWN, serverMessages.unknown, ErrorType.SYSTEM),
+      );
+    }
     if (error instanceof ApiError) {
       if (error.http >= 500) request.log.error({ err: error }, 'request failed');
       return failure(request, reply, error);
     }
     const code = error.code;
+    // A static-file path the file server refuses (traversal, NUL, `//host`): no such file.
+    if (code?.startsWith('FST_STATIC') || error.statusCode === 403 || error.statusCode === 404) {
+      return notFound(request, reply);
+    }
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return failure(
         request,
@@ -185,8 +240,18 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         new ApiError(415, Status.BAD_REQUEST, serverMessages.unsupportedMediaType),
       );
     }
-    if (error.statusCode === 400 || code?.startsWith('FST_ERR_CTP')) {
+    if (code?.startsWith('FST_ERR_CTP') || (error.statusCode === 400 && error instanceof SyntaxError)) {
       return failure(request, reply, new ApiError(400, Status.BAD_REQUEST, serverMessages.malformedJson));
+    }
+    // Any other refusal of the request by Fastify or a plugin (a bad header, a wrong method on a
+    // file): 400 in the envelope, without the framework's text.
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ code }, 'refused request');
+      return failure(
+        request,
+        reply,
+        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, 'the request was refused')),
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return failure(
@@ -196,21 +261,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     );
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith(`${API_BASE}/`) || request.url === API_BASE) {
-      return reply.code(404).send(
-        envelope(
-          request,
-          {
-            code: Status.NOT_FOUND,
-            message: format(serverMessages.notFound, `${request.method} ${request.url.replace(/\?.*$/, '')}`),
-          },
-          { errorType: ErrorType.APPLICATION },
-        ),
-      );
-    }
-    return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-  });
+  app.setNotFoundHandler((request, reply) => notFound(request, reply));
 
   app.decorate('routeDocs', []);
   await app.register(cookie);
@@ -228,7 +279,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(clientLogsPlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin, { version });
-  if (config.serveApps) await app.register(staticPlugin);
+  if (config.serveApps) {
+    await app.register(staticPlugin, options.staticSites ? { sites: options.staticSites } : {});
+  }
 
   if (config.seedDemo) {
     const created = await seedDemoAccounts(

@@ -32,6 +32,12 @@ const schema = z
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
     DATA_DIR: z.string().min(1).default('.data'),
+    // Database faults (docs/configuration.md, "Database faults").
+    DB_POOL_MAX: int(1, 1000).default(10),
+    DB_CONNECT_TIMEOUT_MS: int(100, 600_000).default(5000),
+    DB_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
+    DB_QUERY_TIMEOUT_MS: int(100, 3_600_000).default(15_000),
+    DB_READY_TIMEOUT_MS: int(100, 600_000).default(2000),
     PUBLIC_ORIGIN: z.string().url().optional(),
     ALLOWED_ORIGINS: list.default([]),
     CORS_ORIGINS: list.default([]),
@@ -127,6 +133,14 @@ export type Config = {
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** PostgreSQL pool size and the timeouts that turn a lost database into 503 (5003) answers. */
+  database: {
+    poolMax: number;
+    connectTimeoutMs: number;
+    statementTimeoutMs: number;
+    queryTimeoutMs: number;
+    readyTimeoutMs: number;
+  };
   publicOrigin: string;
   allowedOrigins: string[];
   /** Portal origins on other hosts that may call the API from a browser (CORS with credentials). */
@@ -420,6 +434,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: v.HOST,
     databaseUrl: v.DATABASE_URL,
     dataDir: v.DATA_DIR,
+    database: {
+      poolMax: v.DB_POOL_MAX,
+      connectTimeoutMs: v.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: v.DB_STATEMENT_TIMEOUT_MS,
+      queryTimeoutMs: v.DB_QUERY_TIMEOUT_MS,
+      readyTimeoutMs: v.DB_READY_TIMEOUT_MS,
+    },
     publicOrigin: new URL(v.PUBLIC_ORIGIN ?? 'http://localhost:8080').origin,
     allowedOrigins: v.ALLOWED_ORIGINS,
     corsOrigins: origins('CORS_ORIGINS', v.CORS_ORIGINS),

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { describeError } from './db/faults.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -27,6 +28,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(`Gatehouse could not start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Gatehouse could not start: ${describeError(error)}`);
   process.exit(1);
 });

@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { paths } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -17,6 +16,7 @@ import {
   expectFailureEnvelope,
   productionMail,
   productionSecret,
+  registeredRoutes,
   rememberSecret,
   targets,
   useHarness,
@@ -40,24 +40,6 @@ const designTags = [
   'token',
   'authenticator',
 ];
-
-/** Every method and path the app registered, from Fastify's route tree. */
-function registeredRoutes(app: FastifyInstance): Array<{ method: string; url: string }> {
-  const routes: Array<{ method: string; url: string }> = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)/.exec(line.replace(/│ {3}/g, '│   '));
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    const url = stack.join('') + match[2]!;
-    stack.push(match[2]!);
-    for (const method of match[3]!.split(',').map((m) => m.trim())) {
-      if (method !== 'HEAD') routes.push({ method, url });
-    }
-  }
-  return routes;
-}
 
 type OpenApi = {
   openapi: string;
@@ -100,8 +82,9 @@ describe.each(targets)('operations ($name)', (target) => {
     const second = await h.start({}, { db: lost });
     await lost.destroy();
     const ready = await second.app.inject({ method: 'GET', url: api(paths.ready) });
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'unavailable' });
+    expect(expectFailureEnvelope(ready, 503, 5003).responseBaseInfo.status.message).toBe(
+      'The service is temporarily unavailable. Please try again.',
+    );
     expect((await second.app.inject({ method: 'GET', url: api(paths.health) })).statusCode).toBe(200);
   });
 

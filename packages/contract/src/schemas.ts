@@ -3,21 +3,28 @@ import { limits } from './limits.ts';
 
 /** Request and response bodies of every call of both specs' §7 tables. */
 
+/** The problem named when a text field holds U+0000, which no field accepts and PostgreSQL cannot store. */
+export const nulCharacterMessage = 'must not contain the NUL character (U+0000)';
+/**
+ * Every text field of a request: a string without U+0000. The refinement comes first, so a NUL is
+ * reported before a length problem: `The request is not valid: username: must not contain…`.
+ */
+export const text = () => z.string().refine((value) => !value.includes('\u0000'), nulCharacterMessage);
+
 const requestBaseInfo = z.object({ sessionTokens: z.object({}).passthrough().optional() }).passthrough();
 const base = { requestBaseInfo: requestBaseInfo.optional() };
 
-export const usernameInput = z
-  .string()
+export const usernameInput = text()
   .trim()
   .min(1, 'username is required')
   .max(limits.usernameInputMax, `username is longer than ${limits.usernameInputMax} characters`);
-export const passwordInput = z
-  .string()
+export const passwordInput = text()
   .min(1, 'password is required')
   .max(limits.passwordInputMax, `password is longer than ${limits.passwordInputMax} characters`);
-export const securityCode = z
-  .string()
-  .regex(new RegExp(`^\\d{${limits.codeLength}}$`), `securityCode must be ${limits.codeLength} digits`);
+export const securityCode = text().regex(
+  new RegExp(`^\\d{${limits.codeLength}}$`),
+  `securityCode must be ${limits.codeLength} digits`,
+);
 
 export const emptyBody = z.object(base).optional();
 
@@ -70,7 +77,7 @@ export const sessionData = z.object({
 });
 export type SessionData = z.infer<typeof sessionData>;
 
-export const sessionUpdateRequest = z.object({ ...base, context: z.string().max(200).optional() }).optional();
+export const sessionUpdateRequest = z.object({ ...base, context: text().max(200).optional() }).optional();
 export const sessionExtendRequest = emptyBody;
 
 export const passwordStatusRequest = z.object({ ...base, username: usernameInput.optional() }).optional();
@@ -114,9 +121,10 @@ export const trustedDeviceData = z.object({ trusted: z.boolean(), expiresAt: z.s
 export type TrustedDeviceData = z.infer<typeof trustedDeviceData>;
 
 export const attributesQuery = z.object({
-  attributes: z
-    .string()
-    .regex(/^(email|phone)(,(email|phone))?$/, 'attributes must be email, phone or email,phone'),
+  attributes: text().regex(
+    /^(email|phone)(,(email|phone))?$/,
+    'attributes must be email, phone or email,phone',
+  ),
 });
 export const contactType = z.enum(['TEXT', 'PHONE', 'EMAIL', 'VOICE', 'REP']);
 export const contact = z.object({
@@ -134,8 +142,7 @@ export const attributesData = z.object({
 
 // --- one-time codes -----------------------------------------------------------------------
 export const otpStateQuery = z.object({
-  timestamp: z
-    .string()
+  timestamp: text()
     .regex(/^\d{1,16}$/)
     .optional(),
 });
@@ -143,18 +150,18 @@ export const otpStateData = z.object({ phone: z.array(contact), email: z.array(c
 export type OtpStateData = z.infer<typeof otpStateData>;
 export const otpSmsSend = z.object({
   ...base,
-  phone: z.string().min(1).max(64),
-  message: z.string().max(limits.smsTemplateMax),
+  phone: text().min(1).max(64),
+  message: text().max(limits.smsTemplateMax),
 });
-export const otpVoiceSend = z.object({ ...base, phone: z.string().min(1).max(64) });
-export const otpEmailSend = z.object({ ...base, email: z.string().min(1).max(254) });
+export const otpVoiceSend = z.object({ ...base, phone: text().min(1).max(64) });
+export const otpEmailSend = z.object({ ...base, email: text().min(1).max(254) });
 export const otpCheck = z.object({ ...base, securityCode, bindDevice: z.boolean().optional() });
 
 // --- token app (VIP-style) and authenticator app -------------------------------------------
 export const svipStatusData = z.object({ credentials: z.array(z.object({ credentialId: z.string() })) });
 export const svipAuthenticationRequest = z.object({
   ...base,
-  credentialId: z.string().min(1).max(64),
+  credentialId: text().min(1).max(64),
   securityCode1: securityCode,
   bindDevice: z.boolean().optional(),
 });
@@ -182,15 +189,15 @@ export const pushStatusValue = z.enum([
 ]);
 export const pushInitRequest = z.object({
   ...base,
-  transactionDescription: z.string().min(1).max(200),
-  secureTransactionContent: z.string().min(2).max(2000),
-  localizedPushKey: z.string().min(1).max(100),
-  context: z.string().max(200).optional(),
+  transactionDescription: text().min(1).max(200),
+  secureTransactionContent: text().min(2).max(2000),
+  localizedPushKey: text().min(1).max(100),
+  context: text().max(200).optional(),
 });
 export const pushInitData = z.object({ id: z.string() });
 export const pushStatusRequest = z.object({
   ...base,
-  id: z.string().min(1).max(64),
+  id: text().min(1).max(64),
   bindDevice: z.boolean().optional(),
 });
 export const pushStatusData = z.object({ status: pushStatusValue });
@@ -201,6 +208,8 @@ export const clientLogsRequest = z.object({
     .array(
       z.object({
         level: z.enum(['debug', 'info', 'warn', 'error']),
+        // Free text from the browser, never stored: the collector replaces control characters,
+        // NUL included, before it logs (apps/identity/src/plugins/client-logs.ts).
         message: z.string().max(2000),
         timestamp: z.string().max(40).optional(),
       }),
@@ -210,7 +219,7 @@ export const clientLogsRequest = z.object({
 });
 
 // --- development outbox --------------------------------------------------------------------
-export const outboxQuery = z.object({ to: z.string().min(1).max(254) });
+export const outboxQuery = z.object({ to: text().min(1).max(254) });
 export const outboxMessage = z.object({
   channel: z.enum(['email', 'sms', 'voice']),
   to: z.string(),

@@ -1,22 +1,43 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { classifyDatabaseError, DatabaseUnavailable, databaseErrorFields, isUnavailable } from './faults.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
 
+/**
+ * PostgreSQL pool size and timeouts (config.database); each has the default of its setting, and a
+ * statement or query timeout of 0 means none (`npm run migrate`).
+ */
+export type PostgresOptions = {
+  poolMax?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  queryTimeoutMs?: number;
+};
+
+/** Where a fault of an idle connection is reported: its code and message only. */
+export type DatabaseLog = (
+  fields: { errorCode: string | undefined; message: string },
+  message: string,
+) => void;
+
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
+  | ({ kind: 'postgres'; url: string; log?: DatabaseLog } & PostgresOptions)
   | { kind: 'pglite'; dir: string | null /* null: in memory */ };
+
+const defaultLog: DatabaseLog = (fields, message) => {
+  console.error(JSON.stringify({ level: 50, msg: message, db: fields }));
+};
 
 /** Opens the database: PostgreSQL through DATABASE_URL, else PGlite under the data folder. */
 export async function openDatabase(target: DatabaseTarget): Promise<DB> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(target) }) });
   }
   let client: PGlite;
   if (target.dir) {
@@ -27,4 +48,76 @@ export async function openDatabase(target: DatabaseTarget): Promise<DB> {
     client = await PGlite.create();
   }
   return new Kysely<Database>({ dialect: new PGliteDialect(client) });
+}
+
+/**
+ * The pg pool behind Kysely, made safe for a database that restarts, resets or stops answering:
+ *
+ * - every client has an 'error' listener from birth (pg emits 'error' on a client whose socket
+ *   fails, idle in the pool or checked out between queries; without a listener the process exits),
+ *   and the pool has one for idle clients;
+ * - connect (`connectionTimeoutMillis`), statement (`statement_timeout`, server side) and query
+ *   (`query_timeout`, client side: a database that accepts but never answers) timeouts;
+ * - every error is classified (faults.ts): the caller sees DatabaseUnavailable (503, 5003) or a
+ *   sanitized SQL error, never the pg error with its client;
+ * - a client whose query failed for unavailability is destroyed on release, not reused (after a
+ *   query timeout its connection still waits for the lost answer).
+ */
+function guardedPool(target: { url: string; log?: DatabaseLog } & PostgresOptions): PostgresPool {
+  const log = target.log ?? defaultLog;
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolMax ?? 10,
+    connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
+    statement_timeout: target.statementTimeoutMs ?? 10_000,
+    query_timeout: target.queryTimeoutMs ?? 15_000,
+    keepAlive: true,
+  });
+  pool.on('error', (error) => log(databaseErrorFields(error), 'database connection lost (idle)'));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      // Idle clients are also reported by the pool's listener above; log checked-out ones here.
+      if (client.listenerCount('error') === 1) log(databaseErrorFields(error), 'database connection lost');
+    });
+  });
+
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const broken = new WeakSet<pg.PoolClient>();
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw classifyDatabaseError(error);
+      }
+      let wrapper = wrappers.get(client);
+      if (!wrapper) {
+        const c = client;
+        wrapper = {
+          query: (async (sql: string, parameters: unknown[]) => {
+            // A client that failed stays failed: the rest of its transaction (a rollback) fails
+            // at once instead of waiting for another timeout.
+            if (broken.has(c)) throw new DatabaseUnavailable(undefined, 'connection discarded after a fault');
+            try {
+              return await c.query(sql, parameters);
+            } catch (error) {
+              if (isUnavailable(error)) broken.add(c);
+              throw classifyDatabaseError(error);
+            }
+          }) as unknown as PostgresPoolClient['query'],
+          release(destroy?: boolean) {
+            if (broken.has(c)) {
+              broken.delete(c);
+              c.release(true);
+            } else c.release(destroy);
+          },
+        };
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+    options: pool.options,
+  };
 }

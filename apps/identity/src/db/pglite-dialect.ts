@@ -10,6 +10,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
+import { classifyDatabaseError } from './faults.ts';
 
 /**
  * Kysely dialect for the embedded PGlite database. PGlite is one connection, so the driver
@@ -74,7 +75,13 @@ class PGliteDriver implements Driver {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly client: PGlite) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.client.query<R>(compiled.sql, [...compiled.parameters]);
+    let result: Awaited<ReturnType<typeof this.client.query<R>>>;
+    try {
+      result = await this.client.query<R>(compiled.sql, [...compiled.parameters]);
+    } catch (error) {
+      // PGlite's errors carry the query and its parameters: classified, they carry neither.
+      throw classifyDatabaseError(error);
+    }
     const affected = result.affectedRows;
     return {
       rows: result.rows,

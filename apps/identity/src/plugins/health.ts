@@ -2,6 +2,7 @@ import { healthResponse, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
+import { classifyDatabaseError, DatabaseUnavailable, databaseErrorFields } from '../db/faults.ts';
 import { defineRoute } from '../lib/route.ts';
 
 export async function healthPlugin(app: FastifyInstance, ctx: Context) {
@@ -18,17 +19,33 @@ export async function healthPlugin(app: FastifyInstance, ctx: Context) {
     method: 'GET',
     path: paths.ready,
     tag: 'operations',
-    summary: 'The database answers (503 when it does not).',
+    summary: 'The database answers within DB_READY_TIMEOUT_MS (503 with code 5003 when it does not).',
     codes: {},
     rawResponse: healthResponse,
     handler: async ({ request, reply }) => {
+      const { readyTimeoutMs } = ctx.config.database;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new DatabaseUnavailable('TIMEOUT', `no answer within ${readyTimeoutMs} ms`)),
+          readyTimeoutMs,
+        );
+      });
       try {
-        await sql`select 1`.execute(ctx.db);
-        return reply.send({ status: 'ok' });
+        // The check that loses the race still ends, by the pool's own timeouts.
+        const check = sql`select 1`.execute(ctx.db);
+        check.catch(() => {});
+        await Promise.race([check, timeout]);
       } catch (error) {
-        request.log.error({ err: error }, 'readiness check failed');
-        return reply.code(503).send({ status: 'unavailable' });
+        const fault = classifyDatabaseError(error);
+        request.log.error({ db: databaseErrorFields(fault) }, 'readiness check failed');
+        // Any failure of the check means "not ready": 503 with 5003, whatever the cause.
+        const { errorCode, message } = databaseErrorFields(fault);
+        throw fault instanceof DatabaseUnavailable ? fault : new DatabaseUnavailable(errorCode, message);
+      } finally {
+        clearTimeout(timer);
       }
+      return reply.send({ status: 'ok' });
     },
   });
 }

@@ -5,12 +5,20 @@ import type { FastifyInstance } from 'fastify';
 
 const root = (relative: string) => fileURLToPath(new URL(`../../../../${relative}`, import.meta.url));
 
-/** Serves the built apps: the portal at /, the widget bundle at /widget/. */
-export async function staticPlugin(app: FastifyInstance) {
-  const sites = [
-    { prefix: '/', dir: root('apps/portal/dist') },
-    { prefix: '/widget/', dir: root('packages/signin/dist') },
-  ];
+export type Site = { prefix: string; dir: string };
+
+/** The built apps: the portal at /, the widget bundle at /widget/. */
+export const builtSites = (): Site[] => [
+  { prefix: '/', dir: root('apps/portal/dist') },
+  { prefix: '/widget/', dir: root('packages/signin/dist') },
+];
+
+/**
+ * Serves the built apps (or the given folders, in tests). A path the file server refuses
+ * (traversal, NUL, `//host`) reaches the app's error handler, which answers 404 in the envelope.
+ */
+export async function staticPlugin(app: FastifyInstance, options: { sites?: Site[] } = {}) {
+  const sites = options.sites ?? builtSites();
   let first = true;
   for (const site of sites) {
     if (!existsSync(site.dir)) {

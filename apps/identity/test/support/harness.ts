@@ -39,6 +39,11 @@ export type Target = {
  * migrations' source, and migrate() still runs on every copy.
  */
 async function freshPGlite(): Promise<DB> {
+  return (await freshPGliteClient()).db;
+}
+
+/** A fresh, migrated PGlite with its client, for tests that break the database under the service. */
+export async function freshPGliteClient(): Promise<{ client: PGlite; db: DB }> {
   const migrationsSource = readFileSync(new URL('../../src/db/migrations.ts', import.meta.url));
   // The PGlite build goes into the key too: its entry file changes with every release.
   const pgliteEntry = readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
@@ -57,7 +62,7 @@ async function freshPGlite(): Promise<DB> {
   const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   await migrate(db as never);
-  return db;
+  return { client, db };
 }
 
 const pglite: Target = {
@@ -377,3 +382,21 @@ export function expectFailureEnvelope(response: LightMyRequestResponse, http: nu
 }
 
 export const api = (path: string) => `/api${path}`;
+
+/** Every method and path the app registered, from Fastify's route tree. */
+export function registeredRoutes(app: FastifyInstance): Array<{ method: string; url: string }> {
+  const routes: Array<{ method: string; url: string }> = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)/.exec(line.replace(/│ {3}/g, '│   '));
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    const url = stack.join('') + match[2]!;
+    stack.push(match[2]!);
+    for (const method of match[3]!.split(',').map((m) => m.trim())) {
+      if (method !== 'HEAD') routes.push({ method, url });
+    }
+  }
+  return routes;
+}
