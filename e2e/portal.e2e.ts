@@ -46,7 +46,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
         }, text),
       )
       .toBe(true);
-    expect(await page.title()).toMatch(/^Error: /);
+    await expect.poll(() => page.title()).toMatch(/^Error: /);
   }
 
   /** The page does not scroll sideways (WCAG 1.4.10 at 320 px). */
