@@ -342,7 +342,10 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
 
   it('by keyboard alone: recovery with every failed submit announced, then reset and the toast', async () => {
     const account = { username: 'otponly01', password: 'River8Stone' };
-    await fresh('/#/login');
+    // At 320 px, where every screen must also reflow without sideways scrolling (1.4.10).
+    context = await env.browser.newContext({ viewport: { width: 320, height: 568 } });
+    page = await context.newPage();
+    await page.goto(`${env.server.origin}/#/login`);
     await heading('Log in to your account').waitFor();
     await tabTo(page.getByRole('link', { name: 'Forgot username?' }));
     await page.keyboard.press('Enter');
@@ -367,6 +370,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.keyboard.press('Enter');
     await heading('Extra Security Step Required').waitFor();
     expect(await page.title()).toBe('Extra Security Step Required – Prime Portal');
+    await expectNoSidewaysScroll('e-mail step (keyboard)');
     await tabTo(page.getByRole('button', { name: 'Continue' }));
     await page.keyboard.press('Enter');
     await page.getByText('A validation code has been emailed to you.', { exact: false }).waitFor();
@@ -381,6 +385,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.keyboard.press('Enter');
     await expectAnnounced('Your one-time code is invalid. Please try again or request a new code.');
     await expectNoAxeViolations(page, 'code step, wrong code (keyboard)');
+    await expectNoSidewaysScroll('code step (keyboard)');
     await tabTo(code);
     await page.keyboard.type(real);
     await page.keyboard.press('Enter');
@@ -399,6 +404,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.keyboard.press('Enter');
     await expectAnnounced('Password must be between 8 and 20 characters');
     await expectNoAxeViolations(page, 'reset with errors (keyboard)');
+    await expectNoSidewaysScroll('reset password (keyboard)');
     await tabTo(fresh1);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
@@ -411,10 +417,11 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     expect(await look(), 'the enabled Submit looks different from the disabled one').not.toBe(disabledLook);
 
     // The toast must not cover the control that has focus (2.4.11), at 320 px and at 200 % zoom.
-    await page.setViewportSize({ width: 320, height: 568 });
     await page.keyboard.press('Enter');
     await page.getByText('Password changed successfully').first().waitFor();
     await heading('Log in to your account').waitFor();
+    await expectNoSidewaysScroll('login with the toast');
+    await expectNoAxeViolations(page, 'login with the success toast');
     for (const viewport of [
       { width: 320, height: 568 },
       { width: 640, height: 400 },
@@ -506,7 +513,11 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await fresh('/#/login');
     await signIn({ username: 'alexdemo1', password: 'Harbor7Lights' });
     await heading('Welcome, alexdemo1').waitFor();
+    // Locally the portal address of the finish is this app's signed-in page.
     expect(page.url()).toBe(`${env.server.origin}/#/home`);
+    await page.setViewportSize({ width: 320, height: 568 });
+    await expectNoSidewaysScroll('signed-in page');
+    await page.setViewportSize({ width: 1280, height: 720 });
     let release: () => void = () => {};
     const held = new Promise<void>((done) => {
       release = done;
