@@ -189,4 +189,109 @@ describe('component gallery', () => {
     await alert.waitFor({ state: 'detached', timeout: 2000 });
     await page.context().close();
   });
+
+  it('expand/collapse: the panel grows over the 250 ms and shrinks back, measured frame by frame', async () => {
+    const { page } = await open('expand-collapse');
+    const section = page.locator('.gh-expand').first();
+    /** Heights of the panel (px) at each animation frame for `ms` after pressing the trigger. */
+    const heightsAfterToggle = (ms: number) =>
+      section.evaluate(
+        (root, span) =>
+          new Promise<Array<[number, number]>>((done) => {
+            const trigger = root.querySelector('button') as HTMLButtonElement;
+            const samples: Array<[number, number]> = [];
+            const start = performance.now();
+            trigger.click();
+            const frame = () => {
+              const panel = root.querySelector('.gh-expand__panel') as HTMLElement;
+              const t = performance.now() - start;
+              samples.push([t, panel.hidden ? 0 : panel.getBoundingClientRect().height]);
+              if (t < span) requestAnimationFrame(frame);
+              else done(samples);
+            };
+            requestAnimationFrame(frame);
+          }),
+        ms,
+      );
+    // A snap (0 px, then the full height at once) has no frame in between; an animation has
+    // several, over the 250 ms, each a little taller than the one before.
+    const between = (samples: Array<[number, number]>, full: number) =>
+      samples.filter(([, h]) => h > 0.5 && h < full - 0.5).length;
+    const opening = await heightsAfterToggle(600);
+    const full = opening.at(-1)![1];
+    expect(full).toBeGreaterThan(10);
+    expect(between(opening, full), 'frames part-way open').toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < opening.length; i++)
+      expect(opening[i]![1]).toBeGreaterThanOrEqual(opening[i - 1]![1] - 0.5);
+
+    const closing = await heightsAfterToggle(600);
+    expect(between(closing, full), 'frames part-way closed').toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < closing.length; i++)
+      expect(closing[i]![1]).toBeLessThanOrEqual(closing[i - 1]![1] + 0.5);
+    expect(closing.at(-1)![1]).toBe(0);
+    await page.context().close();
+  });
+
+  it('forced colours: a checked checkbox and a selected radio look different from unchecked ones', async () => {
+    const { page } = await open('checkbox');
+    await page.emulateMedia({ forcedColors: 'active', reducedMotion: 'reduce' });
+    const shot = (selector: string) => page.locator(selector).screenshot({ animations: 'disabled' });
+    expect(Buffer.compare(await shot('#cb-checked'), await shot('#cb-unchecked'))).not.toBe(0);
+    // Toggling the same box changes what shows.
+    const before = await shot('#cb-unchecked');
+    await page.locator('#cb-unchecked').evaluate((el) => (el as HTMLInputElement).click());
+    await page.mouse.move(0, 0);
+    expect(Buffer.compare(await shot('#cb-unchecked'), before)).not.toBe(0);
+    await page.context().close();
+
+    const radios = await open('radio-group');
+    await radios.page.emulateMedia({ forcedColors: 'active', reducedMotion: 'reduce' });
+    const radioShot = (selector: string) =>
+      radios.page.locator(selector).screenshot({ animations: 'disabled' });
+    expect(Buffer.compare(await radioShot('#rg-method-sms'), await radioShot('#rg-method-email'))).not.toBe(
+      0,
+    );
+    await radios.page.context().close();
+  });
+
+  it('forced colours: dialogs, tooltips and popovers keep a visible border', async () => {
+    const border = async (page: Page, selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((el) => {
+          const style = getComputedStyle(el);
+          return { style: style.borderTopStyle, width: Number.parseFloat(style.borderTopWidth) };
+        });
+    for (const [slug, selector] of [
+      ['dialog', '.gh-dialog'],
+      ['tooltip', '.gh-tooltip'],
+      ['popover', '.gh-popover'],
+    ] as const) {
+      const { page } = await open(slug);
+      await page.emulateMedia({ forcedColors: 'active' });
+      await interactions[slug]!(page);
+      const seen = await border(page, selector);
+      expect(seen.style, `${slug} border style`).not.toBe('none');
+      expect(seen.width, `${slug} border width`).toBeGreaterThanOrEqual(1);
+      await expectNoAxeViolations(page, `${slug} in forced colours`);
+      await page.context().close();
+    }
+  });
+
+  it('a dismissed alert hands the focus to the next control, not the body', async () => {
+    const { page } = await open('alert');
+    const alert = page.locator('.gh-alert', { hasText: 'Dismissible info' });
+    await alert.getByRole('button', { name: 'Dismiss' }).focus();
+    await page.keyboard.press('Enter');
+    await alert.waitFor({ state: 'detached', timeout: 2000 });
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el === document.body || !el
+        ? 'body'
+        : `${el.tagName} ${el.closest('.gh-alert')?.textContent ?? ''}`;
+    });
+    expect(focused).toMatch(/^BUTTON .*Dismissible confirm/);
+    await page.context().close();
+  });
 });

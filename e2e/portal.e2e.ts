@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
@@ -12,6 +12,61 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
 
   const heading = (name: string) => page.getByRole('heading', { name, exact: true });
   const alertWith = (text: string) => page.getByRole('alert').filter({ hasText: text });
+
+  /** A field error: inline under the field, and as a link in the error summary (GOV.UK). */
+  async function fieldErrorShown(text: string) {
+    await page.locator('.gh-field__error', { hasText: text }).waitFor();
+    await page.getByRole('alert', { name: 'There is a problem' }).getByRole('link', { name: text }).waitFor();
+  }
+
+  /** Keyboard alone: Tab until the target has focus (fails if it never does). */
+  async function tabTo(target: Locator, max = 40) {
+    for (let i = 0; i < max; i++) {
+      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error(`Tab never reached ${target}`);
+  }
+
+  /**
+   * After a failed submit the error is heard whatever has focus: its text is in a live region
+   * (role alert or status, aria-live), or in the focused element's accessible description; and
+   * the title starts with 'Error: '.
+   */
+  async function expectAnnounced(text: string) {
+    await expect
+      .poll(() =>
+        page.evaluate((t) => {
+          const live = document.querySelectorAll(
+            '[role="alert"], [role="status"], [aria-live]:not([aria-live="off"])',
+          );
+          if ([...live].some((el) => el.textContent?.includes(t))) return true;
+          const ids = document.activeElement?.getAttribute('aria-describedby')?.split(/\s+/) ?? [];
+          return ids.some((id) => document.getElementById(id)?.textContent?.includes(t) ?? false);
+        }, text),
+      )
+      .toBe(true);
+    await expect.poll(() => page.title()).toMatch(/^Error: /);
+  }
+
+  /**
+   * The server limits code sends per client address (10 per 15 minutes) and every test comes from
+   * 127.0.0.1: a test that sends late in the file starts a new window on the server's clock.
+   */
+  const newRateWindow = () => env.server.clock.advance(16 * 60_000);
+
+  /** The page does not scroll sideways (WCAG 1.4.10 at 320 px). */
+  async function expectNoSidewaysScroll(where: string) {
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: document.documentElement.clientWidth,
+    }));
+    expect(scroll, `sideways scroll on ${where}`).toBeLessThanOrEqual(width);
+  }
+
+  /** WCAG 1.4.12's text-spacing values (the bookmarklet's). */
+  const textSpacing = `* { line-height: 1.5 !important; letter-spacing: 0.12em !important;
+    word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }`;
 
   async function fresh(path = '/#/login') {
     context = await env.browser.newContext();
@@ -160,7 +215,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await fresh('/#/username');
     await heading('Confirm Identity').waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByText('Enter your username.').waitFor();
+    await fieldErrorShown('Enter your username.');
     const username = page.getByRole('textbox', { name: /Username/ });
     await username.fill('nobody4242');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -175,11 +230,11 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await code.fill('12ab3');
     expect(await code.inputValue()).toBe('123');
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Enter the 6-digit one-time code.').waitFor();
+    await fieldErrorShown('Enter the 6-digit one-time code.');
     const real = await latestCode(`${account.username}@example.com`);
     await code.fill(real === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Your one-time code is invalid. Please try again or request a new code.').waitFor();
+    await fieldErrorShown('Your one-time code is invalid. Please try again or request a new code.');
     expect(await code.inputValue()).toBe('');
     await expectNoAxeViolations(page, 'code step with error');
 
@@ -291,6 +346,218 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await context.close();
   });
 
+  it('by keyboard alone: recovery with every failed submit announced, then reset and the toast', async () => {
+    const account = { username: 'otponly01', password: 'River8Stone' };
+    newRateWindow();
+    // At 320 px, where every screen must also reflow without sideways scrolling (1.4.10).
+    context = await env.browser.newContext({ viewport: { width: 320, height: 568 } });
+    page = await context.newPage();
+    await page.goto(`${env.server.origin}/#/login`);
+    await heading('Log in to your account').waitFor();
+    await tabTo(page.getByRole('link', { name: 'Forgot username?' }));
+    await page.keyboard.press('Enter');
+    await heading('Confirm Identity').waitFor();
+    expect(await page.title()).toBe('Confirm Identity – Prime Portal');
+    const username = page.getByRole('textbox', { name: /Username/ });
+    await tabTo(username);
+    await page.keyboard.press('Enter');
+    await expectAnnounced('Enter your username.');
+    await expectNoAxeViolations(page, 'username step, empty (keyboard)');
+    // The same failure again, from the field: announced again (the summary takes focus).
+    await tabTo(username);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+    await tabTo(username);
+    await page.keyboard.type('nobody4242');
+    await page.keyboard.press('Enter');
+    await expectAnnounced('The information provided is invalid. Please try again.');
+    expect(await username.inputValue()).toBe('');
+    await tabTo(username);
+    await page.keyboard.type(account.username);
+    await page.keyboard.press('Enter');
+    await heading('Extra Security Step Required').waitFor();
+    expect(await page.title()).toBe('Extra Security Step Required – Prime Portal');
+    await expectNoSidewaysScroll('e-mail step (keyboard)');
+    await tabTo(page.getByRole('button', { name: 'Continue' }));
+    await page.keyboard.press('Enter');
+    await page.getByText('A validation code has been emailed to you.', { exact: false }).waitFor();
+    const code = page.getByRole('textbox', { name: /OTP Confirmation Code/ });
+    await tabTo(code);
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    await expectAnnounced('Enter the 6-digit one-time code.');
+    const real = await latestCode(`${account.username}@example.com`);
+    await tabTo(code);
+    await page.keyboard.type(real === '000000' ? '111111' : '000000');
+    await page.keyboard.press('Enter');
+    await expectAnnounced('Your one-time code is invalid. Please try again or request a new code.');
+    await expectNoAxeViolations(page, 'code step, wrong code (keyboard)');
+    await expectNoSidewaysScroll('code step (keyboard)');
+    await tabTo(code);
+    await page.keyboard.type(real);
+    await page.keyboard.press('Enter');
+
+    await heading('Reset Password').waitFor();
+    expect(await page.title()).toBe('Reset Password – Prime Portal');
+    const submit = page.getByRole('button', { name: 'Submit' });
+    // Disabled while the form is invalid, and it looks it (not only aria-disabled).
+    expect(await submit.getAttribute('aria-disabled')).toBe('true');
+    const look = () =>
+      submit.evaluate((b) => `${getComputedStyle(b).backgroundColor} ${getComputedStyle(b).color}`);
+    const disabledLook = await look();
+    const fresh1 = page.getByLabel('New password', { exact: true });
+    await tabTo(fresh1);
+    await page.keyboard.type('short');
+    await page.keyboard.press('Enter');
+    await expectAnnounced('Password must be between 8 and 20 characters');
+    await expectNoAxeViolations(page, 'reset with errors (keyboard)');
+    await expectNoSidewaysScroll('reset password (keyboard)');
+    await tabTo(fresh1);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+    await tabTo(fresh1);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Harvest4Meadow');
+    await tabTo(page.getByLabel('Confirm your password', { exact: true }));
+    await page.keyboard.type('Harvest4Meadow');
+    await expect.poll(() => submit.getAttribute('aria-disabled')).toBe('false');
+    expect(await look(), 'the enabled Submit looks different from the disabled one').not.toBe(disabledLook);
+
+    // The toast must not cover the control that has focus (2.4.11), at 320 px and at 200 % zoom.
+    await page.keyboard.press('Enter');
+    await page.getByText('Password changed successfully').first().waitFor();
+    await heading('Log in to your account').waitFor();
+    await expectNoSidewaysScroll('login with the toast');
+    await expectNoAxeViolations(page, 'login with the success toast');
+    for (const viewport of [
+      { width: 320, height: 568 },
+      { width: 640, height: 400 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('Tab');
+        const covered = await page.evaluate(() => {
+          const focused = document.activeElement as HTMLElement | null;
+          const toast = document.querySelector('.gh-toast');
+          if (!focused || focused === document.body || !toast) return null;
+          if (toast.contains(focused)) return null;
+          const a = focused.getBoundingClientRect();
+          const b = toast.getBoundingClientRect();
+          const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          return overlap ? focused.outerHTML.slice(0, 80) : null;
+        });
+        expect(
+          covered,
+          `toast covers the focused control at ${viewport.width}x${viewport.height}`,
+        ).toBeNull();
+      }
+    }
+    await context.close();
+  });
+
+  it('reflows at 320 px: no sideways scroll on any page, the popover fits at 400 % zoom, text spacing keeps the support line', async () => {
+    // bypassCSP: the text-spacing style is injected as the bookmarklet does, as a style element.
+    context = await env.browser.newContext({ viewport: { width: 320, height: 640 }, bypassCSP: true });
+    page = await context.newPage();
+    for (const [path, title] of [
+      ['/#/login', 'Log in to your account'],
+      ['/#/username', 'Confirm Identity'],
+      ['/#/noaccess', 'Access Denied'],
+      ['/#/info/privacy', 'Privacy'],
+      ['/#/logout', 'Session Ended'],
+    ] as const) {
+      await page.goto(`${env.server.origin}${path}`);
+      await heading(title).waitFor();
+      await expectNoSidewaysScroll(path);
+      // Text spacing at 320 px: the support line stays whole and nothing scrolls sideways.
+      const style = await page.addStyleTag({ content: textSpacing });
+      await expectNoSidewaysScroll(`${path} with text spacing`);
+      const line = page.locator('.portal__support-line, .portal__disclosure').first();
+      const clipped = await line.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return (
+          el.scrollWidth > el.clientWidth || r.left < 0 || r.right > document.documentElement.clientWidth
+        );
+      });
+      expect(clipped, `support line cut off on ${path}`).toBe(false);
+      await style.evaluate((el) => (el as Element).remove());
+    }
+
+    // The code step at 400 % zoom (1280 x 800 shown as 320 x 200): the popover's title and Close
+    // stay on screen, and its e-mail address wraps.
+    const account = { username: 'tokenuser1', password: 'Garnet7Shore' };
+    newRateWindow();
+    await page.goto(`${env.server.origin}/#/username`);
+    await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await heading('Extra Security Step Required').waitFor();
+    await expectNoSidewaysScroll('e-mail step');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await heading('Confirm Identity').waitFor();
+    await expectNoSidewaysScroll('code step');
+    await page.setViewportSize({ width: 320, height: 200 });
+    const trigger = page.getByRole('button', { name: 'Forgot Username?' });
+    await trigger.scrollIntoViewIfNeeded();
+    await trigger.click();
+    const popover = page.getByRole('dialog', { name: 'Forgot Username?' });
+    await popover.waitFor();
+    await page.waitForTimeout(200);
+    for (const part of [
+      popover.getByText('Forgot Username?', { exact: true }),
+      popover.getByRole('button', { name: 'Close' }),
+    ]) {
+      const box = await part.boundingBox();
+      expect(box, 'popover part has a box').not.toBeNull();
+      expect(box!.y, 'above the viewport').toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height, 'below the viewport').toBeLessThanOrEqual(200);
+      expect(box!.x + box!.width, 'right of the viewport').toBeLessThanOrEqual(320);
+    }
+    expect(await popover.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await expectNoSidewaysScroll('popover open');
+    await context.close();
+  });
+
+  it('the logout spinner and the session check have a main landmark and an h1 (axe best practice)', async () => {
+    await fresh('/#/login');
+    await signIn({ username: 'alexdemo1', password: 'Harbor7Lights' });
+    await heading('Welcome, alexdemo1').waitFor();
+    // Locally the portal address of the finish is this app's signed-in page.
+    expect(page.url()).toBe(`${env.server.origin}/#/home`);
+    await page.setViewportSize({ width: 320, height: 568 });
+    await expectNoSidewaysScroll('signed-in page');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    await page.route('**/api/user/session/login', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
+    await page.reload();
+    await heading('Checking your session').waitFor();
+    expect(await page.title()).toBe('Checking your session – Prime Portal');
+    await expectNoAxeViolations(page, 'session check');
+    release();
+    await heading('Welcome, alexdemo1').waitFor();
+
+    let releaseLogout: () => void = () => {};
+    const heldLogout = new Promise<void>((done) => {
+      releaseLogout = done;
+    });
+    await page.route('**/api/user/session/login/', async (route) => {
+      if (route.request().method() === 'DELETE') await heldLogout;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Signing you out').waitFor();
+    expect(await page.title()).toBe('Signing you out – Prime Portal');
+    await expectNoAxeViolations(page, 'signing out');
+    releaseLogout();
+    await heading('Session Ended').waitFor();
+    await context.close();
+  });
+
   it('logs out with Session Ended, retries a failed logout, and the guard then refuses the signed-in page', async () => {
     await fresh('/#/login');
     await signIn({ username: 'alexdemo1', password: 'Harbor7Lights' });
@@ -313,6 +580,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('There was a problem').waitFor();
     await page.getByText('The service is temporarily unavailable. please click logout to retry').waitFor();
+    expect(await page.title()).toBe('There was a problem – Prime Portal');
     await expectNoAxeViolations(page, 'logout failed');
     await page.getByRole('button', { name: 'Logout' }).click();
     await heading('Session Ended').waitFor();

@@ -1,28 +1,38 @@
-import { appDefaults, cookies, headers } from '@gatehouse/contract/client';
+import { cookies } from '@gatehouse/contract/client';
 import { ApiClient, type CallOptions, readCookie } from '@gatehouse/signin';
 import { currentEnvironment } from './environment.ts';
 import { settings } from './settings.ts';
 
 /**
- * The portal's calls (portal spec §7): the environment's service host, and besides the call
- * helper's headers the session context (from SESSION_SCTX) and Token-Location of spec §3.
+ * The portal's calls (portal spec §7): the environment's service host, with the call helper's
+ * headers (Token-Location among them) and the session context read from SESSION_SCTX (spec §3).
  */
 export const api = {
   request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}) {
+    const context = readCookie(cookies.sessionContext);
     const client = new ApiClient({
       endpoint: currentEnvironment().serviceHost,
       appId: settings.appId,
       appName: settings.appName,
+      ...(context ? { sessionContext: context } : {}),
     });
-    const context = readCookie(cookies.sessionContext);
-    return client.request<T>(method, path, {
-      ...options,
-      headers: {
-        [headers.tokenLocation]: appDefaults.tokenLocation,
-        ...(context ? { [headers.sessionCtx]: context } : {}),
-        ...options.headers,
-      },
-    });
+    return client.request<T>(method, path, options);
+  },
+};
+
+/**
+ * The initial password of portal spec §3 "Shared session data": kept in memory for one journey
+ * (login, then recovery, then reset), never in storage; a reload forgets it. It is sent only in
+ * the third form of the enrollment call (portal spec §4). docs/decisions/007-portal-recovery.md.
+ */
+let initialPassword: string | undefined;
+export const journeyMemory = {
+  rememberInitialPassword(password: string) {
+    initialPassword = password || undefined;
+  },
+  initialPassword: (): string | undefined => initialPassword,
+  forget() {
+    initialPassword = undefined;
   },
 };
 
@@ -63,6 +73,7 @@ export const serviceData = {
   clear() {
     sessionStorage.removeItem(LOGIN_RESULT_KEY);
     sessionStorage.removeItem(OTP_CONFIRMED_KEY);
+    journeyMemory.forget();
   },
 };
 

@@ -1,3 +1,5 @@
+import { settings } from './settings.ts';
+
 /**
  * Portal spec §7: the environment name is read at start from an environment asset (env.json,
  * deployed beside index.html) and selects the service and portal hosts. 'local' is the default:
@@ -5,7 +7,13 @@
  */
 export const environmentNames = ['local', 'dev', 'uat', 'qa', 'prod'] as const;
 export type EnvironmentName = (typeof environmentNames)[number];
-export type Environment = { name: EnvironmentName; serviceHost: string; portalHost: string };
+export type Environment = {
+  name: EnvironmentName;
+  serviceHost: string;
+  portalHost: string;
+  /** Where a finished sign-in sends the browser (portal spec §2): the portal itself. */
+  portalAddress: string;
+};
 
 const hosts: Record<Exclude<EnvironmentName, 'local'>, { serviceHost: string; portalHost: string }> = {
   dev: {
@@ -29,12 +37,15 @@ const hosts: Record<Exclude<EnvironmentName, 'local'>, { serviceHost: string; po
 export function environmentFor(name: unknown): Environment {
   if (typeof name === 'string' && name in hosts) {
     const key = name as Exclude<EnvironmentName, 'local'>;
-    return { name: key, ...hosts[key] };
+    return { name: key, ...hosts[key], portalAddress: `${hosts[key].portalHost}/` };
   }
+  // Locally the portal is this app's own signed-in page.
+  const here = typeof window === 'undefined' ? null : window.location;
   return {
     name: 'local',
     serviceHost: '',
-    portalHost: typeof window === 'undefined' ? '' : window.location.origin,
+    portalHost: here ? here.origin : '',
+    portalAddress: here ? `${here.origin}${here.pathname}#${settings.homeRoute}` : `#${settings.homeRoute}`,
   };
 }
 

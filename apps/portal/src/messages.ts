@@ -16,6 +16,9 @@ export const messages = {
   signInTitle: 'Sign in',
   homeTitle: 'Your account',
   signedInAnnouncement: 'Signed in. Opening the portal.',
+  otherContext:
+    'This sign-in was for another service, not the Prime Portal, so you have been signed out. Please sign in again.',
+  errorTitlePrefix: 'Error: ',
   signedInHeading: 'Welcome, {0}',
   signedInAs: 'You are signed in as {0}.',
   sessionTimes: 'Your session ends after four hours without activity.',

@@ -1,9 +1,12 @@
 import { useEffect } from 'react';
 import { messages } from './messages.ts';
 
-/** WCAG 2.4.2: each route names itself in the window title. */
-export function usePageTitle(title: string) {
+/**
+ * WCAG 2.4.2: each route names itself in the window title; while errors stand after a failed
+ * submit, 'Error: ' comes first (GOV.UK Frontend), so the failure is heard whatever has focus.
+ */
+export function usePageTitle(title: string, hasErrors = false) {
   useEffect(() => {
-    document.title = `${title} – ${messages.productName}`;
-  }, [title]);
+    document.title = `${hasErrors ? messages.errorTitlePrefix : ''}${title} – ${messages.productName}`;
+  }, [title, hasErrors]);
 }

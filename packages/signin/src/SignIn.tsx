@@ -87,6 +87,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
         endpoint: resolved.endpoint,
         appId: resolved.appId,
         appName: resolved.appName,
+        ...(resolved.sessionContext ? { sessionContext: resolved.sessionContext } : {}),
       }),
     }),
     [resolved, idPrefix],

@@ -54,7 +54,7 @@ const oneOf =
 
 /**
  * Every field the config accepts, checked by hand rather than with zod, so that the schema
- * library stays out of the login bundle (docs/decisions/006-widget-bundle.md).
+ * library stays out of the login bundle (docs/decisions/006-bundle-budgets.md).
  */
 const fields: Record<keyof SignInConfig, FieldRule> = {
   appId: { required: true, check: nonEmpty, expected: 'a non-empty string' },

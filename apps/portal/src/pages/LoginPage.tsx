@@ -1,11 +1,13 @@
+import { headers, paths } from '@gatehouse/contract/client';
 import { SignIn, type SignInConfig } from '@gatehouse/signin';
 import { Alert, Card } from '@gatehouse/ui';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useAnnounce } from '../announcer.tsx';
-import { serviceData } from '../api.ts';
+import { api, clearSessionCookies, journeyMemory, serviceData } from '../api.ts';
 import { currentEnvironment } from '../environment.ts';
 import { messages } from '../messages.ts';
+import { leaveTo } from '../navigation.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
@@ -19,7 +21,8 @@ export function LoginPage() {
   const state = location.state as { toast?: { title: string; message: string }; notice?: string } | null;
   // Shown once: the state is cleared so a reload or Back does not bring the toast back.
   const [toast] = useState(state?.toast);
-  const [notice] = useState(state?.notice);
+  const [notice, setNotice] = useState(state?.notice);
+  const noticeRef = useRef<HTMLDivElement>(null);
   usePageTitle(messages.signInTitle);
   useEffect(() => {
     if (state?.toast || state?.notice) navigate('.', { replace: true, state: null });
@@ -55,32 +58,63 @@ export function LoginPage() {
       },
       onFinish: (result) => {
         // Signed in: the login result has served its purpose (portal spec §3).
-        serviceData.clearLoginResult();
+        serviceData.clear();
         if (result.context === settings.context) {
+          // Portal spec §2: a callback sends the browser to the portal address.
           announce(messages.signedInAnnouncement);
-          navigate(settings.homeRoute);
+          leaveTo(currentEnvironment().portalAddress);
+          return;
         }
+        // A session for another product's context: not ours to open. End it, and say so.
+        clearSessionCookies();
+        void api
+          .request('DELETE', paths.sessionLogout, {
+            body: { requestBaseInfo: { sessionTokens: {} } },
+            headers: { [headers.acceptTokenType]: 'FAC' },
+          })
+          .catch(() => undefined);
+        setNotice(messages.otherContext);
       },
     }),
     [navigate, announce],
   );
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+  /**
+   * The initial password of portal spec §3, for the enrollment call's third form: read from the
+   * widget's form as it is submitted, kept in memory only (docs/decisions/007-portal-recovery.md).
+   */
+  const keepInitialPassword = (event: FormEvent<HTMLElement>) => {
+    const field = (event.target as HTMLElement).querySelector?.<HTMLInputElement>(
+      'input[autocomplete="current-password"]',
+    );
+    if (field?.value) journeyMemory.rememberInitialPassword(field.value);
+  };
   return (
     <Shell supportLine="login">
-      {notice ? (
-        <Card width={448}>
-          <Alert variant="critical">{notice}</Alert>
-        </Card>
-      ) : null}
-      <Card width={448}>
-        <section className="portal__widget" aria-label={messages.signInRegion}>
-          <SignIn config={config} />
-        </section>
-      </Card>
+      {/* Before the card: on a narrow screen the toast takes its place in the flow, above. */}
       {toast ? (
         <Suspense fallback={null}>
           <SuccessToast title={toast.title} message={toast.message} />
         </Suspense>
       ) : null}
+      {notice ? (
+        <Card width={448}>
+          <Alert variant="critical" ref={noticeRef} tabIndex={-1}>
+            {notice}
+          </Alert>
+        </Card>
+      ) : null}
+      <Card width={448}>
+        <section
+          className="portal__widget"
+          aria-label={messages.signInRegion}
+          onSubmitCapture={keepInitialPassword}
+        >
+          <SignIn config={config} />
+        </section>
+      </Card>
     </Shell>
   );
 }

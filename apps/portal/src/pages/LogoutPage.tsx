@@ -1,4 +1,4 @@
-import { format, headers, paths, recoveryMessages } from '@gatehouse/contract/client';
+import { format, headers, paths, recoveryMessages, Status } from '@gatehouse/contract/client';
 import { Button, Card, Spinner } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -8,6 +8,9 @@ import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
 
+/** Portal spec §8, session statuses: '204 logout' (the status code of a signed-out answer). */
+const LOGOUT_STATUS = 204;
+
 type State = { kind: 'loading' } | { kind: 'done' } | { kind: 'failed'; message: string };
 
 /** Portal spec §2 "Logout screen" and §4: loading, then signed out or failed with retry. */
@@ -15,7 +18,14 @@ export function LogoutPage() {
   const navigate = useNavigate();
   const [state, setState] = useState<State>({ kind: 'loading' });
   const heading = useRef<HTMLHeadingElement>(null);
-  usePageTitle(messages.sessionEnded);
+  // WCAG 2.4.2: the title says what the page shows, not 'Session Ended' before or after a failure.
+  usePageTitle(
+    state.kind === 'done'
+      ? messages.sessionEnded
+      : state.kind === 'failed'
+        ? messages.logoutProblem
+        : messages.loggingOut,
+  );
 
   const logout = useCallback(async () => {
     setState({ kind: 'loading' });
@@ -27,7 +37,12 @@ export function LogoutPage() {
         body: { requestBaseInfo: { sessionTokens: {} } },
         headers: { [headers.acceptTokenType]: 'FAC' },
       });
-      if (result.http === 204 || result.http === 200) setState({ kind: 'done' });
+      // Signed out: 204, or 200 whose status says so; a 200 carrying a failure code is a failure.
+      const signedOut =
+        result.http === 204 ||
+        (result.http === 200 &&
+          (result.status.code === Status.SUCCESS || result.status.code === LOGOUT_STATUS));
+      if (signedOut) setState({ kind: 'done' });
       else setState({ kind: 'failed', message: result.status.message });
     } catch {
       // No answer at all: say so in the portal's words, not the browser's.
@@ -45,7 +60,12 @@ export function LogoutPage() {
   return (
     <Shell supportLine="logout">
       <Card width={448}>
-        {state.kind === 'loading' ? <Spinner announce primaryText={messages.loggingOut} /> : null}
+        {state.kind === 'loading' ? (
+          <>
+            <h1 className="portal__page-heading">{messages.loggingOut}</h1>
+            <Spinner announce size="small" primaryText={messages.loggingOut} />
+          </>
+        ) : null}
         {state.kind === 'done' ? (
           <>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>

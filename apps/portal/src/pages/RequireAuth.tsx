@@ -1,9 +1,11 @@
 import { paths, type SessionData } from '@gatehouse/contract/client';
-import { Spinner } from '@gatehouse/ui';
+import { Card, Spinner } from '@gatehouse/ui';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { api } from '../api.ts';
 import { messages } from '../messages.ts';
+import { Shell } from '../shell/Shell.tsx';
+import { usePageTitle } from '../usePageTitle.ts';
 
 const SessionContext = createContext<SessionData | null>(null);
 
@@ -32,7 +34,20 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       live = false;
     };
   }, []);
-  if (state === 'checking') return <Spinner announce primaryText={messages.checkingSession} />;
+  if (state === 'checking') return <CheckingSession />;
   if (state === 'denied') return <Navigate to="/login" replace />;
   return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;
+}
+
+/** While the guard asks: the shell (a main landmark), a heading and the spinner. */
+function CheckingSession() {
+  usePageTitle(messages.checkingSession);
+  return (
+    <Shell>
+      <Card width={448}>
+        <h1 className="portal__page-heading">{messages.checkingSession}</h1>
+        <Spinner announce size="small" primaryText={messages.checkingSession} />
+      </Card>
+    </Shell>
+  );
 }

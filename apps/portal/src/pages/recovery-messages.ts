@@ -38,6 +38,8 @@ export const recoveryTexts = {
   invalidInformation: recoveryMessages.invalidInformation,
   supportWithCode: recoveryMessages.contactSupport,
   invalidCode: recoveryMessages.incorrectCode,
+  // HTTP 429: the server's own text says how long to wait; this one when it says nothing.
+  rateLimited: 'Too many attempts. Please wait a few minutes and try again.',
 
   // reset password (portal spec §2, §4, §5, §8)
   resetHeading: 'Reset Password',

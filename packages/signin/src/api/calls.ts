@@ -2,9 +2,10 @@ import { paths } from '@gatehouse/contract/client';
 
 /** Every call of widget spec §7: its method and path under the configured endpoint base. */
 export const calls = {
-  passwordAuthentication: { method: 'POST', path: paths.passwordAuthentication },
-  sessionLogin: { method: 'POST', path: paths.sessionLogin },
-  logout: { method: 'DELETE', path: paths.sessionLogout },
+  // baseInfo: the body carries requestBaseInfo with an empty sessionTokens (portal spec §3, §7).
+  passwordAuthentication: { method: 'POST', path: paths.passwordAuthentication, baseInfo: true },
+  sessionLogin: { method: 'POST', path: paths.sessionLogin, baseInfo: true },
+  logout: { method: 'DELETE', path: paths.sessionLogout, baseInfo: true },
   rememberGet: { method: 'GET', path: paths.rememberUsername },
   rememberPut: { method: 'PUT', path: paths.rememberUsername },
   rememberPost: { method: 'POST', path: paths.rememberUsername },

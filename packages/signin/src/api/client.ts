@@ -17,6 +17,8 @@ export type ClientSettings = {
   endpoint: string;
   appId: string;
   appName: string;
+  /** Sent as SESSION_CTX on every call (portal spec §3, per-request headers), when set. */
+  sessionContext?: string;
 };
 
 export type CallOptions = {
@@ -72,8 +74,13 @@ export class ApiClient {
 
   /** One of the widget's named calls (widget spec §7). */
   call<T = unknown>(name: CallName, options: CallOptions = {}): Promise<CallResult<T>> {
-    const { method, path } = calls[name];
-    return this.request<T>(method, path, options);
+    const call = calls[name];
+    // Portal spec §3 and §7: these bodies carry requestBaseInfo with an empty sessionTokens.
+    const body =
+      'baseInfo' in call && call.baseInfo
+        ? { requestBaseInfo: { sessionTokens: {} }, ...(options.body as object | undefined) }
+        : options.body;
+    return this.request<T>(call.method, call.path, { ...options, ...(body !== undefined ? { body } : {}) });
   }
 
   /** Any contract path; the portal's calls use this too. */
@@ -90,6 +97,8 @@ export class ApiClient {
       [headers.appName]: this.settings.appName,
       [headers.acceptTokenType]: appDefaults.tokenType,
       [headers.acceptTokenLocation]: appDefaults.tokenLocation,
+      [headers.tokenLocation]: appDefaults.tokenLocation,
+      ...(this.settings.sessionContext ? { [headers.sessionCtx]: this.settings.sessionContext } : {}),
       ...options.headers,
     };
     if (method !== 'GET') {

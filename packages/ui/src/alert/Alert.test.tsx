@@ -1,4 +1,5 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setReducedMotion } from '../../test/media.ts';
 import { Alert, InlineAlert } from './Alert.tsx';
@@ -75,5 +76,53 @@ describe('Alert', () => {
   it('InlineAlert is the compact alert', () => {
     render(<InlineAlert variant="warning">Caps Lock is on</InlineAlert>);
     expect(screen.getByRole('alert').hasAttribute('data-inline')).toBe(true);
+  });
+
+  it('after a dismissal by keyboard, focus goes to the next control, not the body', async () => {
+    setReducedMotion(true);
+    const user = userEvent.setup();
+    render(
+      <>
+        <button type="button">Before</button>
+        <Alert variant="info" dismissible>
+          Saved
+        </Alert>
+        <button type="button">After</button>
+      </>,
+    );
+    screen.getByRole('button', { name: 'Dismiss' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'After' }));
+  });
+
+  it('with nothing after it, focus goes to the control before it; onDismiss may place it itself', async () => {
+    setReducedMotion(true);
+    const user = userEvent.setup();
+    const { unmount } = render(
+      <>
+        <button type="button">Before</button>
+        <Alert dismissible>Oops</Alert>
+      </>,
+    );
+    screen.getByRole('button', { name: 'Dismiss' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Before' }));
+    unmount();
+
+    render(
+      <>
+        <h2 tabIndex={-1}>Messages</h2>
+        <Alert dismissible onDismiss={() => screen.getByRole('heading', { name: 'Messages' }).focus()}>
+          Oops
+        </Alert>
+        <button type="button">After</button>
+      </>,
+    );
+    screen.getByRole('button', { name: 'Dismiss' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Messages' }));
   });
 });

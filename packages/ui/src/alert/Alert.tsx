@@ -6,6 +6,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { flushSync } from 'react-dom';
 import { Button } from '../button/Button.tsx';
 import { Icon } from '../icon/Icon.tsx';
 import { cx } from '../internal/cx.ts';
@@ -44,6 +45,24 @@ export interface AlertProps extends Omit<ComponentPropsWithoutRef<'div'>, 'title
 
 type AlertState = 'open' | 'closing' | 'closed';
 
+const focusable =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Where the focus goes when a dismissed alert takes its Dismiss button away: the next control
+ * after the alert in document order, else the one before it, else the nearest focusable ancestor.
+ */
+function focusTargetAfter(alert: HTMLElement): HTMLElement | null {
+  const all = [...document.querySelectorAll<HTMLElement>(focusable)].filter(
+    (el) => !alert.contains(el) && !el.closest('[hidden], [inert]'),
+  );
+  const after = all.find((el) => alert.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const before = all
+    .filter((el) => alert.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING)
+    .pop();
+  return after ?? before ?? alert.parentElement?.closest<HTMLElement>('[tabindex]') ?? null;
+}
+
 export const Alert = forwardRef<HTMLDivElement, AlertProps>(function Alert(
   {
     variant,
@@ -69,8 +88,19 @@ export const Alert = forwardRef<HTMLDivElement, AlertProps>(function Alert(
     if (state !== 'closing') return;
     const ms = duration(ownRef.current, '--gh-duration-fade', motion.fade);
     const timer = setTimeout(() => {
-      setState('closed');
-      onDismissRef.current?.();
+      // The focus is on Dismiss (inside the alert): removing the alert would drop it to the body.
+      const alert = ownRef.current;
+      const hadFocus = alert?.contains(document.activeElement) ?? false;
+      const next = hadFocus && alert ? focusTargetAfter(alert) : null;
+      // Committed at once, so the focus can be checked (and placed) after the alert has gone.
+      flushSync(() => {
+        setState('closed');
+        onDismissRef.current?.();
+      });
+      // onDismiss may place the focus itself; otherwise it goes to the next control, or the previous.
+      if (hadFocus && (document.activeElement === document.body || document.activeElement === null)) {
+        next?.focus();
+      }
     }, ms);
     return () => clearTimeout(timer);
   }, [state]);

@@ -6,7 +6,7 @@ import {
   useLayoutEffect,
   useRef,
 } from 'react';
-import { fieldDescribedBy } from '../field/Field.tsx';
+import { fieldDescribedBy, hasErrorMessage } from '../field/Field.tsx';
 import { cx } from '../internal/cx.ts';
 import { useMergedRef } from '../internal/useMergedRef.ts';
 import { uiMessages } from '../messages.ts';
@@ -85,7 +85,7 @@ export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Che
           {hint}
         </p>
       ) : null}
-      {error ? (
+      {hasErrorMessage(error) ? (
         <p className="gh-checkbox__error" id={`${id}-error`}>
           <VisuallyHidden>{uiMessages.errorPrefix}</VisuallyHidden> {error}
         </p>

@@ -52,4 +52,30 @@ describe('ErrorSummary', () => {
     render(<ErrorSummary title="Check the form" errors={errors} />);
     expect(screen.getByRole('alert', { name: 'Check the form' })).toBeTruthy();
   });
+
+  it('takes focus again on a new attempt with the same errors (a second failed submit)', () => {
+    const { rerender } = render(
+      <>
+        <ErrorSummary errors={errors} attempt={1} />
+        <TextInput id="username" label="Username" />
+      </>,
+    );
+    const summary = screen.getByRole('alert', { name: 'There is a problem' });
+    expect(document.activeElement).toBe(summary);
+    screen.getByLabelText('Username').focus();
+    rerender(
+      <>
+        <ErrorSummary errors={errors} attempt={1} />
+        <TextInput id="username" label="Username" />
+      </>,
+    );
+    expect(document.activeElement).toBe(screen.getByLabelText('Username'));
+    rerender(
+      <>
+        <ErrorSummary errors={errors} attempt={2} />
+        <TextInput id="username" label="Username" />
+      </>,
+    );
+    expect(document.activeElement).toBe(summary);
+  });
 });

@@ -16,6 +16,11 @@ export interface ErrorSummaryProps extends Omit<ComponentPropsWithoutRef<'div'>,
   errors: ErrorSummaryItem[];
   /** Heading level of the title; default 2. */
   headingLevel?: 2 | 3 | 4;
+  /**
+   * Changes on every failed submit (a counter): the summary takes focus again, and so is read
+   * again, even when the errors are the same as last time (GOV.UK re-renders the page).
+   */
+  attempt?: number;
 }
 
 /** Moves focus to the field (and scrolls its label into view) instead of only changing the hash. */
@@ -30,19 +35,21 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, fieldId: string): void
 
 /**
  * GOV.UK error summary: nothing when there are no errors; otherwise a focused alert listing each
- * error as a link to its field. It takes focus each time the list of errors changes.
+ * error as a link to its field. It takes focus each time the list of errors changes, and on each
+ * new `attempt`.
  */
 export const ErrorSummary = forwardRef<HTMLDivElement, ErrorSummaryProps>(function ErrorSummary(
-  { title = uiMessages.errorSummaryTitle, errors, headingLevel = 2, className, ...rest },
+  { title = uiMessages.errorSummaryTitle, errors, headingLevel = 2, attempt, className, ...rest },
   forwardedRef,
 ) {
   const ownRef = useRef<HTMLDivElement>(null);
   const ref = useMergedRef(ownRef, forwardedRef);
   const titleId = useId();
   const signature = errors.map((e) => `${e.fieldId}\u0000${e.message}`).join('\u0001');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt must refocus.
   useEffect(() => {
     if (signature !== '') ownRef.current?.focus();
-  }, [signature]);
+  }, [signature, attempt]);
 
   if (errors.length === 0) return null;
   const Title = `h${headingLevel}` as const;

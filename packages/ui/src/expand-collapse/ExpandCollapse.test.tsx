@@ -101,4 +101,23 @@ describe('ExpandCollapse', () => {
     expect(onChange).toHaveBeenCalledWith(false);
     expect(root().dataset.state).toBe('expanded');
   });
+
+  it('measures the panel when it is shown: the opening animation runs from 0 to the content height', () => {
+    vi.useFakeTimers();
+    // jsdom has no layout: a hidden panel measures 0, a shown one its content (120 px).
+    const scrollHeight = vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      return this.hidden || this.closest('[hidden]') ? 0 : 120;
+    });
+    render(<ExpandCollapse title="More">Details</ExpandCollapse>);
+    const panel = document.querySelector('.gh-expand__panel') as HTMLElement;
+    act(() => screen.getByRole('button', { name: 'More' }).click());
+    expect(root().dataset.state).toBe('expanding');
+    expect(panel.hidden).toBe(false);
+    expect(panel.style.height).toBe('120px');
+    act(() => vi.advanceTimersByTime(250));
+    expect(panel.style.height).toBe('');
+    scrollHeight.mockRestore();
+  });
 });

@@ -84,6 +84,12 @@ export const ExpandCollapse = forwardRef<HTMLDivElement, ExpandCollapseProps>(fu
       return;
     }
     setState(open ? 'expanding' : 'collapsing');
+    // A collapsed panel is hidden and measures 0 px: show it (at 0 px) before measuring, or it
+    // would stay closed for the whole 'expanding' phase and then snap open.
+    if (open) {
+      panel.style.height = '0px';
+      panel.hidden = false;
+    }
     // Animate height between 0 and the content height; a forced reflow fixes the start value.
     const full = `${panel.scrollHeight}px`;
     panel.style.height = open ? '0px' : full;

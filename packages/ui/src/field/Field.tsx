@@ -16,8 +16,16 @@ export interface FieldOwnProps {
   optional?: boolean;
   /** Help text under the label, referenced by aria-describedby. */
   hint?: ReactNode;
-  /** The error message; sets aria-invalid and is referenced by aria-describedby. */
+  /**
+   * The error message; sets aria-invalid and is referenced by aria-describedby. `true` is the
+   * error flag alone: aria-invalid and the error look, with no message (and no empty 'Error:').
+   */
   error?: ReactNode;
+}
+
+/** Whether `error` carries a message to show (not only the flag, not an empty string). */
+export function hasErrorMessage(error: ReactNode): boolean {
+  return error !== undefined && error !== null && typeof error !== 'boolean' && error !== '';
 }
 
 /** aria-describedby for a field: hint, then error, then any ids the caller passes. */
@@ -25,7 +33,7 @@ export function fieldDescribedBy(
   { id, hint, error }: Pick<FieldOwnProps, 'id' | 'hint' | 'error'>,
   extra?: string,
 ): string | undefined {
-  return ids(hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined, extra);
+  return ids(hint ? `${id}-hint` : undefined, hasErrorMessage(error) ? `${id}-error` : undefined, extra);
 }
 
 export interface FieldProps extends FieldOwnProps {
@@ -76,7 +84,7 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      {error ? (
+      {hasErrorMessage(error) ? (
         <p className="gh-field__error" id={`${id}-error`}>
           <VisuallyHidden>{uiMessages.errorPrefix}</VisuallyHidden> {error}
         </p>

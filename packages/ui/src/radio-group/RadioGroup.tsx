@@ -1,5 +1,5 @@
 import { type ChangeEvent, type ComponentPropsWithoutRef, forwardRef, type ReactNode, useId } from 'react';
-import { fieldDescribedBy } from '../field/Field.tsx';
+import { fieldDescribedBy, hasErrorMessage } from '../field/Field.tsx';
 import { cx } from '../internal/cx.ts';
 import { useEnum } from '../internal/warnUnknown.ts';
 import { uiMessages } from '../messages.ts';
@@ -77,7 +77,7 @@ export const RadioGroup = forwardRef<HTMLFieldSetElement, RadioGroupProps>(funct
           {hint}
         </p>
       ) : null}
-      {error ? (
+      {hasErrorMessage(error) ? (
         <p className="gh-field__error" id={`${id}-error`}>
           <VisuallyHidden>{uiMessages.errorPrefix}</VisuallyHidden> {error}
         </p>

@@ -87,4 +87,13 @@ describe('Select', () => {
     expect(warn.mock.calls[0]?.[0]).toMatch(/Select: unknown size "huge"/);
     warn.mockRestore();
   });
+
+  it('with the error flag alone: invalid, but no empty "Error:" message and nothing described', () => {
+    render(<Select id="m" label="Method" options={options} error />);
+    const select = screen.getByRole('combobox', { name: 'Method' });
+    expect(select.getAttribute('aria-invalid')).toBe('true');
+    expect(select.getAttribute('aria-describedby')).toBeNull();
+    expect(document.getElementById('m-error')).toBeNull();
+    expect(document.body.textContent).not.toContain('Error:');
+  });
 });

@@ -2,7 +2,7 @@ import { format, limits, passwordError, paths } from '@gatehouse/contract/client
 import { Alert, Button, Card, ErrorSummary, TextInput } from '@gatehouse/ui';
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, serviceData } from '../../api.ts';
+import { api, journeyMemory, serviceData } from '../../api.ts';
 import { messages as shellMessages } from '../../messages.ts';
 import { recoveryTexts } from '../recovery-messages.ts';
 
@@ -28,9 +28,11 @@ export function ResetPasswordPage() {
   const [summary, setSummary] = useState<Array<{ fieldId: string; message: string }>>([]);
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** One more on every failed submit: the summary and the alert are announced again. */
+  const [attempt, setAttempt] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  usePageTitle(messages.resetHeading);
+  usePageTitle(messages.resetHeading, summary.length > 0 || serverError !== null);
   useEffect(() => {
     // Portal spec §2: without a confirmed code, the message, and back to login (where it shows).
     if (!username) navigate('/login', { replace: true, state: { notice: messages.noOtp } });
@@ -65,7 +67,9 @@ export function ResetPasswordPage() {
       ...(next.newPassword ? [{ fieldId: 'reset-new', message: next.newPassword }] : []),
       ...(next.confirmation ? [{ fieldId: 'reset-confirm', message: next.confirmation }] : []),
     ]);
-    return Object.keys(next).length === 0;
+    const ok = Object.keys(next).length === 0;
+    if (!ok) setAttempt((n) => n + 1);
+    return ok;
   };
   /** Leaving a field shows its message from then on. */
   const touch = (field: keyof Errors) => {
@@ -90,6 +94,12 @@ export function ResetPasswordPage() {
     showAll();
   };
 
+  /** A refused update: the server's reason in an alert, announced again on every attempt. */
+  const fail = (message: string) => {
+    setServerError(message);
+    setAttempt((n) => n + 1);
+  };
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
@@ -107,9 +117,14 @@ export function ResetPasswordPage() {
         navigate('/login', { replace: true, state: { notice: messages.noOtp } });
         return;
       }
-      const request = enrollmentRequest(state.status.code, { username: username ?? '', newPassword });
+      const initialPassword = journeyMemory.initialPassword();
+      const request = enrollmentRequest(state.status.code, {
+        username: username ?? '',
+        newPassword,
+        ...(initialPassword ? { initialPassword } : {}),
+      });
       if (!request) {
-        setServerError(state.status.message || format(messages.genericError, settings.supportEmail));
+        fail(state.status.message || format(messages.genericError, settings.supportEmail));
         setBusy(false);
         return;
       }
@@ -117,9 +132,9 @@ export function ResetPasswordPage() {
       const result = await api.request(method, paths.passwordEnrollment, { body });
       const code = result.status.code;
       if (result.http === 400) {
-        setServerError(passwordUpdate400[code] ?? format(messages.genericError, settings.supportEmail));
+        fail(passwordUpdate400[code] ?? format(messages.genericError, settings.supportEmail));
       } else if (result.http >= 300) {
-        setServerError(format(messages.genericError, settings.supportEmail));
+        fail(format(messages.genericError, settings.supportEmail));
       } else if (updateSuccess.has(code)) {
         serviceData.clear();
         setNewPassword('');
@@ -130,12 +145,12 @@ export function ResetPasswordPage() {
         });
         return;
       } else if (updateBlocked.has(code)) {
-        setServerError(format(messages.supportWithCode, settings.supportEmail));
+        fail(format(messages.supportWithCode, settings.supportEmail));
       } else {
-        setServerError(result.status.message || format(messages.genericError, settings.supportEmail));
+        fail(result.status.message || format(messages.genericError, settings.supportEmail));
       }
     } catch {
-      setServerError(format(messages.genericError, settings.supportEmail));
+      fail(format(messages.genericError, settings.supportEmail));
     }
     setBusy(false);
   }
@@ -147,8 +162,12 @@ export function ResetPasswordPage() {
           <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
             {messages.resetHeading}
           </h1>
-          <ErrorSummary title={messages.errorSummaryTitle} errors={summary} />
-          {serverError ? <Alert variant="critical">{serverError}</Alert> : null}
+          <ErrorSummary title={messages.errorSummaryTitle} errors={summary} attempt={attempt} />
+          {serverError ? (
+            <Alert key={attempt} variant="critical">
+              {serverError}
+            </Alert>
+          ) : null}
           <div>
             <p id="reset-hints-title">{messages.passwordRules}</p>
             <ul className="portal-form__notes" id="reset-hints" aria-labelledby="reset-hints-title">
@@ -201,7 +220,13 @@ export function ResetPasswordPage() {
             >
               {messages.submit}
             </Button>
-            <Button variant="secondary" onClick={() => navigate('/login')}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                journeyMemory.forget();
+                navigate('/login');
+              }}
+            >
               {messages.cancel}
             </Button>
           </div>

@@ -26,8 +26,9 @@ export const passwordUpdate400: Record<number, string> = {
 /**
  * Portal spec §4 "Enrollment call": the user-state code decides the method and the body. The
  * third form (POST with username, old and new password) needs the initial password, which the
- * portal never keeps (portal spec §3 and our rule: no password at rest), so it is not sent:
- * null means the state does not allow a reset from here (docs/decisions/007-portal-recovery.md).
+ * portal keeps in memory only, for one journey (portal spec §3; never in storage). Without it
+ * (a reload, or recovery started from #/username) the form cannot be sent: null, and the screen
+ * shows the server's message (docs/decisions/007-portal-recovery.md).
  */
 export function enrollmentRequest(
   stateCode: number,

@@ -7,6 +7,7 @@ import {
   CodeInput,
   Dialog,
   DialogClose,
+  ErrorSummary,
   Popover,
   TextInput,
   Tooltip,
@@ -26,11 +27,18 @@ import './UsernamePage.css';
 
 type Step = 'username' | 'email' | 'code';
 type Notice = { kind: 'info' | 'critical'; text: string } | null;
+type CallResult = Awaited<ReturnType<typeof api.request>>;
 
 /** Portal spec §7: the send and check bodies carry requestBaseInfo. */
 const requestBaseInfo = { sessionTokens: {} };
 const support = () => format(messages.supportWithCode, settings.supportEmail);
 const generic = () => format(messages.genericError, settings.supportEmail);
+
+/** HTTP 429: say to wait (the server's text gives the time), never 'invalid'. */
+const waitText = (result: CallResult): string | null =>
+  result.http === 429 || result.status.code === Status.RATE_LIMITED
+    ? result.status.message || messages.rateLimited
+    : null;
 
 /** A transport failure: no answer, or the service itself failed. */
 async function request<T>(
@@ -59,6 +67,9 @@ export function UsernamePage() {
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [notice, setNotice] = useState<Notice>(null);
+  /** One more on every failed submit: the error summary and alert are announced again. */
+  const [attempt, setAttempt] = useState(0);
+  const failed = () => setAttempt((n) => n + 1);
   const [skipInfo, setSkipInfo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [codeSent, setCodeSent] = useState(false);
@@ -79,7 +90,8 @@ export function UsernamePage() {
   useEffect(() => {
     heading.current?.focus();
   }, [step]);
-  usePageTitle(step === 'email' ? messages.extraStep : messages.confirmIdentity);
+  const hasErrors = Boolean(fieldError) || notice?.kind === 'critical';
+  usePageTitle(step === 'email' ? messages.extraStep : messages.confirmIdentity, hasErrors);
 
   /** After identify: fetch the address on file and show the e-mail step. */
   async function toEmailStep(): Promise<boolean> {
@@ -94,7 +106,8 @@ export function UsernamePage() {
       );
       const value = result.envelope?.successData?.email?.[0]?.value;
       if (result.status.code !== Status.SUCCESS || !value) {
-        setNotice({ kind: 'critical', text: generic() });
+        setNotice({ kind: 'critical', text: waitText(result) ?? generic() });
+        failed();
         return false;
       }
       setEmail(value);
@@ -102,6 +115,7 @@ export function UsernamePage() {
       return true;
     } catch {
       setNotice({ kind: 'critical', text: generic() });
+      failed();
       return false;
     }
   }
@@ -143,7 +157,7 @@ export function UsernamePage() {
   }, []);
 
   const cancel = () => {
-    serviceData.clearLoginResult();
+    serviceData.clear();
     navigate('/login');
   };
 
@@ -153,22 +167,28 @@ export function UsernamePage() {
     setNotice(null);
     if (!username.trim()) {
       setFieldError(messages.usernameRequired);
-      usernameRef.current?.focus();
+      failed();
       return;
     }
     setFieldError(undefined);
     setBusy(true);
     try {
       const result = await request('POST', paths.identifyUsername, { username: username.trim() });
-      if (result.status.code !== Status.SUCCESS) {
+      const wait = waitText(result);
+      if (wait) {
+        // Too many attempts: the username was not wrong, so it stays.
+        setNotice({ kind: 'critical', text: wait });
+        failed();
+      } else if (result.status.code !== Status.SUCCESS) {
         setUsername('');
-        setNotice({ kind: 'critical', text: messages.invalidInformation });
-        usernameRef.current?.focus();
+        setFieldError(messages.invalidInformation);
+        failed();
       } else {
         await toEmailStep();
       }
     } catch {
       setNotice({ kind: 'critical', text: support() });
+      failed();
     }
     setBusy(false);
   }
@@ -179,7 +199,8 @@ export function UsernamePage() {
     try {
       const result = await request('POST', paths.otpEmail, { requestBaseInfo, email });
       if (result.status.code !== Status.SUCCESS) {
-        setNotice({ kind: 'critical', text: support() });
+        setNotice({ kind: 'critical', text: waitText(result) ?? support() });
+        failed();
       } else {
         setCodeSent(true);
         setCode('');
@@ -188,6 +209,7 @@ export function UsernamePage() {
       }
     } catch {
       setNotice({ kind: 'critical', text: generic() });
+      failed();
     }
     setBusy(false);
   }
@@ -197,12 +219,12 @@ export function UsernamePage() {
     if (busy) return;
     if (!code) {
       setFieldError(messages.codeRequired);
-      codeRef.current?.focus();
+      failed();
       return;
     }
     if (code.length !== limits.codeLength) {
       setFieldError(messages.codeShort);
-      codeRef.current?.focus();
+      failed();
       return;
     }
     setFieldError(undefined);
@@ -210,29 +232,35 @@ export function UsernamePage() {
     setBusy(true);
     try {
       const result = await request('PUT', paths.otpEmail, { requestBaseInfo, securityCode: code });
+      const wait = waitText(result);
       if (result.status.code === Status.SUCCESS) {
-        // The new session status is what the next screen needs; the stored login result is done.
-        serviceData.clearLoginResult();
+        // Portal spec §4 step 4: a correct code stores the new session status.
+        serviceData.updateLoginResult({ username, sessionStatusCode: result.status.code });
         serviceData.markOtpConfirmed(username);
         setCode('');
         setUsername('');
         navigate(earlierStatus.current === Status.AUTH_NOT_COMPLETED ? '/login' : '/resetPassword');
+        return;
+      }
+      if (wait) {
+        setNotice({ kind: 'critical', text: wait });
       } else if (
         result.status.code === Status.INCORRECT_CODE ||
         result.status.code === Status.PASSWORD_EXPIRED
       ) {
         setCode('');
         setFieldError(messages.invalidCode);
-        codeRef.current?.focus();
       } else {
         setCode('');
         setNotice({ kind: 'critical', text: result.status.message || support() });
       }
+      failed();
     } catch {
       // Portal spec §4: after a transport error on the check, resend is blocked.
       setResendBlocked(true);
       setCodeSent(false);
       setNotice({ kind: 'critical', text: support() });
+      failed();
     }
     setBusy(false);
   }
@@ -241,14 +269,29 @@ export function UsernamePage() {
     closeConfirm(false);
     if (resendBlocked) {
       setNotice({ kind: 'critical', text: support() });
+      failed();
       return;
     }
     void send();
   };
 
+  // Keyed by the attempt: a repeated failure inserts a new alert, which is announced again.
   const alert = notice ? (
-    <Alert variant={notice.kind === 'info' ? 'info' : 'critical'}>{notice.text}</Alert>
+    <Alert
+      key={notice.kind === 'critical' ? attempt : 'info'}
+      variant={notice.kind === 'info' ? 'info' : 'critical'}
+    >
+      {notice.text}
+    </Alert>
   ) : null;
+  /** GOV.UK: every failed submit puts the field's error in a summary that takes focus. */
+  const summary = (fieldId: string) => (
+    <ErrorSummary
+      title={messages.errorSummaryTitle}
+      errors={fieldError ? [{ fieldId, message: fieldError }] : []}
+      attempt={attempt}
+    />
+  );
 
   return (
     <Shell supportLine="login">
@@ -258,6 +301,7 @@ export function UsernamePage() {
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
               {messages.confirmIdentity}
             </h1>
+            {summary('recovery-username')}
             <p>{messages.usernamePrompt}</p>
             {alert}
             <TextInput
@@ -313,6 +357,7 @@ export function UsernamePage() {
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
               {messages.confirmIdentity}
             </h1>
+            {summary('recovery-code')}
             {alert}
             <CodeInput
               id="recovery-code"

@@ -102,13 +102,20 @@ describe('login screen', () => {
     expect(onFinish.mock.calls[0]![0]).toMatchObject({ journey: 'LOGIN', code: 1200, context: 'CTX' });
 
     const [auth, login] = requests.filter((r) => r.init.method !== 'GET');
-    expect(JSON.parse(String(auth!.init.body))).toEqual({ username: 'alexdemo1', password: 'Harbor7Lights' });
+    // Portal spec §3, §7: the sign-in body carries requestBaseInfo with an empty sessionTokens.
+    expect(JSON.parse(String(auth!.init.body))).toEqual({
+      requestBaseInfo: { sessionTokens: {} },
+      username: 'alexdemo1',
+      password: 'Harbor7Lights',
+    });
     const h = auth!.init.headers as Record<string, string>;
     expect(h['X-Request-Id']).toMatch(/^REQ[A-Za-z0-9]{32}$/);
     expect(h).toMatchObject({
       AppId: 'APP',
       AppName: 'App',
       'Accept-Token-Type': 'ET',
+      'Token-Location': 'cookie',
+      SESSION_CTX: 'CTX',
       'X-XSRF-TOKEN': 'abc.def',
     });
     expect(auth!.init.credentials).toBe('include');
