@@ -193,6 +193,8 @@ describe('one-time code screens (issue 9)', () => {
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
     const user = userEvent.setup();
     await heading('Verify your identity');
+    // Past the arrival focus (400 ms), so that it cannot be what puts focus on the heading.
+    await new Promise((r) => setTimeout(r, 450));
     await user.click(screen.getByRole('button', { name: 'Get the code another way' }));
     await user.click(await screen.findByRole('button', { name: 'Get the code another way' }));
     const back = await screen.findByRole('button', { name: 'Back' });
