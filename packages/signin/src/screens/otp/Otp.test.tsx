@@ -249,6 +249,56 @@ describe('one-time code screens (issue 9)', () => {
   });
 });
 
+describe('contact screen answers (issue 9 points 2, 3, 6)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStorage.clear();
+  });
+
+  it('shows a loading status while the authenticator list loads', async () => {
+    let release = () => {};
+    const wait = new Promise<void>((r) => {
+      release = r;
+    });
+    fakeServer(
+      stepUpAnswers(both, {
+        'GET /api/user/factor/authenticators': {
+          body: envelope(1200, 'Success', { successData: { authenticators: [{ type: 'OTP-EMAIL' }] } }),
+          wait,
+        },
+      }),
+    );
+    renderWidget({ journey: 'STEPUP' });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Loading…'));
+    expect(screen.queryByRole('heading')).toBeNull();
+    release();
+    await heading('Verify your identity');
+  });
+
+  it('an ended session while the contacts load goes to the 401 page, not to the representative', async () => {
+    fakeServer(
+      stepUpAnswers(both, {
+        [api.otpState]: {
+          status: 401,
+          body: envelope(4401, 'Your session has ended. Please sign in again.'),
+        },
+      }),
+    );
+    renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
+    await heading('401 Unauthorized');
+  });
+
+  it('a contacts answer that redirects to a screen the widget does not have goes to the error route', async () => {
+    fakeServer(
+      stepUpAnswers(both, {
+        [api.otpState]: { body: envelope(1200, 'Success', { redirectPath: '/authenticator/push' }) },
+      }),
+    );
+    renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
+    await heading('Something went wrong');
+  });
+});
+
 describe('authenticator entry: unbuilt factors (issue 9 point 7)', () => {
   afterEach(() => {
     vi.unstubAllGlobals();

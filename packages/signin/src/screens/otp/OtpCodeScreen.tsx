@@ -8,7 +8,7 @@ import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
 import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
-import { useCall } from '../../shared/useCall.ts';
+import { unauthorizedState, useCall } from '../../shared/useCall.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { type OtpTextsKey, tx } from './messages.ts';
@@ -103,7 +103,9 @@ export function OtpCodeScreen() {
     const body = sendBody(via, selected.value, config.businessSMSText);
     const result = await client.call(sendCall[via], { body }).catch(() => null);
     setBusy(null);
-    if (result && (result.status.code === 1200 || result.status.code === 1224)) {
+    if (result?.http === 401) {
+      navigate(routes.error, { state: unauthorizedState });
+    } else if (result && (result.status.code === 1200 || result.status.code === 1224)) {
       if (via !== channel) {
         // A new channel: the last channel's code and its errors no longer apply.
         setCode('');

@@ -3,12 +3,12 @@ import { Alert, Button, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { routes } from '../../routes.ts';
+import { isShownRoute, routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
 import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { Loading } from '../../shared/Loading.tsx';
-import { useCall } from '../../shared/useCall.ts';
+import { unauthorizedState, useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { type OtpTextsKey, tx } from './messages.ts';
 import {
@@ -47,9 +47,14 @@ export function OtpContactScreen() {
       .then((result) => {
         if (!live) return;
         const data = result.envelope?.successData;
-        if (result.envelope?.redirectPath) {
-          navigate(result.envelope.redirectPath, {
-            state: { ruleData: result.envelope.ruleData, otpCallRep: true },
+        const given = result.envelope?.redirectPath;
+        if (result.http === 401) {
+          // The session ended: its page, not the representative (widget spec §8).
+          navigate(routes.error, { state: unauthorizedState });
+        } else if (given !== undefined) {
+          // Spec §7: the redirect path, or the error route when it is not a screen of ours.
+          navigate(isShownRoute(given) ? given : routes.error, {
+            state: { ruleData: result.envelope?.ruleData, otpCallRep: true },
           });
         } else if (data) setContacts({ phone: data.phone ?? [], email: data.email ?? [] });
         else navigate(routes.authenticatorRep, { state: { otpCallRep: true } });
