@@ -97,6 +97,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
   const idPrefix = `gh${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [finished, setFinished] = useState<FinishResult | null>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
+  const finishedOnce = useRef(false);
   // The host page's own title, read once (after the host's effects) and put back on unmount.
   const hostTitle = useRef<string | null>(null);
   const widget = useMemo(
@@ -109,6 +110,8 @@ export function SignIn({ config }: { config: SignInConfig }) {
         appName: resolved.appName,
       }),
       finish: (result: FinishResult) => {
+        if (finishedOnce.current) return;
+        finishedOnce.current = true;
         setFinished(result);
         resolved.onEvent?.({ type: 'finish', detail: { journey: result.journey } });
         resolved.onFinish(result);
