@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount } from './mount.tsx';
 import { api, email, envelope, fakeServer, renderWidget } from './test/fake-server.tsx';
 
+// These journeys type and wait on several screens: slow on a shared machine.
+vi.setConfig({ testTimeout: 15_000 });
+
 /** Password, then session login asking for a code by e-mail, then the code accepted. */
 const toEmailCode = {
   [api.password]: { body: envelope(1200, 'Success') },

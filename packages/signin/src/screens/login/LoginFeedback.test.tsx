@@ -3,6 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, envelope, fakeServer, renderWidget } from '../../test/fake-server.tsx';
 
+// These journeys type and wait on several screens: slow on a shared machine.
+vi.setConfig({ testTimeout: 15_000 });
+
 const saved = {
   'GET /api/user/identity/remember/username': {
     body: envelope(1200, 'User Identified', {

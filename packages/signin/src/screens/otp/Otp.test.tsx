@@ -12,6 +12,9 @@ import {
   stepUpAnswers,
 } from '../../test/fake-server.tsx';
 
+// These journeys type and wait on several screens: slow on a shared machine.
+vi.setConfig({ testTimeout: 15_000 });
+
 const both = { phone: [phone('0143')], email: [email('1')] };
 const allOtp = [{ type: 'OTP-SMS' }, { type: 'OTP-VOICE' }, { type: 'OTP-EMAIL' }] as const;
 const sent = { body: envelope(1200, 'Success') };

@@ -52,5 +52,5 @@ describe('change username: failed submits are announced (issue 9 point 15)', () 
         'The username you entered is already taken. Please try another one.',
       ),
     );
-  });
+  }, 20_000);
 });
