@@ -1,6 +1,7 @@
 import type { AuthenticatorItem, Contact } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
 import { maskPhoneLabel } from '../src/lib/mask.ts';
+import { type AuthenticatorSource, authenticatorSources } from '../src/plugins/factors.ts';
 import {
   atFactor,
   authenticators,
@@ -61,6 +62,31 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
             .authenticators,
         ),
       ).toEqual(expected);
+    }
+  });
+
+  test('factors whose screen is not built (push, token app, authenticator app) are never offered', async () => {
+    const { app, ctx } = await h.start();
+    await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
+    // A source offering every type, as a factor plugin landing before its screen would.
+    const everything: AuthenticatorSource = () =>
+      (['PUSH', 'TOTPSVIP', 'TOTPAUTHN', 'OTP-REP'] as const).map((type) => ({ type }));
+    authenticatorSources.push(everything);
+    try {
+      const client = new Client(app);
+      await client.signInPassword('allfactor1', PASSWORD);
+      const login = await client.sessionLogin();
+      expect(code(login)).toBe(1201);
+      const listed = types(json<{ authenticators: AuthenticatorItem[] }>(login).successData!.authenticators);
+      expect(listed).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
+      expect(
+        types(
+          json<{ authenticators: AuthenticatorItem[] }>(await authenticators(client)).successData!
+            .authenticators,
+        ),
+      ).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
+    } finally {
+      authenticatorSources.splice(authenticatorSources.indexOf(everything), 1);
     }
   });
 

@@ -6,7 +6,10 @@ const result = document.getElementById('result');
 const remove = document.getElementById('unmount');
 
 // ?journey=STEPUP shows the step-up journey for an already signed-in session.
-const journey = new URLSearchParams(window.location.search).get('journey') === 'STEPUP' ? 'STEPUP' : 'LOGIN';
+const params = new URLSearchParams(window.location.search);
+const journey = params.get('journey') === 'STEPUP' ? 'STEPUP' : 'LOGIN';
+// ?screen=small or ?screen=large: the widget's appScreenSize.
+const screenSize = params.get('screen');
 
 const unmount = mount(element, {
   appId: 'EMBEDDEMO',
@@ -16,6 +19,7 @@ const unmount = mount(element, {
   businessSMSText: 'Gatehouse',
   sessionContext: 'EMBEDDEMO',
   headingLevel: 2,
+  ...(screenSize === 'small' || screenSize === 'large' ? { appScreenSize: screenSize } : {}),
   onFinish: (outcome) => {
     result.textContent =
       outcome.journey === 'STEPUP'

@@ -29,8 +29,20 @@ export type SignInConfig = {
   journey?: Journey;
   repPhone?: string;
   businessSMSText?: string;
+  /**
+   * true: the host has the customer's consent to trust this device, so every factor check of the
+   * login journey asks to bind it and no trust-device box is shown. false (default): the customer
+   * decides with the 'Don't ask me again on this device' box. Step-up never binds (spec §4, §6).
+   */
   bindDevice?: boolean;
+  /** 'small' keeps the narrow layout, 'large' the desktop one; unset: desktop from 512 px (spec §9). */
   appScreenSize?: 'small' | 'large';
+  /** Accepted and not used: docs/decisions/011-widget-config-fields.md. */
+  apiKey?: string;
+  /** Accepted and not used: docs/decisions/011-widget-config-fields.md. */
+  prerequisites?: string[];
+  /** Accepted and not used: docs/decisions/011-widget-config-fields.md. */
+  authSession?: Record<string, unknown>;
   sessionContext?: string;
   subEvent?: string;
   rejectMessage?: string;
@@ -68,6 +80,15 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   businessSMSText: { check: isString, expected: 'a string' },
   bindDevice: { check: (v) => typeof v === 'boolean', expected: 'true or false' },
   appScreenSize: { check: oneOf('small', 'large'), expected: 'small or large' },
+  apiKey: { check: isString, expected: 'a string' },
+  prerequisites: {
+    check: (v) => Array.isArray(v) && v.every(isString),
+    expected: 'an array of strings',
+  },
+  authSession: {
+    check: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+    expected: 'an object',
+  },
   sessionContext: { check: isString, expected: 'a string' },
   subEvent: { check: nonEmpty, expected: 'a non-empty string' },
   rejectMessage: { check: isString, expected: 'a string' },

@@ -128,6 +128,13 @@ export const authenticatorOrder: readonly AuthenticatorType[] = [
 ];
 
 /**
+ * Factors whose widget screen is not built yet (issue 9 point 7): never offered, whatever a source
+ * says, so the widget never lands a customer on an empty screen. Remove a type from this set in
+ * the change that builds its screen (push, token app, authenticator app).
+ */
+export const unbuiltFactors: ReadonlySet<AuthenticatorType> = new Set(['PUSH', 'TOTPSVIP', 'TOTPAUTHN']);
+
+/**
  * The authenticators an account may use now, in `authenticatorOrder`. Empty when it has none: the
  * widget then opens its default, the representative page.
  */
@@ -139,8 +146,9 @@ export async function allowedAuthenticators(
   const rows = contacts ?? (await accountContacts(ctx.db, account.id));
   const items: AuthenticatorItem[] = [];
   for (const source of authenticatorSources) items.push(...(await source(ctx, account, rows)));
+  const offered = items.filter((item) => !unbuiltFactors.has(item.type));
   const rank = (t: AuthenticatorType) => authenticatorOrder.indexOf(t);
-  return items.sort((a, b) => rank(a.type) - rank(b.type));
+  return offered.sort((a, b) => rank(a.type) - rank(b.type));
 }
 
 /** GET authenticators and GET otp/state. */

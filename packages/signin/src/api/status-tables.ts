@@ -11,6 +11,8 @@ export type Action =
   | { kind: 'SUCCESS' }
   | { kind: 'FORWARD'; call: CallName }
   | { kind: 'REDIRECT'; to: RoutePath; state?: Record<string, unknown> }
+  /** Go where the answer's redirect path says; an answer without a usable one goes to the error route (§7). */
+  | { kind: 'FOLLOW' }
   | { kind: 'CUSTOM'; name: 'callbacks' | 'totpCustom' }
   | { kind: 'COMPLETE' }
   /** A named error; `server` shows the server's own text (it carries a value, e.g. seconds). */
@@ -18,8 +20,14 @@ export type Action =
 
 const success: Action = { kind: 'SUCCESS' };
 const toRep: Action = { kind: 'REDIRECT', to: routes.authenticatorRep };
+/** 1491 on a channel: the representative page, which says why the customer is there. */
+const limitToRep: Action = { kind: 'REDIRECT', to: routes.authenticatorRep, state: { reason: 'limit' } };
 const toCode: Action = { kind: 'REDIRECT', to: routes.authenticatorOtpCode };
 const incorrectCode: Action = { kind: 'ERROR', message: 'error.incorrectCode' };
+/** Widget spec §4 OTP flow and §5: a failed code check shows the server's own text. */
+const incorrectCodeServer: Action = { kind: 'ERROR', message: 'error.incorrectCode', server: true };
+/** Widget spec §8 'Security blocked': the blocked page with the spec's text. */
+const securityBlocked = { reason: 'securityBlocked' };
 const incorrectCredentials: Action = { kind: 'ERROR', message: 'error.incorrectCredentials' };
 
 const otpSend = {
@@ -31,15 +39,15 @@ const otpSend = {
     to: routes.authenticatorOtpCode,
     state: { carrierOutage: true },
   },
-  [Status.LIMIT_REACHED]: toRep,
+  [Status.LIMIT_REACHED]: limitToRep,
 } satisfies StatusTable;
 
 const otpCheck = {
   [Status.SUCCESS]: success,
-  [Status.UNAUTHENTICATED]: { kind: 'REDIRECT', to: routes.error },
-  [Status.PASSWORD_EXPIRED]: incorrectCode,
-  [Status.INCORRECT_CODE]: incorrectCode,
-  [Status.LIMIT_REACHED]: toRep,
+  [Status.UNAUTHENTICATED]: { kind: 'REDIRECT', to: routes.error, state: { reason: 'unauthorized' } },
+  [Status.PASSWORD_EXPIRED]: incorrectCodeServer,
+  [Status.INCORRECT_CODE]: incorrectCodeServer,
+  [Status.LIMIT_REACHED]: limitToRep,
 } satisfies StatusTable;
 
 export type StatusTable = Partial<Record<number, Action>>;
@@ -51,7 +59,7 @@ export const statusTables: Record<CallName, StatusTable> = {
     // then lead to the expired-password page (docs/decisions/005-widget-texts.md).
     [Status.PASSWORD_EXPIRED]: { kind: 'FORWARD', call: 'sessionLogin' },
     [Status.BLOCKED_FOR_RESET]: { kind: 'REDIRECT', to: routes.blocked, state: { reason: 'reset' } },
-    [Status.BLOCKED]: { kind: 'REDIRECT', to: routes.error },
+    [Status.BLOCKED]: { kind: 'REDIRECT', to: routes.error, state: securityBlocked },
     [Status.FORBIDDEN]: incorrectCredentials,
     [Status.ACCOUNT_DISABLED]: incorrectCredentials,
     [Status.RATE_LIMITED]: { kind: 'ERROR', message: 'error.rateLimited', server: true },
@@ -61,7 +69,7 @@ export const statusTables: Record<CallName, StatusTable> = {
     [Status.AUTH_NOT_COMPLETED]: { kind: 'CUSTOM', name: 'callbacks' },
     [Status.CALLBACKS_REQUIRED]: { kind: 'CUSTOM', name: 'callbacks' },
     [Status.BLOCKED]: { kind: 'REDIRECT', to: routes.error },
-    [Status.FORBIDDEN]: { kind: 'REDIRECT', to: routes.blocked },
+    [Status.FORBIDDEN]: { kind: 'REDIRECT', to: routes.blocked, state: securityBlocked },
   },
   logout: { [Status.SUCCESS]: success },
   rememberGet: { [Status.SUCCESS]: success },
@@ -85,7 +93,8 @@ export const statusTables: Record<CallName, StatusTable> = {
     [Status.LIMIT_REACHED]: { kind: 'REDIRECT', to: routes.authenticatorSvipSync },
   },
   svipSynchronization: {
-    [Status.SUCCESS]: success,
+    // Widget spec §4: 'Sync submit follows the server redirect'.
+    [Status.SUCCESS]: { kind: 'FOLLOW' },
     [Status.INCORRECT_CODE]: incorrectCode,
     [Status.REDIRECT_REP]: toRep,
     [Status.TOTP_REDIRECT_REP]: toRep,

@@ -19,6 +19,7 @@ export const en = {
   'login.savedUsername': 'Username',
   'login.otherUser': 'Use a different username',
   'login.useSaved': 'Use a saved username',
+  'login.typeOtherUser': 'Type a different username',
   'login.remember': 'Remember my username',
   'error.incorrectCredentials': loginMessages.incorrectCredentials,
   'error.securityBlocked': loginMessages.securityBlocked,
@@ -43,6 +44,10 @@ export const en = {
   'page.supportHours': 'If the problem continues, call us Monday-Friday, 8 a.m.-6 p.m. ET.',
   'page.backToLogin': 'Back to log in',
   'page.cancel': 'Cancel',
+  'page.loading': 'Loading…',
+  'page.errorPrefix': 'Error:',
+  'page.doneLogin': "You're signed in.",
+  'page.doneStepUp': factorMessages.factorVerified,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -6,6 +6,7 @@ export { AuthenticatorEntry } from './authenticator/AuthenticatorEntry.tsx';
 export { OtpCodeScreen } from './otp/OtpCodeScreen.tsx';
 export { OtpContactScreen } from './otp/OtpContactScreen.tsx';
 export { RepScreen } from './otp/RepScreen.tsx';
+export { ExtendSession } from './session/ExtendSession.tsx';
 export { BlockedRoute, RejectRoute } from './states/routes.tsx';
 export { StatePage } from './states/StatePage.tsx';
 export { ChangeUsernameScreen } from './username/ChangeUsernameScreen.tsx';

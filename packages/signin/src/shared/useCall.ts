@@ -3,13 +3,10 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { type CallName, callFactor } from '../api/calls.ts';
 import type { CallOptions } from '../api/client.ts';
-import { interpret } from '../api/status-tables.ts';
+import { ignoredFailures, interpret } from '../api/status-tables.ts';
 import { useWidget } from '../context.tsx';
 import { type MessageKey, t } from '../messages/index.ts';
-import { routes } from '../routes.ts';
-
-const knownRoutes = new Set<string>(Object.values(routes));
-
+import { isShownRoute, routes } from '../routes.ts';
 import { useAsyncError } from './useAsyncError.ts';
 
 /** What a screen learns from a call once the status table has been followed. */
@@ -19,13 +16,17 @@ export type Outcome =
   | { kind: 'finished' }
   | { kind: 'error'; message: MessageKey; text: string };
 
+/** HTTP 401: no session, or it ended (design.md). Its page says so (widget spec §8 '401 Unauthorized'). */
+export const unauthorizedState = { reason: 'unauthorized' } as const;
+
 /**
  * Runs a call and follows its status table: FORWARD runs the next call, REDIRECT navigates,
- * CUSTOM reads the callbacks, COMPLETE calls the host's finish handler, a named error comes back
- * to the screen. An unmapped status or a transport failure goes to the error boundary.
+ * FOLLOW goes where the answer says, CUSTOM reads the callbacks, COMPLETE calls the host's finish
+ * handler, a named error comes back to the screen. An ended session (HTTP 401) goes to its own
+ * page. An unmapped status or a transport failure goes to the error boundary.
  */
 export function useCall() {
-  const { client, config } = useWidget();
+  const { client, config, finish } = useWidget();
   const navigate = useNavigate();
   const throwAsync = useAsyncError();
 
@@ -63,25 +64,39 @@ export function useCall() {
             ...(typeof body?.username === 'string' ? { username: body.username } : {}),
           },
         });
+        if (result.http === 401 && !ignoredFailures[name]) {
+          navigate(routes.error, { state: unauthorizedState });
+          return { kind: 'navigated' };
+        }
+        const given = result.envelope?.redirectPath;
         const action = interpret(name, result.status, result.errorType);
         switch (action.kind) {
           case 'SUCCESS':
+            // Widget spec §4 OTP flow: a success that names where to go next goes there.
+            if (given !== undefined) {
+              navigate(isShownRoute(given) ? given : routes.error, { state: navState });
+              return { kind: 'navigated' };
+            }
             return { kind: 'success', data: result.envelope?.successData };
           case 'ERROR':
             return {
               kind: 'error',
               message: action.message,
-              text: action.server ? result.status.message : t(action.message),
+              text: action.server && result.status.message ? result.status.message : t(action.message),
             };
           case 'FORWARD':
             // The login screen saves or forgets the username between the password and the session.
             await beforeForward?.();
             return run(action.call);
+          case 'FOLLOW':
+            // Widget spec §7: the answer's redirect path, or the error route when it has none.
+            navigate(isShownRoute(given) ? given : routes.error, {
+              state: { ...navState, ruleData: result.envelope?.ruleData },
+            });
+            return { kind: 'navigated' };
           case 'REDIRECT': {
             // Widget spec §7: a redirect path in the answer wins over the table's screen.
-            const given = result.envelope?.redirectPath;
-            const to = given && knownRoutes.has(given) ? given : action.to;
-            navigate(to, {
+            navigate(isShownRoute(given) ? given : action.to, {
               state: {
                 ...navState,
                 ...action.state,
@@ -101,8 +116,7 @@ export function useCall() {
             }
             if (result.status.code === Status.SUCCESS) {
               const data = result.envelope?.successData as { context?: string } | undefined;
-              config.onEvent?.({ type: 'finish', detail: { journey: config.journey } });
-              config.onFinish({
+              finish({
                 journey: config.journey,
                 code: result.status.code,
                 message: result.status.message,
@@ -122,7 +136,7 @@ export function useCall() {
         return { kind: 'navigated' };
       }
     },
-    [client, config, navigate, sessionHeaders, throwAsync],
+    [client, config, finish, navigate, sessionHeaders, throwAsync],
   );
   return run;
 }

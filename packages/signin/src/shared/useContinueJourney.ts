@@ -1,24 +1,28 @@
+import { factorMessages, Status } from '@gatehouse/contract/client';
 import { useCallback } from 'react';
 import { useWidget } from '../context.tsx';
 import { useCall } from './useCall.ts';
 
 /**
  * After a second factor succeeds: the login journey forwards to session login (which completes
- * it), step-up is complete and the host's finish handler runs (widget spec §4).
+ * it); step-up records the host's context on the session (session update, widget spec §7: step-up
+ * has no session login to carry SESSION_CTX; its failure is ignored), then the host's finish
+ * handler runs (widget spec §4).
  */
 export function useContinueJourney() {
-  const { config, client } = useWidget();
+  const { config, client, finish } = useWidget();
   const call = useCall();
   return useCallback(
     async (options: { trustDevice?: boolean; data?: unknown } = {}) => {
       if (config.journey === 'STEPUP') {
-        config.onEvent?.({ type: 'finish', detail: { journey: config.journey } });
-        config.onFinish({
+        const body = config.sessionContext ? { context: config.sessionContext } : {};
+        await client.call('sessionUpdate', { body }).catch(() => undefined);
+        finish({
           journey: 'STEPUP',
-          code: 1200,
-          message: 'Identity verified',
+          code: Status.SUCCESS,
+          message: factorMessages.factorVerified,
           data: options.data,
-          context: undefined,
+          context: config.sessionContext,
         });
         return;
       }
@@ -28,6 +32,6 @@ export function useContinueJourney() {
       }
       await call('sessionLogin');
     },
-    [config, client, call],
+    [config, client, call, finish],
   );
 }

@@ -2,12 +2,13 @@ import type { AuthenticatorItem } from '@gatehouse/contract/client';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { routes } from '../../routes.ts';
+import { routes, unbuiltRoutes } from '../../routes.ts';
+import { Loading } from '../../shared/Loading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 
 const otpTypes = new Set(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL']);
 
-/** Where the first allowed authenticator leads (widget spec §2 "Entry to the authenticator area"). */
+/** Where an authenticator leads (widget spec §2 "Entry to the authenticator area"). */
 export function routeFor(item: AuthenticatorItem | undefined): string {
   switch (item?.type) {
     case 'OTP-SMS':
@@ -25,6 +26,18 @@ export function routeFor(item: AuthenticatorItem | undefined): string {
     default:
       return routes.authenticatorRep;
   }
+}
+
+/**
+ * Where the first usable authenticator leads. Unknown types and factors whose screen is not built
+ * yet are skipped; an empty list opens the spec's default, the representative page; a list with
+ * nothing usable left goes to the error route (never to an empty factor screen).
+ */
+export function entryRoute(list: AuthenticatorItem[]): { to: string; item?: AuthenticatorItem } {
+  if (list.length === 0) return { to: routes.authenticatorRep };
+  const known = new Set(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP', 'TOTPSVIP', 'PUSH', 'TOTPAUTHN']);
+  const item = list.find((a) => known.has(a.type) && !unbuiltRoutes.has(routeFor(a)));
+  return item ? { to: routeFor(item), item } : { to: routes.error };
 }
 
 /** The one-time-code channels allowed, kept for the factor screens (per widget instance). */
@@ -48,8 +61,8 @@ export function AuthenticatorEntry() {
     const go = (list: AuthenticatorItem[]) => {
       const channels = list.filter((a) => otpTypes.has(a.type)).map((a) => a.type);
       sessionStorage.setItem(otpChannelsKey(idPrefix), JSON.stringify(channels));
-      const first = list[0];
-      navigate(routeFor(first), { replace: true, state: first?.context ? { context: first.context } : null });
+      const { to, item } = entryRoute(list);
+      navigate(to, { replace: true, state: item?.context ? { context: item.context } : null });
     };
     const given = state?.data?.authenticators ?? config.authenticators;
     if (given) {
@@ -63,5 +76,5 @@ export function AuthenticatorEntry() {
     });
   }, [call, idPrefix, navigate, state, config.authenticators]);
 
-  return null;
+  return <Loading />;
 }

@@ -1,15 +1,17 @@
 import { loginMessages, type SavedUsername } from '@gatehouse/contract/client';
-import { Alert, Button, Checkbox, Select } from '@gatehouse/ui';
+import { Button, Checkbox, Select } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
+import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { PasswordInput, UsernameInput } from '../../shared/fields.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 
-type FieldErrors = { username?: string; password?: string };
 const OTHER_USER = '__other__';
+/** Keys that move through a select's options without opening it (Chromium on Windows and Linux). */
+const browsingKeys = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp']);
 
 /** A logout marker in the host page's address (`?logout`) tells the host a logout happened. */
 function hasLogoutMarker(): boolean {
@@ -33,12 +35,15 @@ export function LoginScreen() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [alert, setAlert] = useState<string | null>(null);
+  const problems = useFormErrors();
   const [busy, setBusy] = useState(false);
+  // 'Use a different username' reached with the arrow keys is only a highlighted option: it acts
+  // when chosen on purpose (WCAG 3.2.2), with its own button or Log in.
+  const browsing = useRef(false);
   useHeadingFocus(headingRef);
 
   const id = (name: string) => `${idPrefix}-${name}`;
+  const usernameId = useSaved ? id('saved-username') : id('username');
 
   useEffect(() => {
     if (hasLogoutMarker() && config.onLogout) {
@@ -77,32 +82,35 @@ export function LoginScreen() {
   const clearForm = () => {
     setUsername('');
     setPassword('');
-    setErrors({});
-    setAlert(null);
+    problems.clear();
     setRemember(false);
   };
 
+  const useOtherUser = () => {
+    clearForm();
+    setUseSaved(false);
+    requestAnimationFrame(() => usernameRef.current?.focus());
+  };
+
   const chooseSaved = (value: string) => {
-    if (value === OTHER_USER) {
-      clearForm();
-      setUseSaved(false);
-      requestAnimationFrame(() => usernameRef.current?.focus());
-      return;
-    }
+    if (value === OTHER_USER && !browsing.current) return useOtherUser();
     setSelected(value);
   };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
+    if (useSaved && selected === OTHER_USER) return useOtherUser();
     const name = (useSaved ? selected : username).trim();
-    const next: FieldErrors = {};
-    if (!name) next.username = t('login.usernameRequired');
-    if (!password) next.password = t('login.passwordRequired');
-    setErrors(next);
-    setAlert(null);
-    if (next.username) return (useSaved ? selectRef : usernameRef).current?.focus();
-    if (next.password) return passwordRef.current?.focus();
+    const missing = [
+      ...(name ? [] : [{ fieldId: usernameId, message: t('login.usernameRequired') }]),
+      ...(password ? [] : [{ fieldId: id('password'), message: t('login.passwordRequired') }]),
+    ];
+    if (missing.length) {
+      problems.fail(missing);
+      return (name ? passwordRef : useSaved ? selectRef : usernameRef).current?.focus();
+    }
+    problems.clear();
 
     setBusy(true);
     const wasSaved = saved.some((s) => s.value.toLowerCase() === name.toLowerCase());
@@ -111,32 +119,34 @@ export function LoginScreen() {
       { body: { username: name, password } },
       {},
       async () => {
-        // ADD needs the login transaction this password just started; failure is not fatal.
-        if (remember || wasSaved) {
-          await client
-            .call('rememberPut', { body: { username: name, operation: remember ? 'ADD' : 'DELETE' } })
-            .catch(() => undefined);
-        }
+        // A username already saved on this device and still remembered is marked as the latest
+        // used (POST); a new one is saved (PUT ADD, which needs the login transaction this
+        // password just started); an unticked saved one is forgotten (PUT DELETE). Failure is not fatal.
+        const save =
+          remember && wasSaved
+            ? client.call('rememberPost', { body: { username: name } })
+            : remember || wasSaved
+              ? client.call('rememberPut', {
+                  body: { username: name, operation: remember ? 'ADD' : 'DELETE' },
+                })
+              : undefined;
+        await save?.catch(() => undefined);
       },
     );
     setBusy(false);
     if (outcome.kind === 'error') {
       setPassword('');
-      setAlert(outcome.text);
+      problems.fail([{ message: outcome.text }]);
       (useSaved ? selectRef : usernameRef).current?.focus();
     }
   }
 
   return (
     <section className="gh-signin__screen" aria-labelledby={id('login-heading')}>
-      <ScreenHeading id={id('login-heading')} ref={headingRef}>
+      <ScreenHeading id={id('login-heading')} ref={headingRef} invalid={problems.invalid}>
         {t('login.heading')}
       </ScreenHeading>
-      {alert ? (
-        <Alert variant="critical" id={id('login-alert')}>
-          {alert}
-        </Alert>
-      ) : null}
+      {problems.formAlert({ id: id('login-alert') })}
       <form className="gh-signin__form" noValidate onSubmit={submit}>
         {useSaved ? (
           <Select
@@ -147,7 +157,13 @@ export function LoginScreen() {
             fullWidth
             value={selected}
             onChange={chooseSaved}
-            error={errors.username}
+            onKeyDown={(e) => {
+              browsing.current = browsingKeys.has(e.key);
+            }}
+            onPointerDown={() => {
+              browsing.current = false;
+            }}
+            error={problems.onField(id('saved-username'))}
             options={[
               ...saved.map((s) => ({ text: s.friendlyName, value: s.value })),
               { text: t('login.otherUser'), value: OTHER_USER },
@@ -160,16 +176,21 @@ export function LoginScreen() {
             label={t('login.username')}
             value={username}
             onChange={(e) => setUsername(e.target.value)}
-            error={errors.username}
+            error={problems.onField(id('username'))}
           />
         )}
+        {useSaved && selected === OTHER_USER ? (
+          <Button variant="secondary" onClick={useOtherUser}>
+            {t('login.typeOtherUser')}
+          </Button>
+        ) : null}
         <PasswordInput
           id={id('password')}
           ref={passwordRef}
           label={t('login.password')}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
+          error={problems.onField(id('password'))}
         />
         <Checkbox
           id={id('remember')}

@@ -6,12 +6,21 @@ import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
+import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
-import { useCall } from '../../shared/useCall.ts';
+import { unauthorizedState, useCall } from '../../shared/useCall.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { type OtpTextsKey, tx } from './messages.ts';
-import { type Channel, checkCall, type OtpNavState, type Selected, sendBody, sendCall } from './otp-state.ts';
+import {
+  allowedChannels,
+  type Channel,
+  checkCall,
+  type OtpNavState,
+  type Selected,
+  sendBody,
+  sendCall,
+} from './otp-state.ts';
 import './Otp.css';
 
 const headings: Record<Channel, OtpTextsKey> = {
@@ -19,6 +28,18 @@ const headings: Record<Channel, OtpTextsKey> = {
   voice: 'otp.codeHeading.voice',
   email: 'otp.codeHeading.email',
   rep: 'otp.codeHeading.rep',
+};
+
+/**
+ * Channels whose code arrives in a message on this device, where the browser or phone may offer
+ * it: autocomplete="one-time-code". A code read out (voice, representative) keeps the spec's
+ * autocomplete off (docs/decisions/013-one-time-code-autocomplete.md).
+ */
+const codeAutocomplete: Record<Channel, 'one-time-code' | 'off'> = {
+  sms: 'one-time-code',
+  email: 'one-time-code',
+  voice: 'off',
+  rep: 'off',
 };
 
 /** Widget spec §2 "OTP code screen", §4 "OTP flow", §5 code rules. */
@@ -34,7 +55,7 @@ export function OtpCodeScreen() {
     nav.selectedContact ?? { type: 'REP', value: '', label: '', channel: 'rep' },
   );
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const problems = useFormErrors();
   const [notice, setNotice] = useState<string | null>(null);
   const [trust, setTrust] = useState(false);
   const [busy, setBusy] = useState<'check' | 'resend' | 'voice' | null>(null);
@@ -43,23 +64,24 @@ export function OtpCodeScreen() {
   const outage = channel === 'sms' && (nav.carrierOutage || nav.ruleData?.carrierOutage);
   const phones = (nav.contacts?.phone ?? []).filter((c) => c.enable);
   const headingId = `${idPrefix}-code-heading`;
+  const codeId = `${idPrefix}-code`;
+  // Voice is offered only when allowed (by the server, or by the host in step-up).
+  const voiceAllowed = allowedChannels(idPrefix).has('OTP-VOICE');
+  /** A failed submit: the summary is announced, the field says why and takes focus (spec §5). */
+  const failOnCode = (message: string) => {
+    problems.fail([{ fieldId: codeId, message }]);
+    codeRef.current?.focus();
+  };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    if (!code.trim()) {
-      setError(t('error.emptyCode'));
-      codeRef.current?.focus();
-      return;
-    }
-    if (code.length !== limits.codeLength) {
-      setError(t('error.shortCode'));
-      codeRef.current?.focus();
-      return;
-    }
-    setError(undefined);
+    if (!code.trim()) return failOnCode(t('error.emptyCode'));
+    if (code.length !== limits.codeLength) return failOnCode(t('error.shortCode'));
+    problems.clear();
     setBusy('check');
-    const bindDevice = config.journey === 'LOGIN' && trust;
+    // Config bindDevice: the host asks to bind (no box shown); otherwise the customer's box.
+    const bindDevice = config.journey === 'LOGIN' && (config.bindDevice || trust);
     const outcome = await call(checkCall[channel], { body: { securityCode: code, bindDevice } });
     if (outcome.kind === 'success') {
       config.onEvent?.({ type: 'factorVerified', detail: { factor: channel } });
@@ -68,8 +90,7 @@ export function OtpCodeScreen() {
       // Spec §5: a server error on the field replaces the message with the server's text.
       config.onEvent?.({ type: 'invalidCode', detail: { factor: channel } });
       setCode('');
-      setError(outcome.text);
-      codeRef.current?.focus();
+      failOnCode(outcome.text);
     }
     setBusy(null);
   }
@@ -82,12 +103,19 @@ export function OtpCodeScreen() {
     const body = sendBody(via, selected.value, config.businessSMSText);
     const result = await client.call(sendCall[via], { body }).catch(() => null);
     setBusy(null);
-    if (result && (result.status.code === 1200 || result.status.code === 1224)) {
+    if (result?.http === 401) {
+      navigate(routes.error, { state: unauthorizedState });
+    } else if (result && (result.status.code === 1200 || result.status.code === 1224)) {
+      if (via !== channel) {
+        // A new channel: the last channel's code and its errors no longer apply.
+        setCode('');
+        problems.clear();
+      }
       setSelected({ ...selected, channel: via });
       setNotice(tx('otp.resent'));
       codeRef.current?.focus();
     } else if (result && result.status.code === 1491) {
-      navigate(routes.authenticatorRep);
+      navigate(routes.authenticatorRep, { state: { reason: 'limit' } });
     } else {
       setNotice(result?.status.message ?? t('page.cantComplete'));
     }
@@ -100,9 +128,10 @@ export function OtpCodeScreen() {
           {tx('otp.back')}
         </Button>
       ) : null}
-      <ScreenHeading id={headingId} ref={headingRef}>
+      <ScreenHeading id={headingId} ref={headingRef} invalid={problems.invalid}>
         {tx(headings[channel])}
       </ScreenHeading>
+      {problems.formAlert()}
       {outage ? (
         <Alert variant="warning" title={tx('otp.outage')}>
           {phones.length > 1 ? tx('otp.outageSeveral') : tx('otp.outageOne')}
@@ -114,15 +143,16 @@ export function OtpCodeScreen() {
       {notice ? <Alert variant="info">{notice}</Alert> : null}
       <form className="gh-signin__form" noValidate onSubmit={submit}>
         <CodeInput
-          id={`${idPrefix}-code`}
+          id={codeId}
           ref={codeRef}
           label={tx('otp.securityCode')}
           required
+          autoComplete={codeAutocomplete[channel]}
           value={code}
           onValueChange={setCode}
-          error={error}
+          error={problems.onField(codeId)}
         />
-        {config.journey === 'LOGIN' ? (
+        {config.journey === 'LOGIN' && !config.bindDevice ? (
           <Checkbox
             id={`${idPrefix}-trust`}
             label={tx('otp.trustDevice')}
@@ -145,11 +175,13 @@ export function OtpCodeScreen() {
           </Button>
         ) : null}
       </form>
-      {channel === 'sms' ? (
+      {channel === 'sms' && (voiceAllowed || phones.length > 1) ? (
         <div className="gh-otp__helper">
-          <Button variant="link" loading={busy === 'voice'} onClick={() => void resend('voice')}>
-            {tx('otp.callInstead')}
-          </Button>
+          {voiceAllowed ? (
+            <Button variant="link" loading={busy === 'voice'} onClick={() => void resend('voice')}>
+              {tx('otp.callInstead')}
+            </Button>
+          ) : null}
           {phones.length > 1 ? (
             <Button
               variant="link"
@@ -161,18 +193,22 @@ export function OtpCodeScreen() {
         </div>
       ) : null}
       <div className="gh-signin__links">
-        {channel === 'rep' ? null : (nav.contacts?.email.length ?? 0) + phones.length > 1 ? (
+        {channel !== 'rep' && (nav.contacts?.email.length ?? 0) + phones.length > 1 ? (
           <Button
             variant="link"
             onClick={() => navigate(routes.authenticatorOtp, { state: { contacts: nav.contacts } })}
           >
             {tx('otp.anotherWay')}
           </Button>
-        ) : (
-          <Button variant="link" onClick={() => navigate(routes.authenticatorRep)}>
+        ) : null}
+        {channel !== 'rep' ? (
+          <Button
+            variant="link"
+            onClick={() => navigate(routes.authenticatorRep, { state: { backButtonEnabled: true } })}
+          >
             {tx('otp.cantReceive')}
           </Button>
-        )}
+        ) : null}
         <CancelLink />
       </div>
     </section>

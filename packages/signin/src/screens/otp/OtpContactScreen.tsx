@@ -3,25 +3,23 @@ import { Alert, Button, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { routes } from '../../routes.ts';
+import { isShownRoute, routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
+import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
-import { useCall } from '../../shared/useCall.ts';
+import { Loading } from '../../shared/Loading.tsx';
+import { unauthorizedState, useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
-import { otpChannelsKey } from '../authenticator/AuthenticatorEntry.tsx';
 import { type OtpTextsKey, tx } from './messages.ts';
-import { type Channel, type Contacts, type OtpNavState, sendBody, sendCall } from './otp-state.ts';
+import {
+  allowedChannels,
+  type Channel,
+  type Contacts,
+  type OtpNavState,
+  sendBody,
+  sendCall,
+} from './otp-state.ts';
 import './Otp.css';
-
-/** The one-time-code channels the server allows, as kept by the authenticator entry. */
-function allowedChannels(idPrefix: string): Set<string> {
-  try {
-    const stored = JSON.parse(sessionStorage.getItem(otpChannelsKey(idPrefix)) ?? '[]') as unknown;
-    return new Set(Array.isArray(stored) ? stored.filter((v): v is string => typeof v === 'string') : []);
-  } catch {
-    return new Set();
-  }
-}
 
 /** Widget spec §2 "OTP contact screen" and §4 "Switching channels". */
 export function OtpContactScreen() {
@@ -35,7 +33,7 @@ export function OtpContactScreen() {
   const [switched, setSwitched] = useState(false);
   const [choice, setChoice] = useState<string>('');
   const [busy, setBusy] = useState<Channel | null>(null);
-  const [alert, setAlert] = useState<string | null>(null);
+  const problems = useFormErrors();
   useHeadingFocus(headingRef);
   const allowed = allowedChannels(idPrefix);
   const phoneAllowed = allowed.has('OTP-SMS') || allowed.has('OTP-VOICE');
@@ -49,9 +47,14 @@ export function OtpContactScreen() {
       .then((result) => {
         if (!live) return;
         const data = result.envelope?.successData;
-        if (result.envelope?.redirectPath) {
-          navigate(result.envelope.redirectPath, {
-            state: { ruleData: result.envelope.ruleData, otpCallRep: true },
+        const given = result.envelope?.redirectPath;
+        if (result.http === 401) {
+          // The session ended: its page, not the representative (widget spec §8).
+          navigate(routes.error, { state: unauthorizedState });
+        } else if (given !== undefined) {
+          // Spec §7: the redirect path, or the error route when it is not a screen of ours.
+          navigate(isShownRoute(given) ? given : routes.error, {
+            state: { ruleData: result.envelope?.ruleData, otpCallRep: true },
           });
         } else if (data) setContacts({ phone: data.phone ?? [], email: data.email ?? [] });
         else navigate(routes.authenticatorRep, { state: { otpCallRep: true } });
@@ -85,13 +88,13 @@ export function OtpContactScreen() {
     setChoice(current[0]?.value ?? '');
   }, [current[0]?.value]);
 
-  if (!contacts || current.length === 0) return null;
+  if (!contacts || current.length === 0) return <Loading />;
   const selected = current.find((c) => c.value === choice) ?? current[0]!;
 
   async function send(channel: Exclude<Channel, 'rep'>) {
     if (busy) return;
     setBusy(channel);
-    setAlert(null);
+    problems.clear();
     const body = sendBody(channel, selected.value, config.businessSMSText);
     const outcome = await call(
       sendCall[channel],
@@ -103,7 +106,7 @@ export function OtpContactScreen() {
       },
     );
     setBusy(null);
-    if (outcome.kind === 'error') setAlert(outcome.text);
+    if (outcome.kind === 'error') problems.fail([{ message: outcome.text }]);
   }
 
   const prompt: OtpTextsKey =
@@ -119,14 +122,22 @@ export function OtpContactScreen() {
   return (
     <section className="gh-signin__screen" aria-labelledby={headingId}>
       {switched && kind === 'phone' ? (
-        <Button variant="link" className="gh-otp__back" onClick={() => setKind('email')}>
+        <Button
+          variant="link"
+          className="gh-otp__back"
+          onClick={() => {
+            // The Back button goes with the phone view: focus goes to the heading, never to <body>.
+            setKind('email');
+            requestAnimationFrame(() => headingRef.current?.focus());
+          }}
+        >
           {tx('otp.back')}
         </Button>
       ) : null}
-      <ScreenHeading id={headingId} ref={headingRef}>
+      <ScreenHeading id={headingId} ref={headingRef} invalid={problems.invalid}>
         {tx('otp.heading')}
       </ScreenHeading>
-      {alert ? <Alert variant="critical">{alert}</Alert> : null}
+      {problems.formAlert()}
       {current.length > 1 ? (
         <RadioGroup
           id={`${idPrefix}-otp-contact`}
@@ -180,24 +191,25 @@ export function OtpContactScreen() {
         ) : null}
       </div>
       <div className="gh-signin__links">
+        {/* Widget spec §2: both links; switching only when the other kind has a usable contact (§4). */}
         {other.length > 0 ? (
           <Button
             variant="link"
             onClick={() => {
               setSwitched(true);
+              problems.clear();
               setKind(kind === 'phone' ? 'email' : 'phone');
             }}
           >
             {tx('otp.anotherWay')}
           </Button>
-        ) : (
-          <Button
-            variant="link"
-            onClick={() => navigate(routes.authenticatorRep, { state: { backButtonEnabled: true } })}
-          >
-            {tx('otp.cantReceive')}
-          </Button>
-        )}
+        ) : null}
+        <Button
+          variant="link"
+          onClick={() => navigate(routes.authenticatorRep, { state: { backButtonEnabled: true } })}
+        >
+          {tx('otp.cantReceive')}
+        </Button>
         <CancelLink />
       </div>
     </section>

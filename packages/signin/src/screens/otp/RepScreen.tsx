@@ -1,5 +1,5 @@
 import { format } from '@gatehouse/contract/client';
-import { Button } from '@gatehouse/ui';
+import { Alert, Button } from '@gatehouse/ui';
 import { useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
@@ -18,27 +18,27 @@ import './Otp.css';
 export function RepScreen() {
   const { idPrefix, config } = useWidget();
   const navigate = useNavigate();
-  const nav = (useLocation().state ?? {}) as OtpNavState;
+  const nav = (useLocation().state ?? {}) as OtpNavState & { reason?: string };
   const headingRef = useRef<HTMLHeadingElement>(null);
   useHeadingFocus(headingRef);
   const stepUp = config.journey === 'STEPUP';
   const headingId = `${idPrefix}-rep-heading`;
   return (
-    <section
-      className="gh-signin__screen"
-      aria-labelledby={stepUp ? undefined : headingId}
-      aria-label={stepUp ? tx('otp.heading') : undefined}
-    >
+    <section className="gh-signin__screen" aria-labelledby={headingId}>
       {nav.backButtonEnabled ? (
         <Button variant="link" className="gh-otp__back" onClick={() => navigate(-1)}>
           {tx('otp.back')}
         </Button>
       ) : null}
-      {stepUp ? null : (
-        <ScreenHeading id={headingId} ref={headingRef}>
-          {tx('otp.repHeading')}
-        </ScreenHeading>
-      )}
+      {/* The step-up variant omits the call-to-verify heading (spec §6) but keeps a heading to
+          land focus on and name the screen: the contact screen's 'Verify your identity'. */}
+      <ScreenHeading id={headingId} ref={headingRef}>
+        {tx(stepUp ? 'otp.heading' : 'otp.repHeading')}
+      </ScreenHeading>
+      {nav.reason === 'limit' ? (
+        // 1491: the channel is refused for now; the customer learns why they are here.
+        <Alert variant="warning">{tx('otp.limitReached')}</Alert>
+      ) : null}
       {config.repPhone ? (
         <p className="gh-otp__rep-phone">
           <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>

@@ -43,6 +43,7 @@ const otpTexts = {
   'otp.repText': 'A representative will verify your identity and provide a temporary security code.',
   'otp.repCall': 'Call {0}',
   'otp.continue': 'Continue',
+  'otp.limitReached': factorMessages.factorLimitReached,
 } as const;
 
 export type OtpTextsKey = keyof typeof otpTexts;

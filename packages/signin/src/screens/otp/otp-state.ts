@@ -1,6 +1,7 @@
 import type { Contact } from '@gatehouse/contract/client';
 import { format } from '@gatehouse/contract/client';
 import type { CallName } from '../../api/calls.ts';
+import { otpChannelsKey } from '../authenticator/AuthenticatorEntry.tsx';
 import { tx } from './messages.ts';
 
 /** The channels of the one-time code factor and their calls (widget spec §7). */
@@ -43,4 +44,14 @@ export function sendBody(channel: Exclude<Channel, 'rep'>, contact: string, busi
   if (channel === 'email') return { email: contact };
   if (channel === 'sms') return { phone: contact, message: format(tx('otp.smsTemplate'), businessSMSText) };
   return { phone: contact };
+}
+
+/** The one-time-code channels allowed (by the server, or the host for step-up), as the entry kept them. */
+export function allowedChannels(idPrefix: string): Set<string> {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(otpChannelsKey(idPrefix)) ?? '[]') as unknown;
+    return new Set(Array.isArray(stored) ? stored.filter((v): v is string => typeof v === 'string') : []);
+  } catch {
+    return new Set();
+  }
 }

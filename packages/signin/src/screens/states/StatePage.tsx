@@ -17,7 +17,7 @@ import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 
-type Action = 'reset' | 'preReset' | 'updateUsername' | 'back' | 'backToLogin';
+type Action = 'reset' | 'preReset' | 'updateUsername' | 'back' | 'backToLogin' | 'signInAgain';
 
 type PageDef = {
   heading: Key;
@@ -30,6 +30,15 @@ type PageDef = {
 /** Widget spec §2 and §8: the account-state pages as data, one row each. */
 export const statePages = {
   blocked: { heading: 'page.blockedHeading', body: ['page.blockedBody'], callUs: true, cancel: true },
+  // Widget spec §8 'Security blocked': password 1401 and session login 1403 on a blocked account.
+  securityBlocked: {
+    heading: 'page.blockedHeading',
+    body: ['error.securityBlocked', 'page.blockedBody'],
+    callUs: true,
+    cancel: true,
+  },
+  // Widget spec §8 'Unauthorized': HTTP 401, the session ended (or step-up without one).
+  unauthorized: { heading: 'error.unauthorized', body: ['page.sessionEnded'], action: 'signInAgain' },
   blockedReset: { heading: 'page.lockedHeading', body: ['page.lockedBody'], action: 'reset', cancel: true },
   expired: { heading: 'page.expiredHeading', body: ['page.expiredBody'], action: 'preReset', cancel: true },
   reject: { heading: 'page.rejectHeading', body: [], action: 'backToLogin' },
@@ -54,7 +63,7 @@ export type StatePageName = keyof typeof statePages;
 
 export function StatePage({ name, children }: { name: StatePageName; children?: ReactNode }) {
   const page: PageDef = statePages[name];
-  const { config, idPrefix } = useWidget();
+  const { config, idPrefix, client } = useWidget();
   const navigate = useNavigate();
   const location = useLocation();
   const cancel = useCancel();
@@ -83,6 +92,19 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
         if (location.key !== 'default') navigate(-1);
         else cancel();
         return;
+      case 'signInAgain':
+        // The DELETE-style logout (widget spec §7) clears what is left of the ended session; it
+        // skips error mapping: whatever it answers, the customer signs in again.
+        setBusy(true);
+        await client.call('logout').catch(() => undefined);
+        setBusy(false);
+        if (config.journey === 'LOGIN') navigate(routes.login);
+        else {
+          // Step-up cannot sign in by itself: the host does (docs/embedding.md).
+          config.onEvent?.({ type: 'sessionEnded', detail: { journey: config.journey } });
+          cancel();
+        }
+        return;
       case 'backToLogin':
         // Back to the login screen in the login journey; elsewhere the host decides.
         if (config.journey === 'LOGIN') navigate(routes.login);
@@ -97,6 +119,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
     updateUsername: 'page.updateUsername',
     back: 'page.back',
     backToLogin: 'page.backToLogin',
+    signInAgain: 'page.signInAgain',
   };
   const resetMissing = (page.action === 'reset' || page.action === 'preReset') && !config.resetUrl;
 

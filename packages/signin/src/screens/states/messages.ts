@@ -24,6 +24,8 @@ const stateTexts = {
   'page.ssoHeading': "We couldn't complete this action",
   'page.ssoBody': loginMessages.noLoginInProgress,
   'page.logoutHeading': loginMessages.loggedOut,
+  'page.sessionEnded': loginMessages.sessionExpired,
+  'page.signInAgain': 'Sign in again',
   'page.logoutBody': 'Thank you for visiting. You can close this window or log in again.',
 } as const;
 

@@ -1,12 +1,16 @@
 import { useLocation } from 'react-router';
 import { useWidget } from '../../context.tsx';
-import { StatePage } from './StatePage.tsx';
+import { StatePage, type StatePageName } from './StatePage.tsx';
 
 /** Blocked, or blocked for reset when the state says so (password authentication 1203). */
 export function BlockedRoute() {
   const state = useLocation().state as { reason?: string } | null;
-  const name =
-    state?.reason === 'reset' ? 'blockedReset' : state?.reason === 'maintenance' ? 'maintenance' : 'blocked';
+  const names: Record<string, StatePageName> = {
+    reset: 'blockedReset',
+    maintenance: 'maintenance',
+    securityBlocked: 'securityBlocked',
+  };
+  const name = names[state?.reason ?? ''] ?? 'blocked';
   return <StatePage name={name} />;
 }
 

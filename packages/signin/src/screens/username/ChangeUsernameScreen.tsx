@@ -1,8 +1,9 @@
 import { checkUsername, format, type UsernameRuleId, usernameRuleIds } from '@gatehouse/contract/client';
-import { Alert, Button, VisuallyHidden } from '@gatehouse/ui';
+import { Button, VisuallyHidden } from '@gatehouse/ui';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { CancelLink } from '../../shared/CancelLink.tsx';
+import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { PasswordInput, UsernameInput } from '../../shared/fields.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
@@ -34,8 +35,7 @@ export function ChangeUsernameScreen() {
   const [password, setPassword] = useState('');
   // The checklist is re-evaluated on key-up (not Enter), as the spec says, not on every change.
   const [checked, setChecked] = useState(() => unmetWhileEmpty('', ''));
-  const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
-  const [alert, setAlert] = useState<string | null>(null);
+  const problems = useFormErrors();
   const [busy, setBusy] = useState(false);
   useHeadingFocus(headingRef);
   const id = (name: string) => `${idPrefix}-cu-${name}`;
@@ -53,23 +53,25 @@ export function ChangeUsernameScreen() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const next: { username?: string; password?: string } = {};
-    if (!username.trim()) next.username = tx('username.usernameRequired');
-    if (!password) next.password = tx('username.passwordRequired');
-    setErrors(next);
-    setAlert(null);
-    if (next.username) return usernameRef.current?.focus();
-    if (next.password) return passwordRef.current?.focus();
+    const missing = [
+      ...(username.trim() ? [] : [{ fieldId: id('username'), message: tx('username.usernameRequired') }]),
+      ...(password ? [] : [{ fieldId: id('password'), message: tx('username.passwordRequired') }]),
+    ];
+    if (missing.length) {
+      problems.fail(missing);
+      return (username.trim() ? passwordRef : usernameRef).current?.focus();
+    }
     const rules = evaluate();
     if (!usernameRuleIds.every((rule) => rules[rule])) {
-      setAlert(tx('username.notMet'));
+      problems.fail([{ message: tx('username.notMet') }]);
       return usernameRef.current?.focus();
     }
+    problems.clear();
     setBusy(true);
     const outcome = await call('changeUsername', { body: { username, password } }, { username });
     setBusy(false);
     if (outcome.kind === 'error') {
-      setAlert(outcome.text);
+      problems.fail([{ message: outcome.text }]);
       if (outcome.message === 'error.wrongPassword') {
         setPassword('');
         passwordRef.current?.focus();
@@ -79,15 +81,11 @@ export function ChangeUsernameScreen() {
 
   return (
     <section className="gh-signin__screen" aria-labelledby={id('heading')}>
-      <ScreenHeading id={id('heading')} ref={headingRef}>
+      <ScreenHeading id={id('heading')} ref={headingRef} invalid={problems.invalid}>
         {tx('username.heading')}
       </ScreenHeading>
       <p>{tx('username.intro')}</p>
-      {alert ? (
-        <Alert variant="critical" id={id('alert')}>
-          {alert}
-        </Alert>
-      ) : null}
+      {problems.formAlert({ id: id('alert') })}
       <form className="gh-signin__form" noValidate onSubmit={submit}>
         <UsernameInput
           id={id('username')}
@@ -96,7 +94,7 @@ export function ChangeUsernameScreen() {
           value={username}
           onChange={(e) => setUsername(e.target.value)}
           onKeyUp={onKeyUp}
-          error={errors.username}
+          error={problems.onField(id('username'))}
           aria-describedby={id('rules')}
         />
         <div className="gh-username-rules" id={id('rules')}>
@@ -126,7 +124,7 @@ export function ChangeUsernameScreen() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           onKeyUp={onKeyUp}
-          error={errors.password}
+          error={problems.onField(id('password'))}
         />
         <Button
           type="submit"

@@ -1,0 +1,56 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api, envelope, fakeServer, renderWidget } from '../../test/fake-server.tsx';
+
+describe('change username: failed submits are announced (issue 9 point 15)', () => {
+  beforeEach(() => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the CSRF cookie.
+    document.cookie = 'XSRF-TOKEN=abc.def';
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('Enter from the field in error announces the error each time; the title says Error', async () => {
+    fakeServer({
+      [api.password]: { body: envelope(1200, 'Success') },
+      [api.session]: {
+        body: envelope(1202, 'Callbacks required', { callbacks: [{ name: 'PASSWORD', type: 'SETUP' }] }),
+      },
+      'PUT /api/user/identity/username': { body: envelope(1474, 'taken') },
+    });
+    renderWidget();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/Username/), 'forceupd01');
+    await user.type(screen.getByLabelText(/^Password/), 'Quartz5Lake{Enter}');
+    await user.click(await screen.findByRole('button', { name: 'Update username' }, { timeout: 3000 }));
+    const field = await screen.findByRole('textbox', { name: /New username/ });
+    field.focus();
+    await user.keyboard('{Enter}');
+    const first = await screen.findAllByRole('alert');
+    expect(first.map((a) => a.textContent)).toEqual([
+      'Enter a new username.',
+      'Enter your current password.',
+    ]);
+    expect(document.activeElement).toBe(field);
+    await waitFor(() => expect(document.title.startsWith('Error: Create a new username')).toBe(true));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getAllByRole('alert')[0]).not.toBe(first[0]));
+
+    // Rules not met, then a server error: each one a new alert.
+    await user.type(field, 'abc');
+    await user.type(screen.getByLabelText(/Current password/), 'Quartz5Lake');
+    field.focus();
+    await user.keyboard('{Enter}');
+    const notMet = await screen.findByRole('alert');
+    expect(notMet.textContent).toContain('Username requirements are not met.');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('alert')).not.toBe(notMet));
+    await user.clear(field);
+    await user.type(field, 'newname42{Enter}');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain(
+        'The username you entered is already taken. Please try another one.',
+      ),
+    );
+  }, 20_000);
+});
