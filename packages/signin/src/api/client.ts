@@ -51,6 +51,26 @@ export function readCookie(name: string): string | undefined {
 }
 
 /**
+ * CSRF tokens the service sent in its X-XSRF-TOKEN response header, per service origin. A page on
+ * another host (the portal's dev, uat, qa and prod environments) cannot read the service's
+ * XSRF-TOKEN cookie, so it echoes the header's token instead; it lives in memory only, never in
+ * web storage. A page on the service's own origin reads the cookie, which every tab shares.
+ */
+const headerTokens = new Map<string, string>();
+
+function serviceOrigin(url: string): string | undefined {
+  if (typeof location === 'undefined') return undefined;
+  const origin = new URL(url, location.href).origin;
+  return origin === location.origin ? undefined : origin;
+}
+
+function keepHeaderToken(url: string, response: Response) {
+  const origin = serviceOrigin(url);
+  const token = response.headers?.get?.(headers.csrf);
+  if (origin && token) headerTokens.set(origin, token);
+}
+
+/**
  * The one call helper of widget spec §7: JSON, the spec's headers (request id REQ + 32 random
  * characters, app id and name, token type and location, no-cache), credentials included,
  * CSRF header from the XSRF-TOKEN cookie, 204 as success. Every answer is read as the envelope.
@@ -64,12 +84,20 @@ export class ApiClient {
     return base + search;
   }
 
-  /** Makes sure the XSRF-TOKEN cookie exists before a state-changing call. */
+  /**
+   * The CSRF token for a state-changing call: the XSRF-TOKEN cookie on the service's own origin,
+   * the token from the service's last X-XSRF-TOKEN header on another; fetched first when missing.
+   */
   private async ensureXsrf(): Promise<string | undefined> {
-    const existing = readCookie(cookies.csrf);
-    if (existing) return existing;
-    await fetch(this.url(paths.health), { credentials: 'include', cache: 'no-store' }).catch(() => undefined);
-    return readCookie(cookies.csrf);
+    const health = this.url(paths.health);
+    const origin = serviceOrigin(health);
+    const current = () => (origin ? headerTokens.get(origin) : readCookie(cookies.csrf));
+    if (current()) return current();
+    const response = await fetch(health, { credentials: 'include', cache: 'no-store' }).catch(
+      () => undefined,
+    );
+    if (response) keepHeaderToken(health, response);
+    return current();
   }
 
   /** One of the widget's named calls (widget spec §7). */
@@ -107,8 +135,9 @@ export class ApiClient {
       if (xsrf) requestHeaders[headers.csrf] = xsrf;
     }
     let response: Response;
+    const url = this.url(path, options.query);
     try {
-      response = await fetch(this.url(path, options.query), {
+      response = await fetch(url, {
         method,
         headers: requestHeaders,
         credentials: 'include',
@@ -120,6 +149,7 @@ export class ApiClient {
     } catch (error) {
       throw new TransportError(error instanceof Error ? error.message : String(error));
     }
+    keepHeaderToken(url, response);
     if (response.status === 204) {
       return { http: 204, status: { code: Status.SUCCESS, message: '' }, errorType: 'NONE', envelope: null };
     }

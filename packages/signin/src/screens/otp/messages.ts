@@ -1,11 +1,11 @@
-import { factorMessages } from '@gatehouse/contract/client';
+import { factorMessages, smsTemplate } from '@gatehouse/contract/client';
 import { translator } from '../../messages/index.ts';
 
 /** One-time code screens (widget spec §2, §8), verbatim where quoted; headings per channel are ours. Loaded with these screens, not on the login route. */
 const otpTexts = {
   'otp.heading': 'Verify your identity',
-  'otp.smsTemplate':
-    '{0} msg: Your security code is: $$CODE$$ DO NOT SHARE THIS CODE WITH ANYONE. Enter it online to complete your transaction. Thank you.',
+  // The server sends only this text (SMS_SENDER_NAMES): one copy, in the contract.
+  'otp.smsTemplate': smsTemplate,
   'otp.whichNumber': 'Which number should we send it to?',
   'otp.whichEmail': 'Which email should we send it to?',
   'otp.oneNumber': "We'll send it to this number.",
