@@ -250,14 +250,25 @@ export function parseNetwork(text: string): Network | undefined {
 /** The session secret used when none is set: published in the source, so never for production. */
 const DEVELOPMENT_SECRET = 'development-only-secret-not-for-production-use';
 
+/** Keyboard rows (US layout), for telling a run of neighbouring keys from random characters. */
+const keyboardRows = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const keyboardNeighbours = (a: string, b: string) =>
+  keyboardRows.some((row) => {
+    const i = row.indexOf(a.toLowerCase());
+    return i >= 0 && Math.abs(row.indexOf(b.toLowerCase()) - i) === 1 && row.includes(b.toLowerCase());
+  });
+
 /**
  * Why a secret is too weak to protect production, or null. Judged by the text itself, not by a list
- * of known values: at least 32 characters, at least 3 bits of Shannon entropy per character and 96
- * bits in all, and no repeated pattern (`abcabc…`, `0123456789` again and again). 32 random hex
- * digits or base64 characters pass; a word, a repeated character or a keyboard run does not.
+ * of known values: at least 32 characters; at least 3 bits of Shannon entropy per character and 96
+ * bits in all; no repeated pattern (`abcabc…`); not a run (more than half of the neighbouring
+ * characters next to each other in the alphabet, the digits or a keyboard row: `abcdef…`,
+ * `qwerty…`); not words (more than 60 % of it in lower-case runs of five letters or more, as in
+ * `a-production-secret-of-…`). 32 random hex digits or base64 characters pass.
  */
 export function secretWeakness(value: string): string | null {
   if (value.length < 32) return 'must be at least 32 characters';
+  const weak = 'is too weak: use at least 32 random characters (for example `openssl rand -base64 32`)';
   const counts = new Map<string, number>();
   for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let perChar = 0;
@@ -268,9 +279,16 @@ export function secretWeakness(value: string): string | null {
   const periodic = Array.from({ length: Math.floor(value.length / 2) }, (_, i) => i + 1).some((period) =>
     [...value].every((ch, i) => i < period || ch === value[i - period]),
   );
-  if (periodic || perChar < 3 || perChar * value.length < 96) {
-    return 'is too weak: use at least 32 random characters (for example `openssl rand -base64 32`)';
+  if (periodic || perChar < 3 || perChar * value.length < 96) return weak;
+  let runs = 0;
+  for (let i = 1; i < value.length; i++) {
+    const a = value[i - 1]!;
+    const b = value[i]!;
+    if (Math.abs(a.charCodeAt(0) - b.charCodeAt(0)) === 1 || keyboardNeighbours(a, b)) runs++;
   }
+  if (runs / (value.length - 1) > 0.5) return weak;
+  const words = (value.match(/[a-z]{5,}/g) ?? []).join('').length;
+  if (words / value.length > 0.6) return weak;
   return null;
 }
 
@@ -284,7 +302,7 @@ function productionChecks(v: Parsed) {
   for (const name of ['SESSION_SECRET', 'OTP_PEPPER'] as const) {
     const value = v[name];
     if (value === undefined) continue;
-    if (value === DEVELOPMENT_SECRET) stop(name, 'is the development value published in the source');
+    if (value.includes(DEVELOPMENT_SECRET)) stop(name, 'is the development value published in the source');
     const weakness = secretWeakness(value);
     if (weakness) stop(name, weakness);
   }
@@ -296,6 +314,10 @@ function productionChecks(v: Parsed) {
   }
   if (v.SMS_WEBHOOK_URL && !secureUrl(v.SMS_WEBHOOK_URL)) {
     stop('SMS_WEBHOOK_URL', 'must be an https:// URL in production mode (http:// only to this machine)');
+  }
+  for (const name of ['ALLOWED_ORIGINS', 'CORS_ORIGINS', 'CONNECT_SRC'] as const) {
+    const insecure = v[name].find((origin) => !secureUrl(origin));
+    if (insecure) stop(name, `must list https:// origins in production mode (got "${insecure}")`);
   }
   if (!v.DATABASE_URL) {
     stop('DATABASE_URL', 'is required in production mode (the embedded database is for one machine only)');
@@ -331,7 +353,8 @@ function secureUrl(text: string): boolean {
   const url = new URL(text);
   if (url.protocol === 'https:') return true;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  return url.protocol === 'http:' && (host === 'localhost' || host === '::1' || /^127\./.test(host));
+  const loopback = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+  return url.protocol === 'http:' && loopback;
 }
 
 /**
@@ -350,10 +373,15 @@ function parseTrustProxy(text: string): false | number | string[] {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const bad = entries.find((entry) => !parseNetwork(entry));
+    // A proxy is an address or a network of proxies: nothing wider than a /8 (IPv4) or /32 (IPv6),
+    // which would trust clients' own X-Forwarded-For again.
+    const bad = entries.find((entry) => {
+      const network = parseNetwork(entry);
+      return !network || network.prefix < (network.family === 'ipv4' ? 8 : 32);
+    });
     if (entries.length && !bad) return entries;
     throw new ConfigError(
-      `Invalid setting TRUST_PROXY (got "${bad ?? value}"): each entry must be a proxy's IPv4 or IPv6 address or network in CIDR form`,
+      `Invalid setting TRUST_PROXY (got "${bad ?? value}"): each entry must be a proxy's IPv4 or IPv6 address or network in CIDR form, no wider than /8 (IPv4) or /32 (IPv6)`,
     );
   }
   throw new ConfigError(

@@ -501,3 +501,166 @@ describe.each(targets)('red team: a password reset and the devices that were tru
     expect(json(r).successData).toEqual({ username: 'quietmoss42' });
   });
 });
+
+/** The second red-team pass (after the fixes above): each of its findings, held to the fix. */
+describe.each(targets)('red team, second pass ($name)', (target) => {
+  const h = useHarness(target);
+
+  test("a stranger's recovery code checks never spend the owner's code checks", async () => {
+    const { app, ctx } = await h.start();
+    await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
+    for (let round = 0; round < 3; round++) {
+      const stranger = new Client(app, { remoteAddress: '198.51.100.66' });
+      expect(code(await identify(stranger, 'allfactor1'))).toBe(1200);
+      for (let i = 0; i < 10; i++) await checkCode(stranger, '000000');
+    }
+    const owner = await atFactor(app, 'allfactor1');
+    const phone = (await contacts(owner)).phone[0]!;
+    expect(code(await sendSms(owner, phone.value))).toBe(1200);
+    expect(code(await check(owner, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
+  });
+
+  test('a right password first in a burst that then locks the account: its session does not outlive the lock', async () => {
+    const { app, ctx } = await h.start({ LOGIN_LOCKOUT_FAILURES: '6' });
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const owner = new Client(app);
+    await owner.get(api(paths.health));
+    const burst = [
+      owner.signInPassword('alexdemo1', PASSWORD).then(() => owner.sessionLogin()),
+      ...Array.from({ length: 29 }, () => new Client(app).signInPassword('alexdemo1', 'Wrong9Password')),
+    ];
+    await Promise.all(burst);
+    const row = await ctx.db
+      .selectFrom('accounts')
+      .select(['status', 'failed_logins'])
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'locked', failed_logins: 6 });
+    expect((await owner.session()).statusCode).toBe(401);
+  });
+
+  test('client log collector: the recovery flow\'s username, a password-shaped word before "_", codes with separators', async () => {
+    const { app, ctx, logs } = await h.start();
+    await createAccount(ctx, { username: 'recoveruser', password: PASSWORD });
+    const client = new Client(app);
+    expect(code(await identify(client, 'recoveruser'))).toBe(1200);
+    const r = await client.post(api(paths.clientLogs), {
+      logs: [
+        { level: 'warn', message: 'identify {"username":"recoveruser"}' },
+        { level: 'warn', message: 'typed Lantern6Bridge_ then gave up' },
+        { level: 'warn', message: 'codes 12 34 56 and 123-456 and ["1","2","3","4","5","6"]' },
+      ],
+    });
+    expect(r.statusCode).toBe(204);
+    const text = logs.join('\n');
+    for (const leaked of ['recoveruser', 'Lantern6Bridge', '12 34 56', '123-456', '"4","5","6"']) {
+      expect(text, leaked).not.toContain(leaked);
+    }
+  });
+
+  test('a username change removes the saved entries of every device', async () => {
+    const { app, ctx } = await h.start();
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const attacker = new Client(app);
+    await attacker.signInPassword('alexdemo1', PASSWORD);
+    const saved = await attacker.request({
+      method: 'PUT',
+      url: api(paths.rememberUsername),
+      body: { username: 'alexdemo1', operation: 'ADD' },
+    });
+    expect(code(saved)).toBe(1200);
+    const owner = new Client(app);
+    await owner.signIn('alexdemo1', PASSWORD);
+    const changed = await owner.request({
+      method: 'PUT',
+      url: api(paths.changeUsername),
+      body: { username: 'quietmoss42', password: PASSWORD },
+    });
+    expect(code(changed)).toBe(1200);
+    const listed = json<{ usernames: Array<{ value: string }> }>(
+      await attacker.get(api(paths.rememberUsername)),
+    );
+    expect(JSON.stringify(listed.successData ?? {})).not.toContain('quietmoss42');
+  });
+
+  test('per-address limits count an IPv6 client by its /64', async () => {
+    const { app, ctx } = await h.start({ RATE_LIMIT_CLIENT_MAX: '3' });
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const statuses = [];
+    for (let i = 1; i <= 6; i++) {
+      const client = new Client(app, { remoteAddress: `2001:db8:1:2::${i.toString(16)}` });
+      statuses.push((await client.signInPassword('alexdemo1', 'Wrong9Password')).statusCode);
+    }
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.slice(3)).toEqual([429, 429, 429]);
+    // Another /64 is another client.
+    const other = new Client(app, { remoteAddress: '2001:db8:1:3::1' });
+    expect((await other.signInPassword('alexdemo1', 'Wrong9Password')).statusCode).toBe(200);
+  });
+
+  test('a masked address during a sign-in goes to recovery (a flow for the session account), not the factor', async () => {
+    const { app, ctx } = await h.start();
+    await factorAccount(ctx, 'emailonly1', { emails: [{ value: 'emailonly1@example.com' }] });
+    const client = await atFactor(app, 'emailonly1');
+    const r = await sendCode(client, await maskedEmail(client));
+    expect(code(r)).toBe(1200);
+    expect(client.cookies.has('GH_RECOVERY')).toBe(true);
+  });
+});
+
+describe('red team, second pass: production settings', () => {
+  const safe: Record<string, string> = {
+    NODE_ENV: 'production',
+    SESSION_SECRET: productionSecret,
+    ...productionMail,
+    SMS_WEBHOOK_URL: 'https://sms-gateway.bank.example/messages',
+  };
+  test.each([
+    [
+      'the development secret with more',
+      { SESSION_SECRET: 'development-only-secret-not-for-production-usex' },
+      /^Invalid setting SESSION_SECRET/,
+    ],
+    [
+      'words',
+      { SESSION_SECRET: 'a-production-secret-of-at-least-32-characters' },
+      /^Invalid setting SESSION_SECRET: is too weak/,
+    ],
+    [
+      'the alphabet',
+      { SESSION_SECRET: 'abcdefghijklmnopqrstuvwxyz0123456789' },
+      /^Invalid setting SESSION_SECRET: is too weak/,
+    ],
+    [
+      'a keyboard run',
+      { OTP_PEPPER: 'qwertyuiopasdfghjklzxcvbnm1234567890' },
+      /^Invalid setting OTP_PEPPER: is too weak/,
+    ],
+    [
+      'a host name that starts with 127.',
+      { SMS_WEBHOOK_URL: 'http://127.sms-gateway.example/send' },
+      /^Invalid setting SMS_WEBHOOK_URL/,
+    ],
+    [
+      'an http:// CORS origin',
+      { CORS_ORIGINS: 'http://portal.bank.example' },
+      /^Invalid setting CORS_ORIGINS: must list https:\/\/ origins/,
+    ],
+    [
+      'an http:// allowed origin',
+      { ALLOWED_ORIGINS: 'http://portal.bank.example' },
+      /^Invalid setting ALLOWED_ORIGINS/,
+    ],
+  ])('%s is refused', (_name, change, message) => {
+    expect(() => loadConfig({ ...safe, ...change })).toThrow(message);
+  });
+
+  test('TRUST_PROXY networks wider than /8 or /32 are refused (they would trust everyone)', () => {
+    for (const value of ['0.0.0.0/1,128.0.0.0/1', '0.0.0.0/0', '::/1', '10.0.0.0/7']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/^Invalid setting TRUST_PROXY/);
+    }
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,2001:db8::/32' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '2001:db8::/32',
+    ]);
+  });
+});

@@ -1,9 +1,30 @@
+import { isIP } from 'node:net';
 import { format, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 import { ApiError } from './http.ts';
+
+/**
+ * The client a per-address limit counts: the address itself for IPv4, its /64 network for IPv6
+ * (one home connection or one cloud host gets a whole /64, so counting single IPv6 addresses would
+ * let such a client rotate past every per-address limit). An IPv4-mapped address counts as IPv4.
+ */
+export function clientKey(ip: string): string {
+  const address = ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 export type RateRule = { max: number; windowMs: number };

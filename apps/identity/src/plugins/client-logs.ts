@@ -11,7 +11,9 @@ import {
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError, failure } from '../lib/http.ts';
+import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
+import { loadFlow } from './recovery.ts';
 import { deviceKey } from './security.ts';
 
 const REDACTED = '[redacted]';
@@ -49,10 +51,15 @@ export function cleanClientText(text: string, request?: FastifyRequest, known: s
       `${q}${name}${q}${sep}${vq ?? ''}${REDACTED}${vq ?? ''}`,
   );
   out = out.replace(/(?<!\d)\d{6}(?!\d)/g, REDACTED);
+  // A code written with separators (`12 34 56`, `123-456`, `"1","2",…`) too.
+  out = out.replace(
+    /(?<![\d\-:.])(?:\d{3}[\s-]\d{3}|\d{2}\s\d{2}\s\d{2}|\d(?:["',\s[\]]{1,4}\d){5})(?![\d\-:.])/g,
+    REDACTED,
+  );
   // A word shaped like a password of the policy (8-20 letters and digits with an upper-case letter,
   // a lower-case letter and a digit) may be one written as prose: it goes too.
   out = out.replace(
-    /(?<![\w-])(?=[A-Za-z\d]*[A-Z])(?=[A-Za-z\d]*[a-z])(?=[A-Za-z\d]*\d)[A-Za-z\d]{8,20}(?![\w-])/g,
+    /(?<![A-Za-z\d])(?=[A-Za-z\d]*[A-Z])(?=[A-Za-z\d]*[a-z])(?=[A-Za-z\d]*\d)[A-Za-z\d]{8,20}(?![A-Za-z\d])/g,
     REDACTED,
   );
   return out.length > limits.clientLogMessageMax ? `${out.slice(0, limits.clientLogMessageMax)}…` : out;
@@ -96,6 +103,12 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
           .where('r.device_key', '=', device)
           .execute()
       : [];
+    // The account a recovery flow of this browser identified.
+    const flow = await loadFlow(ctx, request);
+    const identified = flow?.account_id
+      ? await ctx.db.selectFrom('accounts').select('username').where('id', '=', flow.account_id).execute()
+      : [];
+    saved.push(...identified);
     const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
     if (!session) return saved.map((r) => r.username);
     const account = await ctx.db
@@ -129,7 +142,7 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
     },
     handler: async ({ request, reply, body }) => {
       await limiter.enforce(request, [
-        [`clog:client:${request.ip}`, { max: config.clientLogRateMax, windowMs: 60_000 }],
+        [`clog:client:${clientKey(request.ip)}`, { max: config.clientLogRateMax, windowMs: 60_000 }],
       ]);
       const known = await sessionSecrets(request);
       for (const entry of body.logs) {

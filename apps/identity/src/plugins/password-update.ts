@@ -15,6 +15,7 @@ import type { Context } from '../context.ts';
 import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
 import { isCommonPassword } from '../lib/common-passwords.ts';
 import { ApiError, blockedForReset, contactSupport, failure, outcome } from '../lib/http.ts';
+import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { afterIdentityChange } from '../services/account-security.ts';
 import { checkPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
@@ -293,7 +294,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
 
       // No confirmed code: the old password proves who it is, as a sign-in would.
       await ctx.limiter.enforce(request, [
-        [`pwd:client:${request.ip}`, config.rateLimits.client],
+        [`pwd:client:${clientKey(request.ip)}`, config.rateLimits.client],
         [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
       ]);
       const account = await findAccount(db, body.username);

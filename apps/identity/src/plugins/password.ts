@@ -2,6 +2,7 @@ import { passwordAuthenticationRequest, paths, Status, serverMessages } from '@g
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError, blockedForReset, failure, outcome } from '../lib/http.ts';
+import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { checkPassword, findAccount, usernameKey } from '../services/accounts.ts';
 import { endBrowserFlow } from './recovery.ts';
@@ -28,7 +29,7 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
     },
     handler: async ({ request, reply, body }) => {
       await limiter.enforce(request, [
-        [`pwd:client:${request.ip}`, config.rateLimits.client],
+        [`pwd:client:${clientKey(request.ip)}`, config.rateLimits.client],
         [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
       ]);
 

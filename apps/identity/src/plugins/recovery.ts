@@ -17,6 +17,7 @@ import { randomToken, sha256 } from '../lib/crypto.ts';
 import { ApiError, contactSupport, failure, outcome } from '../lib/http.ts';
 import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { OtpCodes } from '../lib/otp.ts';
+import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { UUID } from '../lib/validate.ts';
 import { afterIdentityChange, notifyOwner } from '../services/account-security.ts';
@@ -123,13 +124,12 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
 
   /**
    * A send belongs to the second factor when it names a contact id (the OTP state's opaque ids) and
-   * a factor session exists, or when there is no recovery flow; otherwise to the recovery flow.
+   * a factor session exists; one that names a masked address belongs to recovery (a flow of its
+   * own, or one started for the session's account).
    */
   async function factorSendSession(request: FastifyRequest, contact: string): Promise<Session | null> {
-    const session = await factorSession(ctx, request);
-    if (!session) return null;
-    if (UUID.test(contact.trim())) return session;
-    return (await loadFlow(ctx, request)) ? null : session;
+    if (!UUID.test(contact.trim())) return null;
+    return factorSession(ctx, request);
   }
 
   /**
@@ -233,7 +233,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply, body }) => {
       const identify = config.recovery.identify;
       await ctx.limiter.enforce(request, [
-        [`recovery:client:${request.ip}`, identify.client],
+        [`recovery:client:${clientKey(request.ip)}`, identify.client],
         [`recovery:account:${usernameKey(body.username)}`, identify.account],
       ]);
       // Known and unknown names do the same work: one lookup, one flow row, one cookie.
@@ -361,7 +361,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       if (!flow.account_id) throw notStarted();
       const send = config.otp.send;
       await ctx.limiter.enforce(request, [
-        [`otp-send:client:${request.ip}`, send.client],
+        [`otp-send:client:${clientKey(request.ip)}`, send.client],
         [`otp-send:account:${flow.account_id}`, send.account],
       ]);
       const account = await findAccountById(db, flow.account_id);
@@ -431,9 +431,11 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       if (blocked(account) || (await recoveryLocked(account.id))) {
         return failure(request, reply, contactSupport(config.supportEmail));
       }
+      // Per flow and per client address, never per account: anyone can open a flow for a username,
+      // so an account-wide count here would let a stranger spend the owner's code checks.
       await ctx.limiter.enforce(request, [
-        [`code-check:flow:${flow.id}`, config.codeCheck.session],
-        [`code-check:account:${account.id}`, config.codeCheck.account],
+        [`recovery-check:flow:${flow.id}`, config.codeCheck.session],
+        [`recovery-check:client:${clientKey(request.ip)}`, config.codeCheck.account],
       ]);
       const incorrect = new ApiError(200, Status.INCORRECT_CODE, serverMessages.incorrectCode);
       // No code was sent for this flow (or it expired): nothing to guess, so nothing is counted.

@@ -17,6 +17,11 @@ export async function afterIdentityChange(
   change: { reason: string; notice: NoticeKind; keepSessionId?: string | undefined },
 ): Promise<void> {
   const revoked = await ctx.db.deleteFrom('trusted_devices').where('account_id', '=', account.id).execute();
+  if (change.notice === 'username-changed') {
+    // Devices that saved the old name must not learn the new one: their saved entries go (the
+    // device that made the change saves it again when its customer ticks 'Remember').
+    await ctx.db.deleteFrom('remembered_usernames').where('account_id', '=', account.id).execute();
+  }
   await ctx.sessions.endAllForAccount(account.id, change.reason, change.keepSessionId);
   request.log.info(
     {

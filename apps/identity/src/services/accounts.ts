@@ -25,12 +25,14 @@ export type PasswordVerdict = 'right' | 'wrong' | 'locked';
 
 /**
  * One password attempt for an account (password authentication, change username, password update).
- * Count first, then decide: the attempt reserves its place in the failure counter with one
- * conditional UPDATE before the hash is compared, so however many attempts arrive at once, at most
- * LOGIN_LOCKOUT_FAILURES of them are compared, and a right password inside a burst that locks the
- * account cannot win. A right password clears the count only if the account is still active; the
- * wrong attempt that reaches the limit locks the account and ends all its sessions. An unknown
- * account gets the same work (`verifyOrBurn`). Accounts that are not active are not counted.
+ * Count first, then decide: the attempt holds the account's row (`SELECT … FOR UPDATE`) while it is
+ * compared and counted, so the attempts on one account are decided one after another, each seeing
+ * every earlier one. A burst therefore gets exactly the sequential answers: at most
+ * LOGIN_LOCKOUT_FAILURES wrong ones are compared, the one that reaches the limit locks the account,
+ * and a right password after it answers as the lockout, never 1200. Attempts on different accounts
+ * go on side by side. A right password clears the count; the lock ends every session of the
+ * account. An unknown account gets the same work (`verifyOrBurn`); accounts that are not active
+ * are not counted.
  */
 export async function checkPassword(
   ctx: Context,
@@ -41,32 +43,31 @@ export async function checkPassword(
     return (await ctx.hasher.verifyOrBurn(account?.password_hash, password)) ? 'right' : 'wrong';
   }
   const limit = ctx.config.lockoutFailures;
-  const reserved = await ctx.db
-    .updateTable('accounts')
-    .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1), updated_at: ctx.clock.now() }))
-    .where('id', '=', account.id)
-    .where('status', '=', 'active')
-    .where('failed_logins', '<', limit)
-    .returning('failed_logins')
-    .executeTakeFirst();
-  const correct = await ctx.hasher.verify(account.password_hash, password);
-  if (!reserved) return correct ? 'locked' : 'wrong';
-  if (correct) {
-    const cleared = await ctx.db
-      .updateTable('accounts')
-      .set({ failed_logins: 0 })
+  const verdict = await ctx.db.transaction().execute(async (tx): Promise<PasswordVerdict> => {
+    const row = await tx
+      .selectFrom('accounts')
+      .select(['status', 'failed_logins', 'password_hash'])
       .where('id', '=', account.id)
-      .where('status', '=', 'active')
+      .forUpdate()
       .executeTakeFirst();
-    return Number(cleared.numUpdatedRows) > 0 ? 'right' : 'locked';
-  }
-  if (reserved.failed_logins < limit) return 'wrong';
-  await ctx.db
-    .updateTable('accounts')
-    .set({ status: 'locked' })
-    .where('id', '=', account.id)
-    .where('status', '=', 'active')
-    .execute();
-  await ctx.sessions.endAllForAccount(account.id, 'locked');
-  return 'locked';
+    const correct = await ctx.hasher.verifyOrBurn(row?.password_hash, password);
+    if (row?.status !== 'active') return correct ? 'locked' : 'wrong';
+    const now = ctx.clock.now();
+    if (correct) {
+      if (row.failed_logins > 0) {
+        await tx.updateTable('accounts').set({ failed_logins: 0 }).where('id', '=', account.id).execute();
+      }
+      return 'right';
+    }
+    const failures = row.failed_logins + 1;
+    await tx
+      .updateTable('accounts')
+      .set({ failed_logins: failures, updated_at: now, ...(failures >= limit ? { status: 'locked' } : {}) })
+      .where('id', '=', account.id)
+      .execute();
+    return failures >= limit ? 'locked' : 'wrong';
+  });
+  // Outside the transaction (its handle is the only one PGlite has until it ends).
+  if (verdict === 'locked') await ctx.sessions.endAllForAccount(account.id, 'locked');
+  return verdict;
 }

@@ -59,10 +59,21 @@ export class SessionStore {
   /** The live session of a token, or null when unknown, ended, idle too long or too old. */
   async load(token: string | undefined): Promise<Session | null> {
     if (!token || token.length > 100) return null;
+    // Only an active account's session counts: a session created in the moment an account was
+    // locked or blocked (a sign-in racing the lockout) is no session.
     const session = await this.db
       .selectFrom('sessions')
-      .selectAll()
+      .selectAll('sessions')
       .where('id', '=', sha256(token))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('accounts')
+            .select('accounts.id')
+            .whereRef('accounts.id', '=', 'sessions.account_id')
+            .where('accounts.status', '=', 'active'),
+        ),
+      )
       .executeTakeFirst();
     if (!session || session.ended_at) return null;
     const now = this.clock.now().getTime();

@@ -120,7 +120,7 @@ export const baseEnv: Record<string, string> = {
   RATE_LIMIT_ACCOUNT_MAX: '10000',
 };
 
-export const productionSecret = 'a-production-secret-of-at-least-32-characters';
+export const productionSecret = 'q7Vx2LmN9pR4sT8wY3zB6cF1hJ5kD0gK';
 /** Text and voice delivery that production mode requires (nothing listens there either). */
 export const productionSms = {
   SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
