@@ -31,6 +31,7 @@ import {
   identify,
   latestCode,
   maskedEmail,
+  postPassword,
   putPassword,
   sendCode,
   wrongCode,
@@ -580,6 +581,27 @@ describe.each(targets)('red team, second pass ($name)', (target) => {
       await attacker.get(api(paths.rememberUsername)),
     );
     expect(JSON.stringify(listed.successData ?? {})).not.toContain('quietmoss42');
+  });
+
+  test('a leaked password alone cannot change the password of an account with a second factor', async () => {
+    const { app, ctx } = await h.start();
+    await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
+    const body = { username: 'allfactor1', oldPassword: PASSWORD, newPassword: 'Lantern6Bridge' };
+    const stranger = new Client(app);
+    const refused = await postPassword(stranger, body);
+    expect(refused.statusCode).toBe(401);
+    expect(code(refused)).toBe(4401);
+    // Even after the password step: the factor was not passed.
+    await stranger.signInPassword('allfactor1', PASSWORD);
+    expect((await postPassword(stranger, body)).statusCode).toBe(401);
+    expect(code(await new Client(app).signInPassword('allfactor1', PASSWORD))).toBe(1200);
+    // Signed in with the factor, the owner can.
+    const owner = await atFactor(app, 'allfactor1');
+    const phone = (await contacts(owner)).phone[0]!;
+    expect(code(await sendSms(owner, phone.value))).toBe(1200);
+    expect(code(await check(owner, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
+    expect(code(await owner.sessionLogin())).toBe(1200);
+    expect(code(await postPassword(owner, body))).toBe(1200);
   });
 
   test('per-address limits count an IPv6 client by its /64', async () => {

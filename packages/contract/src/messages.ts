@@ -94,6 +94,8 @@ export const passwordUpdateMessages = {
    * and the message is the portal's §5 rule text, not the §8 "need at least one" (docs/api.md).
    */
   passwordSpecialForbidden: 'Password cannot contain any special characters',
+  /** 4401: the old-password form of an account with a second factor needs a session that passed it. */
+  passwordChangeNeedsFactor: 'Sign in with your second factor to change your password.',
 } as const;
 
 /** One-time-code second factor, step-up and trusted device (widget spec §2, §4, §8). */

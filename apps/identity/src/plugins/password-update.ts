@@ -268,7 +268,8 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       [Status.BLOCKED_FOR_RESET]: 'The wrong old password reached the lockout',
       [Status.LIMIT_REACHED]: 'The account is blocked or locked: contact support',
       [Status.PASSWORD_REUSED]: 'HTTP 400, as for PUT; every code of PUT applies',
-      [Status.UNAUTHENTICATED]: '{ password } without a confirmed recovery flow (HTTP 401)',
+      [Status.UNAUTHENTICATED]:
+        '{ password } without a confirmed recovery flow; or the old-password form for an account with a second factor and a current password, from a browser not signed in with that factor (HTTP 401)',
       [Status.RATE_LIMITED]: 'Old-password attempts count against the sign-in rate limits (HTTP 429)',
     },
     handler: async ({ request, reply, body }) => {
@@ -306,6 +307,16 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
         return failure(request, reply, blockedForReset());
       }
       if (account.status !== 'active') return failure(request, reply, support());
+      // A password that is not expired or temporary is changed by its old one only from a session
+      // that passed the second factor the account has: a leaked password alone changes nothing.
+      const needsFactor = account.second_factor && account.password_state === 'ok';
+      if (needsFactor && !(await ownSession(request, account))) {
+        request.log.warn(
+          { account: account.id },
+          'password change by old password without the second factor',
+        );
+        throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.passwordChangeNeedsFactor);
+      }
       return update(request, reply, {
         account,
         newPassword: body.newPassword,
