@@ -226,7 +226,7 @@ export class OtpCodes {
   async counters(accountId: string, counter: string) {
     return this.db
       .selectFrom('otp_counters')
-      .select(['wrong_tries', 'unentered_sends', 'updated_at'])
+      .select(['wrong_tries', 'unentered_sends', 'updated_at', 'locked_until'])
       .where('account_id', '=', accountId)
       .where('channel', '=', counter)
       .executeTakeFirst();
@@ -236,7 +236,17 @@ export class OtpCodes {
   async resetCounters(accountId: string, counter: string): Promise<void> {
     await this.db
       .updateTable('otp_counters')
-      .set({ wrong_tries: 0, unentered_sends: 0, updated_at: this.clock.now() })
+      .set({ wrong_tries: 0, unentered_sends: 0, locked_until: null, updated_at: this.clock.now() })
+      .where('account_id', '=', accountId)
+      .where('channel', '=', counter)
+      .execute();
+  }
+
+  /** Refuses the channel under a key until `until` (the compared wrong code that reached the limit). */
+  async lock(accountId: string, counter: string, until: Date): Promise<void> {
+    await this.db
+      .updateTable('otp_counters')
+      .set({ locked_until: until })
       .where('account_id', '=', accountId)
       .where('channel', '=', counter)
       .execute();

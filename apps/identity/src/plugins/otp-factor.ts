@@ -90,11 +90,17 @@ export class OtpFactor {
     const counter = factorCounter(channel);
     const row = await this.codes.counters(accountId, counter);
     if (!row) return false;
-    if (this.ctx.clock.now().getTime() - new Date(row.updated_at).getTime() >= factor.lockoutMs) {
-      if (row.wrong_tries || row.unentered_sends) await this.codes.resetCounters(accountId, counter);
+    const now = this.ctx.clock.now().getTime();
+    // Too many wrong codes: refused until the lock the limit set runs out. (The count itself may
+    // be at the limit only for a moment, while tries are in flight: that refuses nothing.)
+    if (row.locked_until && new Date(row.locked_until).getTime() > now) return true;
+    if (row.locked_until || now - new Date(row.updated_at).getTime() >= factor.lockoutMs) {
+      if (row.wrong_tries || row.unentered_sends || row.locked_until) {
+        await this.codes.resetCounters(accountId, counter);
+      }
       return false;
     }
-    return row.wrong_tries >= factor.maxWrongTries || (forSend && row.unentered_sends >= factor.maxSends);
+    return forSend && row.unentered_sends >= factor.maxSends;
   }
 
   /** The account's contact for this channel, if it is the account's, usable and of the right kind. */
@@ -224,6 +230,8 @@ export class OtpFactor {
     if (result.outcome === 'accepted')
       return this.verified(channel, request, reply, session, input.bindDevice);
     if (result.outcome === 'wrong' && result.exhausted) {
+      const until = new Date(ctx.clock.now().getTime() + ctx.config.factor.lockoutMs);
+      await this.codes.lock(account.id, factorCounter(channel), until);
       request.log.warn({ account: account.id, channel, login }, 'second factor: too many wrong codes');
       return this.tooManyWrong(request, reply, session);
     }

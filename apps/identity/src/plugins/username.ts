@@ -14,7 +14,7 @@ import { ApiError, blockedForReset, failure, outcome, sessionExpired } from '../
 import { defineRoute } from '../lib/route.ts';
 import { afterIdentityChange } from '../services/account-security.ts';
 import { checkPassword, findAccountById, type PasswordVerdict, usernameKey } from '../services/accounts.ts';
-import { clearSessionCookies } from './security.ts';
+import { clearSessionCookies, deviceKey } from './security.ts';
 
 /** The message of each username rule verdict (widget spec §8), by the status code of §4. */
 const ruleMessages: Record<number, string> = {
@@ -136,6 +136,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
         reason: 'username_changed',
         notice: 'username-changed',
         keepSessionId: session.id,
+        keepDeviceKey: deviceKey(ctx, request),
       });
       return outcome(request, reply, Status.SUCCESS, serverMessages.usernameChanged, {
         successData: { username: body.username },

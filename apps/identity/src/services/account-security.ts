@@ -14,13 +14,21 @@ export async function afterIdentityChange(
   ctx: Context,
   request: FastifyRequest,
   account: Pick<Account, 'id' | 'email'>,
-  change: { reason: string; notice: NoticeKind; keepSessionId?: string | undefined },
+  change: {
+    reason: string;
+    notice: NoticeKind;
+    keepSessionId?: string | undefined;
+    /** The device (GH_DEVICE hash) whose saved username stays after a username change. */
+    keepDeviceKey?: string | undefined;
+  },
 ): Promise<void> {
   const revoked = await ctx.db.deleteFrom('trusted_devices').where('account_id', '=', account.id).execute();
   if (change.notice === 'username-changed') {
-    // Devices that saved the old name must not learn the new one: their saved entries go (the
-    // device that made the change saves it again when its customer ticks 'Remember').
-    await ctx.db.deleteFrom('remembered_usernames').where('account_id', '=', account.id).execute();
+    // Other devices that saved the old name must not learn the new one: their saved entries go;
+    // the device that made the change keeps its own, which now shows the new name.
+    let saved = ctx.db.deleteFrom('remembered_usernames').where('account_id', '=', account.id);
+    if (change.keepDeviceKey) saved = saved.where('device_key', '!=', change.keepDeviceKey);
+    await saved.execute();
   }
   await ctx.sessions.endAllForAccount(account.id, change.reason, change.keepSessionId);
   request.log.info(

@@ -59,23 +59,21 @@ export class SessionStore {
   /** The live session of a token, or null when unknown, ended, idle too long or too old. */
   async load(token: string | undefined): Promise<Session | null> {
     if (!token || token.length > 100) return null;
-    // Only an active account's session counts: a session created in the moment an account was
-    // locked or blocked (a sign-in racing the lockout) is no session.
     const session = await this.db
       .selectFrom('sessions')
+      .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
       .selectAll('sessions')
-      .where('id', '=', sha256(token))
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('accounts')
-            .select('accounts.id')
-            .whereRef('accounts.id', '=', 'sessions.account_id')
-            .where('accounts.status', '=', 'active'),
-        ),
-      )
+      .select('accounts.status as account_status')
+      .where('sessions.id', '=', sha256(token))
       .executeTakeFirst();
     if (!session || session.ended_at) return null;
+    // A signed-in session counts only while its account is active: one created in the moment the
+    // account was locked (a sign-in racing the lockout) is ended here. A login transaction is
+    // left to session login, which answers the account's state (1403 blocked).
+    if (session.state === 'authenticated' && session.account_status !== 'active') {
+      await this.end(session.id, session.account_status);
+      return null;
+    }
     const now = this.clock.now().getTime();
     if (now >= new Date(session.idle_expires_at).getTime()) {
       await this.end(session.id, 'idle');
@@ -85,7 +83,8 @@ export class SessionStore {
       await this.end(session.id, 'absolute');
       return null;
     }
-    return session;
+    const { account_status: _status, ...row } = session;
+    return row;
   }
 
   /** Records activity: the idle limit moves forward, never past the absolute limit. */
