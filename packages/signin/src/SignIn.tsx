@@ -135,8 +135,11 @@ export function SignIn({ config }: { config: SignInConfig }) {
     [],
   );
   useEffect(() => {
-    if (finished) doneRef.current?.focus();
-  }, [finished]);
+    if (!finished) return;
+    doneRef.current?.focus();
+    // The finished state is a screen of its own: its text names the window too.
+    widget.setTitle(t(finished.journey === 'STEPUP' ? 'page.doneStepUp' : 'page.doneLogin'), false);
+  }, [finished, widget]);
   // Unmounting leaves nothing behind: the widget's own session-storage entries go with it.
   useEffect(
     () => () => {

@@ -32,6 +32,7 @@ function fakeService(tokens: string[]) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server clearing the CSRF cookie.
   document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
 });
 
@@ -54,6 +55,7 @@ describe('the call helper and the CSRF token', () => {
   });
 
   test("the page's own origin: the XSRF-TOKEN cookie, not a header", async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the CSRF cookie.
     document.cookie = 'XSRF-TOKEN=from-cookie';
     const seen = fakeService(['from-header']);
     const client = new ApiClient({ endpoint: '', appId: 'app', appName: 'App' });

@@ -81,6 +81,26 @@ describe('login: announcements, titles, saved usernames, finish (issue 9)', () =
     await waitFor(() => expect(document.activeElement).toBe(field));
   });
 
+  it("Log in with 'Use a different username' chosen keeps the password and says the username is missing", async () => {
+    fakeServer(saved);
+    renderWidget();
+    const user = userEvent.setup();
+    const select = (await screen.findByRole('combobox', { name: /Username/ })) as HTMLSelectElement;
+    await user.type(screen.getByLabelText(/^Password/), 'Harbor7Lights');
+    // Reached with the arrow keys (only highlighted), then Log in.
+    fireEvent.keyDown(select, { key: 'ArrowDown' });
+    fireEvent.change(select, { target: { value: '__other__' } });
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    const field = (await screen.findByRole('textbox', { name: /Username/ })) as HTMLInputElement;
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((a) => a.textContent)).toContain('Enter your username.');
+    expect(alerts.map((a) => a.textContent)).not.toContain('Enter your password.');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect((screen.getByLabelText(/^Password/) as HTMLInputElement).value).toBe('Harbor7Lights');
+    await waitFor(() => expect(document.title).toBe('Error: Log in to your account – Sign in – Host'));
+  });
+
   it('a new username to remember is saved with PUT ADD', async () => {
     const { requests } = fakeServer({
       [api.password]: { body: envelope(1200, 'Success') },
@@ -115,6 +135,8 @@ describe('login: announcements, titles, saved usernames, finish (issue 9)', () =
     const done = screen.getByRole('status');
     expect(done.textContent).toBe("You're signed in.");
     expect(document.activeElement).toBe(done);
+    // The finished state names the window too.
+    await waitFor(() => expect(document.title).toBe("You're signed in. – Sign in – Host"));
   });
 
   it("a blocked account sees the spec's security-blocked text on the blocked page", async () => {

@@ -100,7 +100,15 @@ export function LoginScreen() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    if (useSaved && selected === OTHER_USER) return useOtherUser();
+    if (useSaved && selected === OTHER_USER) {
+      // 'Use a different username' submitted: the text field takes its place with what was typed
+      // kept, and the missing username is said like any other (announced, 'Error: ' title).
+      setUsername('');
+      setUseSaved(false);
+      problems.fail([{ fieldId: id('username'), message: t('login.usernameRequired') }]);
+      requestAnimationFrame(() => usernameRef.current?.focus());
+      return;
+    }
     const name = (useSaved ? selected : username).trim();
     const missing = [
       ...(name ? [] : [{ fieldId: usernameId, message: t('login.usernameRequired') }]),

@@ -191,6 +191,53 @@ describe('one-time code screens (issue 9)', () => {
     expect(screen.getByRole('textbox', { name: /Security code/ }).getAttribute('autocomplete')).toBe('off');
   });
 
+  it("switching to e-mail on the contact screen moves focus to the heading (the link's view is gone)", async () => {
+    fakeServer(stepUpAnswers(both));
+    renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
+    const user = userEvent.setup();
+    await heading('Verify your identity');
+    await new Promise((r) => setTimeout(r, 450));
+    await user.click(screen.getByRole('button', { name: 'Get the code another way' }));
+    await screen.findByText('This is the email address we have on file for you.');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Verify your identity' })),
+    );
+  });
+
+  it('a resent code clears the last code and its error', async () => {
+    fakeServer(
+      stepUpAnswers(both, {
+        [`POST ${api.sms}`]: sent,
+        [`PUT ${api.sms}`]: {
+          body: envelope(1428, 'Security code not recognized. Try again.', {
+            errorType: 'APPLICATION_ERROR',
+          }),
+        },
+      }),
+    );
+    renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Text me the code' }));
+    const field = (await screen.findByRole('textbox', { name: /Security code/ })) as HTMLInputElement;
+    await user.type(field, '123456{Enter}');
+    await screen.findByText('Security code not recognized. Try again.');
+    await user.click(screen.getByRole('button', { name: 'Resend code' }));
+    await waitFor(() => expect(screen.queryByText('Security code not recognized. Try again.')).toBeNull());
+    expect(field.value).toBe('');
+    expect(field.getAttribute('aria-invalid')).not.toBe('true');
+  });
+
+  it("'Get the code another way' on the text code screen goes to the e-mail contacts", async () => {
+    fakeServer(stepUpAnswers(both, { [`POST ${api.sms}`]: sent }));
+    renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Text me the code' }));
+    await heading('Enter the code we texted you');
+    await user.click(screen.getByRole('button', { name: 'Get the code another way' }));
+    await screen.findByText('This is the email address we have on file for you.');
+    expect(screen.getByRole('button', { name: 'Email me the code' })).toBeTruthy();
+  });
+
   it('after Back on the contact screen, focus goes to the heading, not to the page body', async () => {
     fakeServer(stepUpAnswers(both));
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });

@@ -106,11 +106,9 @@ export function OtpCodeScreen() {
     if (result?.http === 401) {
       navigate(routes.error, { state: unauthorizedState });
     } else if (result && (result.status.code === 1200 || result.status.code === 1224)) {
-      if (via !== channel) {
-        // A new channel: the last channel's code and its errors no longer apply.
-        setCode('');
-        problems.clear();
-      }
+      // A new code (or a new channel): the last code and its errors no longer apply.
+      setCode('');
+      problems.clear();
       setSelected({ ...selected, channel: via });
       setNotice(tx('otp.resent'));
       codeRef.current?.focus();
@@ -196,7 +194,15 @@ export function OtpCodeScreen() {
         {channel !== 'rep' && (nav.contacts?.email.length ?? 0) + phones.length > 1 ? (
           <Button
             variant="link"
-            onClick={() => navigate(routes.authenticatorOtp, { state: { contacts: nav.contacts } })}
+            onClick={() =>
+              // Spec §2: the other kind of contact (from a phone code to e-mail, from e-mail to phones).
+              navigate(routes.authenticatorOtp, {
+                state: {
+                  contacts: nav.contacts,
+                  switchToEmailOTP: channel !== 'email' && (nav.contacts?.email.length ?? 0) > 0,
+                },
+              })
+            }
           >
             {tx('otp.anotherWay')}
           </Button>

@@ -34,7 +34,7 @@ export function OtpContactScreen() {
   const [choice, setChoice] = useState<string>('');
   const [busy, setBusy] = useState<Channel | null>(null);
   const problems = useFormErrors();
-  useHeadingFocus(headingRef);
+  useHeadingFocus(headingRef, undefined, kind);
   const allowed = allowedChannels(idPrefix);
   const phoneAllowed = allowed.has('OTP-SMS') || allowed.has('OTP-VOICE');
   const emailAllowed = allowed.has('OTP-EMAIL');
