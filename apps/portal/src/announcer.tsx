@@ -1,4 +1,7 @@
-import { createContext, type ReactNode, useCallback, useContext, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+
+/** How long an announcement stays in the live region after it is made. */
+const CLEAR_AFTER_MS = 5000;
 
 const AnnounceContext = createContext<(text: string) => void>(() => {});
 
@@ -8,7 +11,15 @@ const AnnounceContext = createContext<(text: string) => void>(() => {});
  */
 export function Announcer({ children }: { children: ReactNode }) {
   const [text, setText] = useState('');
-  const announce = useCallback((next: string) => setText(next), []);
+  const timer = useRef<number | undefined>(undefined);
+  // Said, then gone: a message left in the region would be found again, out of date, by anyone
+  // reading the page later (after signing out, for example).
+  const announce = useCallback((next: string) => {
+    setText(next);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setText(''), CLEAR_AFTER_MS);
+  }, []);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
   return (
     <AnnounceContext.Provider value={announce}>
       {children}
