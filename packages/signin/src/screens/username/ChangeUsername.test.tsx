@@ -43,6 +43,9 @@ describe('change username: failed submits are announced (issue 9 point 15)', () 
     await user.keyboard('{Enter}');
     const notMet = await screen.findByRole('alert');
     expect(notMet.textContent).toContain('Username requirements are not met.');
+    // On the field it is about: marked invalid and described by the message.
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(field.getAttribute('aria-describedby')).toContain(notMet.closest('[id]')?.id ?? 'missing');
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.getByRole('alert')).not.toBe(notMet));
     await user.clear(field);
@@ -52,5 +55,6 @@ describe('change username: failed submits are announced (issue 9 point 15)', () 
         'The username you entered is already taken. Please try another one.',
       ),
     );
+    expect(field.getAttribute('aria-invalid')).toBe('true');
   }, 20_000);
 });

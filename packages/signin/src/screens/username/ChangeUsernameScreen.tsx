@@ -63,7 +63,7 @@ export function ChangeUsernameScreen() {
     }
     const rules = evaluate();
     if (!usernameRuleIds.every((rule) => rules[rule])) {
-      problems.fail([{ message: tx('username.notMet') }]);
+      problems.fail([{ fieldId: id('username'), message: tx('username.notMet') }]);
       return usernameRef.current?.focus();
     }
     problems.clear();
@@ -71,8 +71,10 @@ export function ChangeUsernameScreen() {
     const outcome = await call('changeUsername', { body: { username, password } }, { username });
     setBusy(false);
     if (outcome.kind === 'error') {
-      problems.fail([{ message: outcome.text }]);
-      if (outcome.message === 'error.wrongPassword') {
+      // Spec §5: a server error on a field shows on that field (marked invalid, described by it).
+      const onPassword = outcome.message === 'error.wrongPassword';
+      problems.fail([{ fieldId: id(onPassword ? 'password' : 'username'), message: outcome.text }]);
+      if (onPassword) {
         setPassword('');
         passwordRef.current?.focus();
       } else usernameRef.current?.focus();
