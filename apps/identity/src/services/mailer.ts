@@ -86,28 +86,16 @@ export class OutboxMailer implements Mailer {
     private readonly db: DB,
     private readonly clock: Clock,
   ) {}
-  async sendCode(mail: CodeMail): Promise<void> {
-    await this.db
-      .insertInto('outbox')
-      .values({
-        channel: 'email',
-        recipient: mail.to,
-        text: codeMail(mail).text,
-        code: mail.code,
-        sent_at: this.clock.now(),
-      })
-      .execute();
+  sendCode(mail: CodeMail): Promise<void> {
+    return this.store(mail.to, codeMail(mail).text, mail.code);
   }
-  async sendNotice(mail: NoticeMail): Promise<void> {
+  sendNotice(mail: NoticeMail): Promise<void> {
+    return this.store(mail.to, noticeMail(mail).text, null);
+  }
+  private async store(recipient: string, text: string, code: string | null): Promise<void> {
     await this.db
       .insertInto('outbox')
-      .values({
-        channel: 'email',
-        recipient: mail.to,
-        text: noticeMail(mail).text,
-        code: null,
-        sent_at: this.clock.now(),
-      })
+      .values({ channel: 'email', recipient, text, code, sent_at: this.clock.now() })
       .execute();
   }
   async close(): Promise<void> {}
@@ -131,13 +119,14 @@ export class SmtpMailer implements Mailer {
             ...(settings.user ? { auth: { user: settings.user, pass: settings.pass ?? '' } } : {}),
           });
   }
-  async sendCode(mail: CodeMail): Promise<void> {
-    const { subject, text } = codeMail(mail);
-    await this.transport.sendMail({ from: this.from, to: mail.to, subject, text });
+  sendCode(mail: CodeMail): Promise<void> {
+    return this.send(mail.to, codeMail(mail));
   }
-  async sendNotice(mail: NoticeMail): Promise<void> {
-    const { subject, text } = noticeMail(mail);
-    await this.transport.sendMail({ from: this.from, to: mail.to, subject, text });
+  sendNotice(mail: NoticeMail): Promise<void> {
+    return this.send(mail.to, noticeMail(mail));
+  }
+  private async send(to: string, message: { subject: string; text: string }): Promise<void> {
+    await this.transport.sendMail({ from: this.from, to, ...message });
   }
   async close(): Promise<void> {
     this.transport.close();
