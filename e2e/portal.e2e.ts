@@ -421,7 +421,10 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await tabTo(page.getByLabel('Confirm your password', { exact: true }));
     await page.keyboard.type('Harvest4Meadow');
     await expect.poll(() => submit.getAttribute('aria-disabled')).toBe('false');
-    expect(await look(), 'the enabled Submit looks different from the disabled one').not.toBe(disabledLook);
+    // The button's colours change with a short transition: wait for it to end, as a person's eye would.
+    await expect
+      .poll(look, { message: 'the enabled Submit looks different from the disabled one' })
+      .not.toBe(disabledLook);
 
     // The toast must not cover the control that has focus (2.4.11), at 320 px and at 200 % zoom.
     await page.keyboard.press('Enter');
