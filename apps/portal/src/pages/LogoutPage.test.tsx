@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { envelope, fakeServer, renderRoute } from '../../test/support.tsx';
 import { GuardedHomePage } from './HomePage.tsx';
@@ -29,14 +29,14 @@ describe('logout screen (portal spec §2, §4)', () => {
       'Your session could not be ended. please click logout to retry',
     );
     expect(screen.queryByText('Session Ended')).toBeNull();
-    expect(document.title).toBe('There was a problem – Prime Portal');
+    await waitFor(() => expect(document.title).toBe('There was a problem – Prime Portal'));
   });
 
   it('204 is signed out: Session Ended', async () => {
     fakeServer({ 'DELETE /api/user/session/login/': { status: 204 } });
     renderRoute('/logout', <LogoutPage />);
     await screen.findByRole('heading', { level: 1, name: 'Session Ended' });
-    expect(document.title).toBe('Session Ended – Prime Portal');
+    await waitFor(() => expect(document.title).toBe('Session Ended – Prime Portal'));
   });
 });
 

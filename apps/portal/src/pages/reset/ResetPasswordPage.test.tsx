@@ -51,7 +51,7 @@ describe('reset password (portal spec §2, §4, §5, §8)', () => {
     const summary = await screen.findByRole('alert', { name: 'There is a problem' });
     expect(summary.textContent).toContain('Password must be between 8 and 20 characters');
     expect(document.activeElement).toBe(summary);
-    expect(document.title).toBe('Error: Reset Password – Prime Portal');
+    await waitFor(() => expect(document.title).toBe('Error: Reset Password – Prime Portal'));
 
     await user.click(field);
     await user.keyboard('{Enter}');
@@ -73,7 +73,7 @@ describe('reset password (portal spec §2, §4, §5, §8)', () => {
     const first = await screen.findByText('Password is too common.');
     const alert = first.closest('[role="alert"]');
     expect(alert).not.toBeNull();
-    expect(document.title).toBe('Error: Reset Password – Prime Portal');
+    await waitFor(() => expect(document.title).toBe('Error: Reset Password – Prime Portal'));
     await user.keyboard('{Enter}');
     // A new alert element: inserted again, so read again.
     await waitFor(() =>

@@ -35,7 +35,7 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     const summary = await screen.findByRole('alert', { name: 'There is a problem' });
     expect(summary.textContent).toContain('Enter your username.');
     expect(document.activeElement).toBe(summary);
-    expect(document.title).toBe('Error: Confirm Identity – Prime Portal');
+    await waitFor(() => expect(document.title).toBe('Error: Confirm Identity – Prime Portal'));
     // The field is described by its error too.
     expect(field.getAttribute('aria-describedby')).toContain('recovery-username-error');
 
@@ -78,7 +78,7 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     expect(alert.textContent).toContain('Too many attempts. Please wait 60 seconds and try again.');
     expect(alert.textContent).not.toContain('invalid');
     expect((field as HTMLInputElement).value).toBe('alexdemo1');
-    expect(document.title).toBe('Error: Confirm Identity – Prime Portal');
+    await waitFor(() => expect(document.title).toBe('Error: Confirm Identity – Prime Portal'));
   });
 
   /** From a stored login result (temporary password) to the code step. */
@@ -120,7 +120,7 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     let summary = await screen.findByRole('alert', { name: 'There is a problem' });
     expect(summary.textContent).toContain('Enter the 6-digit one-time code.');
     expect(document.activeElement).toBe(summary);
-    expect(document.title).toBe('Error: Confirm Identity – Prime Portal');
+    await waitFor(() => expect(document.title).toBe('Error: Confirm Identity – Prime Portal'));
 
     await user.click(code);
     await user.type(code, '456{Enter}');
