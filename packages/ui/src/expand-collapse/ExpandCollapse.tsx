@@ -96,6 +96,9 @@ export const ExpandCollapse = forwardRef<HTMLDivElement, ExpandCollapseProps>(fu
     void panel.offsetHeight;
     panel.style.height = open ? full : '0px';
     const timer = setTimeout(() => {
+      // Closed: hidden before the height is released, or the panel would show at its full height
+      // for a frame until React renders 'collapsed'.
+      if (!open) panel.hidden = true;
       panel.style.height = '';
       setState(target);
     }, ms);
