@@ -12,7 +12,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Context } from '../../src/context.ts';
 import { type DB, openDatabase } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate, migrationSources } from '../../src/db/migrations.ts';
 import { PGliteDialect } from '../../src/db/pglite-dialect.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { TestClock } from '../../src/lib/clock.ts';
@@ -44,7 +44,7 @@ async function freshPGlite(): Promise<DB> {
 
 /** A fresh, migrated PGlite with its client, for tests that break the database under the service. */
 export async function freshPGliteClient(): Promise<{ client: PGlite; db: DB }> {
-  const migrationsSource = readFileSync(new URL('../../src/db/migrations.ts', import.meta.url));
+  const migrationsSource = migrationSources();
   // The PGlite build goes into the key too: its entry file changes with every release.
   const pgliteEntry = readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
   const key = createHash('sha256').update(migrationsSource).update(pgliteEntry).digest('hex').slice(0, 16);
