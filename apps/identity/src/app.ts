@@ -17,6 +17,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
+import { AuditTrail } from './audit/audit.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { type DB, openDatabase } from './db/database.ts';
@@ -27,6 +28,8 @@ import {
   databaseErrorFields,
 } from './db/faults.ts';
 import { migrate } from './db/migrations.ts';
+import { FactorEngine } from './factors/engine.ts';
+import { JourneyStore } from './journeys/store.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, envelope, failure } from './lib/http.ts';
 import { PasswordHasher } from './lib/passwords.ts';
@@ -35,18 +38,18 @@ import { clientLogsPlugin } from './plugins/client-logs.ts';
 import { factorsPlugin } from './plugins/factors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
-import { otpFactorPlugin } from './plugins/otp-factor.ts';
 import { outboxPlugin } from './plugins/outbox.ts';
 import { passwordPlugin } from './plugins/password.ts';
 import { passwordUpdatePlugin } from './plugins/password-update.ts';
 import { recoveryPlugin } from './plugins/recovery.ts';
 import { rememberPlugin } from './plugins/remember.ts';
-import { cookieNames, security } from './plugins/security.ts';
+import { security } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Site, staticPlugin } from './plugins/static.ts';
 import { trustedDevicePlugin } from './plugins/trusted-device.ts';
 import { usernamePlugin } from './plugins/username.ts';
 import { readDemoAccounts, seedDemoAccounts } from './seed.ts';
+import { cookieNames } from './services/cookies.ts';
 import { createMailer } from './services/mailer.ts';
 import { SessionStore } from './services/sessions.ts';
 
@@ -170,9 +173,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     hasher,
     limiter: new RateLimiter(db, clock),
     sessions,
+    journeys: new JourneyStore(db, clock, config),
+    audit: new AuditTrail(db, clock),
+    // Set just below: the engine works on the context it belongs to.
+    engine: undefined as unknown as FactorEngine,
     mailer,
     cookieNames: cookieNames(config),
   };
+  ctx.engine = new FactorEngine(ctx);
 
   // JSON bodies: an empty body is no body (DELETE and POST without payload); invalid JSON is a 400.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -274,7 +282,6 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(recoveryPlugin, ctx);
   await app.register(passwordUpdatePlugin, ctx);
   await app.register(factorsPlugin, ctx);
-  await app.register(otpFactorPlugin, ctx);
   await app.register(trustedDevicePlugin, ctx);
   await app.register(clientLogsPlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);

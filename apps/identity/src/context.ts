@@ -1,5 +1,8 @@
+import type { AuditTrail } from './audit/audit.ts';
 import type { Config } from './config.ts';
 import type { DB } from './db/database.ts';
+import type { FactorEngine } from './factors/engine.ts';
+import type { JourneyStore } from './journeys/store.ts';
 import type { Clock } from './lib/clock.ts';
 import type { PasswordHasher } from './lib/passwords.ts';
 import type { RateLimiter } from './lib/rate-limit.ts';
@@ -14,6 +17,12 @@ export type Context = {
   hasher: PasswordHasher;
   limiter: RateLimiter;
   sessions: SessionStore;
+  /** Login, step-up and recovery journeys (rows). */
+  journeys: JourneyStore;
+  /** Completes factors and decides the next step of a journey. */
+  engine: FactorEngine;
+  /** The audit trail of security events. */
+  audit: AuditTrail;
   /** E-mail delivery: SMTP, or the development outbox. */
   mailer: Mailer;
   /** The names the server's own HttpOnly cookies go by (`__Host-` prefixed where configured). */

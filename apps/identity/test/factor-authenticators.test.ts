@@ -1,7 +1,7 @@
 import type { AuthenticatorItem, Contact } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
+import { type FactorModule, factorModules } from '../src/factors/registry.ts';
 import { maskPhoneLabel } from '../src/lib/mask.ts';
-import { type AuthenticatorSource, authenticatorSources } from '../src/plugins/factors.ts';
 import {
   atFactor,
   authenticators,
@@ -69,9 +69,14 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
     const { app, ctx } = await h.start();
     await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
     // A source offering every type, as a factor plugin landing before its screen would.
-    const everything: AuthenticatorSource = () =>
-      (['PUSH', 'TOTPSVIP', 'TOTPAUTHN', 'OTP-REP'] as const).map((type) => ({ type }));
-    authenticatorSources.push(everything);
+    const everything: FactorModule = {
+      name: 'every type',
+      types: ['PUSH', 'TOTPSVIP', 'TOTPAUTHN', 'OTP-REP'],
+      offer: () => (['PUSH', 'TOTPSVIP', 'TOTPAUTHN', 'OTP-REP'] as const).map((type) => ({ type })),
+      routes: () => {},
+      limits: () => ({}),
+    };
+    factorModules.push(everything);
     try {
       const client = new Client(app);
       await client.signInPassword('allfactor1', PASSWORD);
@@ -86,7 +91,7 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
         ),
       ).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
     } finally {
-      authenticatorSources.splice(authenticatorSources.indexOf(everything), 1);
+      factorModules.splice(factorModules.indexOf(everything), 1);
     }
   });
 

@@ -42,6 +42,20 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
 
   const sessionRow = (token: string) =>
     h.db.selectFrom('sessions').selectAll().where('id', '=', sha256(token)).executeTakeFirstOrThrow();
+  /** The login journey a token (the ET cookie before sign-in completes) is bound to. */
+  const journeyRow = (token: string) =>
+    h.db.selectFrom('journeys').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+  /** The factors recorded on a session: kind and journey kind, oldest first. */
+  const sessionFactors = async (token: string) =>
+    (
+      await h.db
+        .selectFrom('session_factors')
+        .select(['kind', 'journey_kind'])
+        .where('session_id', '=', sha256(token))
+        .orderBy('verified_at')
+        .orderBy('level')
+        .execute()
+    ).map((f) => `${f.journey_kind}:${f.kind}`);
 
   /** An all-factors account in the login transaction, and its contacts from the OTP state. */
   async function start(env: Record<string, string> = {}, username = 'allfactor1') {
@@ -80,7 +94,7 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     const [row] = await ctx.db.selectFrom('otp_codes').selectAll().execute();
     expect(row!.channel).toBe('sms');
     expect(row!.code_hash).not.toContain(message.code!);
-    expect(row!.session_id).toBe(sha256(client.cookies.get('ET')!));
+    expect(row!.journey_id).toBe((await journeyRow(client.cookies.get('ET')!)).id);
     expect(new Date(row!.expires_at).getTime() - new Date(row!.created_at).getTime()).toBe(30 * 60_000);
     // Neither the code nor the full number reaches the log.
     expect(logs.some((l) => l.includes(`code is: ${message.code}`) || l.includes('2025550143'))).toBe(false);
@@ -168,13 +182,11 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     const after = client.cookies.get('ET')!;
     expect(after).not.toBe(before);
     expect(client.cookies.get('XSRF-TOKEN')).not.toBe(xsrfBefore);
-    // The old token is dead; the new one is an authenticated session that passed OTP-SMS.
-    expect((await sessionRow(before)).end_reason).toBe('rotated');
-    expect(await sessionRow(after)).toMatchObject({
-      state: 'authenticated',
-      factor_passed: 'OTP-SMS',
-      stepped_up_at: null,
-    });
+    // The old token is dead (its login journey completed); the new one is a signed-in session that
+    // passed the password and OTP-SMS, with no step-up.
+    expect((await journeyRow(before)).state).toBe('completed');
+    expect((await sessionRow(after)).ended_at).toBeNull();
+    expect(await sessionFactors(after)).toEqual(['login:password', 'login:OTP-SMS']);
 
     const login = await client.sessionLogin({ SESSION_CTX: 'PRIMESRVPORTAL' });
     expect(code(login)).toBe(1200);
@@ -198,7 +210,9 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     expect(code(await check(client, 'email', wrongCode(message.code!)))).toBe(1428);
     expect(code(await check(client, 'email', message.code!))).toBe(1200);
     expect(code(await client.sessionLogin())).toBe(1200);
-    expect(await ctx.db.selectFrom('recovery_flows').selectAll().execute()).toEqual([]);
+    expect(await ctx.db.selectFrom('journeys').selectAll().where('kind', '=', 'recovery').execute()).toEqual(
+      [],
+    );
   });
 
   test('wrong code: 1428 with the §8 message; a code of another channel or transaction, an expired one, a used one: 1428', async () => {
@@ -254,10 +268,9 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     expect(counter.wrong_tries).toBe(0);
     const live = await ctx.db
       .selectFrom('sessions')
-      .select('state')
+      .select('id')
       .where('account_id', '=', account.id)
       .where('ended_at', 'is', null)
-      .where('state', '=', 'authenticated')
       .execute();
     expect(live).toHaveLength(1);
   });
@@ -281,7 +294,7 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     expect(body.responseBaseInfo.status.message).toBe('Please try another method to verify your identity.');
     expect(moved.cookies.has('ET')).toBe(false);
     // The transaction is over: even the right code, and session login, are refused.
-    expect((await sessionRow(client.cookies.get('ET')!)).end_reason).toBe('factor-failed');
+    expect((await journeyRow(client.cookies.get('ET')!)).state).toBe('failed');
     expectFailureEnvelope(await check(client, 'sms', resent), 401, 4401);
     expectFailureEnvelope(await client.sessionLogin(), 401, 1401);
     const status = await ctx.db
@@ -420,8 +433,8 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     expect(token).not.toBe(signedIn);
     expect((await sessionRow(signedIn)).end_reason).toBe('rotated');
     const after = await sessionRow(token);
-    expect(after.state).toBe('authenticated');
-    expect(after.stepped_up_at).not.toBeNull();
+    expect(after.ended_at).toBeNull();
+    expect(await sessionFactors(token)).toEqual(['login:password', 'stepup:OTP-SMS']);
     // The sign-in time and the absolute limit stay those of the sign-in.
     expect(new Date(after.created_at).getTime()).toBe(new Date(before.created_at).getTime());
     expect(new Date(after.absolute_expires_at).getTime()).toBe(

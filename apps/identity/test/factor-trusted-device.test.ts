@@ -65,12 +65,14 @@ describe.each(targets)('trusted device ($name)', (target) => {
     const login = await next.sessionLogin();
     expect(code(login)).toBe(1200);
     expect(json(login).successData).toMatchObject({ authenticated: true });
-    const session = await ctx.db
-      .selectFrom('sessions')
-      .select('factor_passed')
-      .where('id', '=', sha256(next.cookies.get('ET')!))
-      .executeTakeFirstOrThrow();
-    expect(session.factor_passed).toBe('TRUSTED-DEVICE');
+    const factors = await ctx.db
+      .selectFrom('session_factors')
+      .select('kind')
+      .where('session_id', '=', sha256(next.cookies.get('ET')!))
+      .orderBy('verified_at')
+      .orderBy('level')
+      .execute();
+    expect(factors.map((f) => f.kind)).toEqual(['password', 'TRUSTED-DEVICE']);
     // A session that skipped the factor cannot extend the trust by itself.
     expectFailureEnvelope(await trustDevice(next, true), 200, 1403);
 

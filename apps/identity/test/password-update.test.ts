@@ -121,7 +121,7 @@ describe.each(targets)('password status and update ($name)', (target) => {
     // The other session of the account ended; the flow is used up and its cookie cleared.
     expect((await signedIn.session()).statusCode).toBe(401);
     expect(client.cookies.has('GH_RECOVERY')).toBe(false);
-    const [flow] = await h.db.selectFrom('recovery_flows').select('state').execute();
+    const [flow] = await h.db.selectFrom('journeys').select('state').where('kind', '=', 'recovery').execute();
     expect(flow!.state).toBe('consumed');
 
     expect(code(await new Client(app).signInPassword('alexdemo1', PASSWORD))).toBe(1403);

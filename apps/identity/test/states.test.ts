@@ -45,13 +45,19 @@ describe.each(targets)('account states at session login ($name)', (target) => {
     expect(body.redirectPath).toBe('/prohibited');
     expect(body.successData).toBeUndefined();
     expect(setCookieLine(login, 'ET')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    // The login journey ended there, with the reason; no session was ever created.
     const ended = await h.db
-      .selectFrom('sessions')
-      .select(['ended_at', 'end_reason'])
+      .selectFrom('journeys')
+      .select(['state', 'data', 'completed_at'])
       .where('account_id', '=', row.id)
+      .where('kind', '=', 'login')
       .executeTakeFirstOrThrow();
-    expect(ended.end_reason).toBe('prohibited');
-    expect(ended.ended_at).not.toBeNull();
+    expect(ended.state).toBe('ended');
+    expect(ended.data.endReason).toBe('prohibited');
+    expect(ended.completed_at).not.toBeNull();
+    expect(await h.db.selectFrom('sessions').select('id').where('account_id', '=', row.id).execute()).toEqual(
+      [],
+    );
     expect((await client.session()).statusCode).toBe(401);
     expectFailureEnvelope(await client.sessionLogin(), 401, 1401);
   });
@@ -105,7 +111,6 @@ describe.each(targets)('session update and extend ($name)', (target) => {
     const row = await h.db
       .selectFrom('sessions')
       .select(['idle_expires_at', 'absolute_expires_at', 'created_at'])
-      .where('state', '=', 'authenticated')
       .where('ended_at', 'is', null)
       .executeTakeFirstOrThrow();
     return {

@@ -51,13 +51,14 @@ export interface ContactsTable {
   added_at: Timestamp;
 }
 
+/**
+ * A signed-in session. The login transaction before it is a journey (journeys table); a session
+ * exists only once sign-in completed, and the factors that proved it are in session_factors.
+ */
 export interface SessionsTable {
   /** SHA-256 of the session token; the token itself is never stored. */
   id: string;
   account_id: string;
-  /** password | factor | authenticated */
-  state: string;
-  journey: string;
   context: string | null;
   created_at: Timestamp;
   last_seen_at: Timestamp;
@@ -67,10 +68,64 @@ export interface SessionsTable {
   end_reason: string | null;
   client_ip: string | null;
   user_agent: string | null;
-  /** The second factor passed at sign-in (OTP-SMS, OTP-VOICE, OTP-EMAIL, TRUSTED-DEVICE); null: none. */
-  factor_passed: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The last step-up (a factor proved again by the signed-in session). */
-  stepped_up_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A factor that proved a session: the password, a second factor, a trusted device; when and in which journey. */
+export interface SessionFactorsTable {
+  id: Generated<string>;
+  session_id: string;
+  /** password | OTP-SMS | OTP-VOICE | OTP-EMAIL | OTP-REP | PUSH | TOTPSVIP | TOTPAUTHN | TRUSTED-DEVICE */
+  kind: string;
+  /** 1: knowledge (the password); 2: a second factor or a device bound after one. */
+  level: number;
+  /** login | stepup */
+  journey_kind: string;
+  journey_id: string | null;
+  verified_at: Timestamp;
+}
+
+/**
+ * A journey (Ory Kratos's flows): a login transaction, a step-up, a recovery, a push transaction.
+ * Any instance continues it; its state changes, expiry and single use are conditional UPDATEs.
+ */
+export interface JourneysTable {
+  id: Generated<string>;
+  /** login | stepup | recovery */
+  kind: string;
+  /** login: password | factor | completed | failed | ended; stepup: factor | completed | ended;
+   * recovery: identified | code_sent | confirmed | consumed | ended; every kind: expired. */
+  state: string;
+  /** The browser binding: SHA-256 of the cookie that carries the journey (login: ET; recovery: GH_RECOVERY). */
+  token_hash: string | null;
+  /** Step-up: the signed-in session it proves again (its id). */
+  session_id: string | null;
+  /** null: a recovery started for an unknown username (it goes no further). */
+  account_id: string | null;
+  /** The factors passed so far: [{ kind, level, at }]. */
+  factors: ColumnType<PassedFactor[], string | undefined, string>;
+  /** Kind-specific: the host context (SESSION_CTX), ... */
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
+  client_ip: string | null;
+  user_agent: string | null;
+}
+
+export type PassedFactor = { kind: string; level: number; at: string };
+
+/** A security event (never a secret): who, what, in which journey, from where, with what outcome. */
+export interface AuditEventsTable {
+  id: Generated<string>;
+  at: Timestamp;
+  event: string;
+  outcome: string;
+  account_id: string | null;
+  journey_id: string | null;
+  client_ip: string | null;
+  request_id: string | null;
+  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
 export interface RateLimitsTable {
@@ -99,20 +154,6 @@ export interface RememberedUsernamesTable {
   last_used_at: Timestamp;
 }
 
-/** A recovery flow, keyed by the SHA-256 of its GH_RECOVERY cookie. */
-export interface RecoveryFlowsTable {
-  id: Generated<string>;
-  token_hash: string;
-  /** null: the username given was unknown (the flow goes no further). */
-  account_id: string | null;
-  /** identified | code_sent | confirmed | consumed | ended */
-  state: string;
-  otp_confirmed: boolean;
-  created_at: Timestamp;
-  expires_at: Timestamp;
-  client_ip: string | null;
-}
-
 /** A one-time code of any channel; only its HMAC is stored. */
 export interface OtpCodesTable {
   id: Generated<string>;
@@ -121,13 +162,14 @@ export interface OtpCodesTable {
   channel: string;
   recipient: string;
   code_hash: string;
-  flow_id: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
   revoked_at: Timestamp | null;
-  /** The session a second-factor code was sent for (its id, the token's hash); null: recovery. */
-  session_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** factor (a second factor, login or step-up) | recovery */
+  purpose: string;
+  /** The journey the code was sent for: only that journey may use it. */
+  journey_id: string | null;
 }
 
 export interface OtpCountersTable {
@@ -155,10 +197,12 @@ export interface Database {
   password_history: PasswordHistoryTable;
   contacts: ContactsTable;
   sessions: SessionsTable;
+  session_factors: SessionFactorsTable;
+  journeys: JourneysTable;
+  audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
   outbox: OutboxTable;
   remembered_usernames: RememberedUsernamesTable;
-  recovery_flows: RecoveryFlowsTable;
   otp_codes: OtpCodesTable;
   otp_counters: OtpCountersTable;
   trusted_devices: TrustedDevicesTable;
@@ -166,5 +210,5 @@ export interface Database {
 
 export type Account = Selectable<AccountsTable>;
 export type Session = Selectable<SessionsTable>;
-export type RecoveryFlow = Selectable<RecoveryFlowsTable>;
+export type Journey = Selectable<JourneysTable>;
 export type Contact = Selectable<ContactsTable>;

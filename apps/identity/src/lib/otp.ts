@@ -7,6 +7,7 @@ import type { Clock } from './clock.ts';
 import { hmac } from './crypto.ts';
 
 export type OtpChannelName = 'email' | 'sms' | 'voice';
+export type CodePurpose = 'factor' | 'recovery';
 
 /**
  * The key a channel's counters are kept under. Recovery counts under the channel itself ('email');
@@ -78,9 +79,10 @@ export class OtpCodes {
     accountId: string;
     channel: OtpChannelName;
     recipient: string;
-    flowId?: string | null;
-    /** A second-factor code: only this session may use it. */
-    sessionId?: string;
+    /** factor: a second factor (login or step-up); recovery: account recovery. */
+    purpose: CodePurpose;
+    /** Only this journey may use the code. */
+    journeyId: string;
   }): Promise<{ code: string; expiresAt: Date }> {
     const now = this.clock.now();
     const code = newCode();
@@ -95,7 +97,7 @@ export class OtpCodes {
         .where('channel', '=', input.channel)
         .where('used_at', 'is', null)
         .where('revoked_at', 'is', null)
-        .where('session_id', input.sessionId ? 'is not' : 'is', null)
+        .where('purpose', '=', input.purpose)
         .execute();
       await tx
         .insertInto('otp_codes')
@@ -104,8 +106,8 @@ export class OtpCodes {
           channel: input.channel,
           recipient: input.recipient,
           code_hash: this.hash(input.accountId, input.channel, code),
-          flow_id: input.flowId ?? null,
-          session_id: input.sessionId ?? null,
+          purpose: input.purpose,
+          journey_id: input.journeyId,
           created_at: now,
           expires_at: expiresAt,
         })
@@ -115,16 +117,15 @@ export class OtpCodes {
   }
 
   /**
-   * Whether a code of this account and channel was sent and can still be used: for the flow
-   * (recovery) or the session (second factor). Wrong tries count only against a code that exists.
+   * Whether a code of this account and channel was sent for the journey and can still be used.
+   * Wrong tries count only against a code that exists.
    */
   async hasLiveCode(input: {
     accountId: string;
     channel: OtpChannelName;
-    flowId?: string | null;
-    sessionId?: string;
+    journeyId: string;
   }): Promise<boolean> {
-    let query = this.db
+    const query = this.db
       .selectFrom('otp_codes')
       .select('id')
       .where('account_id', '=', input.accountId)
@@ -132,8 +133,7 @@ export class OtpCodes {
       .where('used_at', 'is', null)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', this.clock.now())
-      .where('session_id', input.sessionId ? '=' : 'is', input.sessionId ?? null);
-    if (input.flowId) query = query.where('flow_id', '=', input.flowId);
+      .where('journey_id', '=', input.journeyId);
     return !!(await query.executeTakeFirst());
   }
 
@@ -150,9 +150,9 @@ export class OtpCodes {
     accountId: string;
     channel: OtpChannelName;
     code: string;
-    flowId?: string | null;
-    /** A second-factor code: only one sent for this session matches. */
-    sessionId?: string;
+    purpose: CodePurpose;
+    /** Only a code sent for this journey matches. */
+    journeyId: string;
     /** The counters' key (default: the channel); see factorCounter. */
     counter?: string;
     /** Default OTP_MAX_WRONG_TRIES. */
@@ -174,7 +174,7 @@ export class OtpCodes {
     if (tries === undefined) return { outcome: 'busy' };
 
     const hash = this.hash(accountId, channel, input.code);
-    let accept = this.db
+    const accept = this.db
       .updateTable('otp_codes')
       .set({ used_at: now })
       .where('account_id', '=', accountId)
@@ -182,16 +182,9 @@ export class OtpCodes {
       .where('code_hash', '=', hash)
       .where('used_at', 'is', null)
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now);
-    if (input.flowId !== undefined) {
-      accept =
-        input.flowId === null
-          ? accept.where('flow_id', 'is', null)
-          : accept.where('flow_id', '=', input.flowId);
-    }
-    accept = input.sessionId
-      ? accept.where('session_id', '=', input.sessionId)
-      : accept.where('session_id', 'is', null);
+      .where('expires_at', '>', now)
+      .where('purpose', '=', input.purpose)
+      .where('journey_id', '=', input.journeyId);
     const accepted = await accept.returning('id').executeTakeFirst();
     if (accepted) {
       await this.db
@@ -212,7 +205,8 @@ export class OtpCodes {
       .where('code_hash', '=', hash)
       .where('used_at', 'is not', null)
       .where('expires_at', '>', now)
-      .where('session_id', input.sessionId ? '=' : 'is', input.sessionId ?? null)
+      .where('purpose', '=', input.purpose)
+      .where('journey_id', '=', input.journeyId)
       .executeTakeFirst();
     if (used) {
       await sql`update otp_counters set wrong_tries = greatest(wrong_tries - 1, 0)
@@ -252,13 +246,14 @@ export class OtpCodes {
       .execute();
   }
 
-  /** Cancels every unused code of the account and channel (the flow ended or the account blocked). */
-  async revokeAll(accountId: string, channel: OtpChannelName): Promise<void> {
+  /** Cancels every unused code of the account, channel and purpose (a delivery failed, a lock). */
+  async revokeAll(accountId: string, channel: OtpChannelName, purpose: CodePurpose): Promise<void> {
     await this.db
       .updateTable('otp_codes')
       .set({ revoked_at: this.clock.now() })
       .where('account_id', '=', accountId)
       .where('channel', '=', channel)
+      .where('purpose', '=', purpose)
       .where('used_at', 'is', null)
       .where('revoked_at', 'is', null)
       .execute();

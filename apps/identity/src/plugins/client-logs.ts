@@ -10,11 +10,12 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
+import { loadFlow } from '../journeys/recovery.ts';
 import { ApiError, failure } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
-import { loadFlow } from './recovery.ts';
-import { deviceKey } from './security.ts';
+import { deviceKey } from '../services/cookies.ts';
+import { browserSubject } from '../services/session-guard.ts';
 
 const REDACTED = '[redacted]';
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
@@ -109,17 +110,17 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
       ? await ctx.db.selectFrom('accounts').select('username').where('id', '=', flow.account_id).execute()
       : [];
     saved.push(...identified);
-    const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
+    const session = await browserSubject(ctx, request);
     if (!session) return saved.map((r) => r.username);
     const account = await ctx.db
       .selectFrom('accounts')
       .select(['username', 'email'])
-      .where('id', '=', session.account_id)
+      .where('id', '=', session.accountId)
       .executeTakeFirst();
     const contacts = await ctx.db
       .selectFrom('contacts')
       .select('value')
-      .where('account_id', '=', session.account_id)
+      .where('account_id', '=', session.accountId)
       .execute();
     return [
       ...saved.map((r) => r.username),

@@ -12,15 +12,16 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
+import type { Account, Journey, Session } from '../db/schema.ts';
+import { loadFlow } from '../journeys/recovery.ts';
 import { isCommonPassword } from '../lib/common-passwords.ts';
 import { ApiError, blockedForReset, contactSupport, failure, outcome } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { afterIdentityChange } from '../services/account-security.ts';
 import { checkPassword, findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
-import { clearFlowCookie, loadFlow } from './recovery.ts';
-import { clearSessionCookies } from './security.ts';
+import { clearFlowCookie, clearSessionCookies } from '../services/cookies.ts';
+import { browserSubject } from '../services/session-guard.ts';
 
 /**
  * The password state as the portal's enrollment rule reads it (portal spec §4): 1203 blocked or
@@ -55,7 +56,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
   /** The confirmed recovery flow of the request and its account, or undefined. */
   async function confirmedFlow(request: FastifyRequest) {
     const flow = await loadFlow(ctx, request);
-    if (!flow?.account_id || !flow.otp_confirmed || flow.state !== 'confirmed') return undefined;
+    if (!flow?.account_id || flow.state !== 'confirmed') return undefined;
     const account = await findAccountById(db, flow.account_id);
     return account ? { flow, account } : undefined;
   }
@@ -82,8 +83,8 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply, body }) => {
       let account = (await confirmedFlow(request))?.account;
       if (!account) {
-        const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
-        if (session) account = await findAccountById(db, session.account_id);
+        const subject = await browserSubject(ctx, request);
+        if (subject) account = await findAccountById(db, subject.accountId);
       }
       if (!account) throw notConfirmed();
       if (!sameUser(account, body?.username)) return failure(request, reply, invalid());
@@ -95,9 +96,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
   /** The request's own signed-in session of the account, which a password change keeps. */
   async function ownSession(request: FastifyRequest, account: Account): Promise<Session | undefined> {
     const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
-    return session && session.account_id === account.id && session.state === 'authenticated'
-      ? session
-      : undefined;
+    return session && session.account_id === account.id ? session : undefined;
   }
 
   /**
@@ -110,7 +109,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     input: {
       account: Account;
       newPassword: string;
-      flow?: RecoveryFlow;
+      flow?: Journey;
       enrollmentState: 'CREATE' | null;
     },
   ) {
@@ -155,10 +154,12 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       if (flow) {
         // The flow is used once: of simultaneous updates on one flow exactly one goes through.
         const consumed = await tx
-          .updateTable('recovery_flows')
-          .set({ state: 'consumed' })
+          .updateTable('journeys')
+          .set({ state: 'consumed', updated_at: now, completed_at: now })
           .where('id', '=', flow.id)
+          .where('kind', '=', 'recovery')
           .where('state', '=', 'confirmed')
+          .where('expires_at', '>', now)
           .returning('id')
           .executeTakeFirst();
         if (!consumed) return false;
@@ -205,6 +206,13 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       clearSessionCookies(ctx, request, reply);
     }
     if (flow) clearFlowCookie(ctx, reply);
+    await ctx.audit.record(request, {
+      event: 'password-changed',
+      outcome: 'success',
+      accountId: account.id,
+      journeyId: flow?.id,
+      detail: { via: flow ? 'recovery' : 'old password', enrollment: input.enrollmentState ?? 'UPDATE' },
+    });
     request.log.info(
       {
         account: account.id,
@@ -299,7 +307,10 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
         [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
       ]);
       const account = await findAccount(db, body.username);
-      const verdict = await checkPassword(ctx, account, body.oldPassword);
+      const verdict = await checkPassword(ctx, account, body.oldPassword, {
+        request,
+        purpose: 'password change',
+      });
       const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
       if (!account || verdict === 'wrong') return failure(request, reply, incorrect);
       if (verdict === 'locked') {

@@ -1,12 +1,13 @@
 import { passwordAuthenticationRequest, paths, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
+import { endBrowserFlow } from '../journeys/recovery.ts';
+import { passed } from '../journeys/store.ts';
 import { ApiError, blockedForReset, failure, outcome } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { checkPassword, findAccount, usernameKey } from '../services/accounts.ts';
-import { endBrowserFlow } from './recovery.ts';
-import { setSessionCookies } from './security.ts';
+import { setSessionCookies } from '../services/cookies.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
@@ -34,7 +35,7 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
       ]);
 
       const account = await findAccount(db, body.username);
-      const verdict = await checkPassword(ctx, account, body.password);
+      const verdict = await checkPassword(ctx, account, body.password, { request, purpose: 'sign-in' });
       const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
 
       if (!account || verdict === 'wrong') return failure(request, reply, incorrect);
@@ -63,15 +64,28 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
 
       // A new login transaction under a new token; any earlier one from this browser ends, and so
       // does its recovery flow (the e-mail code path then acts for this sign-in).
-      await sessions.endByToken(request.cookies[ctx.cookieNames.session], 'replaced');
+      const previous = request.cookies[ctx.cookieNames.session];
+      await sessions.endByToken(previous, 'replaced');
+      await ctx.journeys.endByToken('login', previous);
       await endBrowserFlow(ctx, request, reply);
-      const { token } = await sessions.create({
-        accountId: account.id,
+      const { journey, token } = await ctx.journeys.start({
+        kind: 'login',
         state: 'password',
+        accountId: account.id,
+        ttlMs: Math.min(ctx.config.loginFlowMs, ctx.config.sessionAbsoluteMs),
+        bound: true,
+        factors: [passed('password', 1, ctx.clock.now())],
         clientIp: request.ip,
         userAgent: request.headers['user-agent'],
       });
-      setSessionCookies(ctx, request, reply, token);
+      setSessionCookies(ctx, request, reply, token as string);
+      await ctx.audit.record(request, {
+        event: 'factor-passed',
+        outcome: 'success',
+        accountId: account.id,
+        journeyId: journey.id,
+        detail: { factor: 'password', journey: 'login' },
+      });
       request.log.info({ account: account.id }, 'password verified');
       if (account.password_state === 'expired') {
         return outcome(request, reply, Status.PASSWORD_EXPIRED, serverMessages.passwordExpired);

@@ -12,8 +12,10 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Account, RecoveryFlow, Session } from '../db/schema.ts';
-import { randomToken, sha256 } from '../lib/crypto.ts';
+import type { Account, Journey } from '../db/schema.ts';
+import type { FactorJourney } from '../factors/engine.ts';
+import { OtpFactor } from '../factors/otp/otp-factor.ts';
+import { loadFlow, recoveryOpenStates, startFlow } from '../journeys/recovery.ts';
 import { ApiError, contactSupport, failure, outcome } from '../lib/http.ts';
 import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { OtpCodes } from '../lib/otp.ts';
@@ -22,9 +24,8 @@ import { defineRoute } from '../lib/route.ts';
 import { UUID } from '../lib/validate.ts';
 import { afterIdentityChange, notifyOwner } from '../services/account-security.ts';
 import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
-import { factorSession } from './factors.ts';
-import { checkCodes as factorCheckCodes, OtpFactor } from './otp-factor.ts';
-import { cookieOptions } from './security.ts';
+import { clearFlowCookie } from '../services/cookies.ts';
+import { browserSubject } from '../services/session-guard.ts';
 
 /** The e-mail addresses on file for an account, the account's own first, without repeats. */
 export async function emailsOnFile(ctx: Context, account: Account): Promise<string[]> {
@@ -45,77 +46,13 @@ export async function emailsOnFile(ctx: Context, account: Account): Promise<stri
   });
 }
 
-/** The live recovery flow of a request (GH_RECOVERY cookie), or null: unknown, ended or expired. */
-export async function loadFlow(ctx: Context, request: FastifyRequest): Promise<RecoveryFlow | null> {
-  const token = request.cookies[ctx.cookieNames.recovery];
-  if (!token || token.length > 100) return null;
-  const flow = await ctx.db
-    .selectFrom('recovery_flows')
-    .selectAll()
-    .where('token_hash', '=', sha256(token))
-    .executeTakeFirst();
-  if (!flow || flow.state === 'consumed' || flow.state === 'ended') return null;
-  if (ctx.clock.now().getTime() >= new Date(flow.expires_at).getTime()) return null;
-  return flow;
-}
-
-/** The GH_RECOVERY cookie lives as long as the flow may. */
-export function setFlowCookie(ctx: Context, reply: FastifyReply, token: string) {
-  reply.setCookie(ctx.cookieNames.recovery, token, {
-    ...cookieOptions(ctx),
-    maxAge: Math.ceil(ctx.config.recovery.flowMs / 1000),
-  });
-}
-
-export function clearFlowCookie(ctx: Context, reply: FastifyReply) {
-  reply.clearCookie(ctx.cookieNames.recovery, cookieOptions(ctx));
-}
-
-/** Starts a flow row; the cookie token is returned and only its SHA-256 stored. */
-async function startFlow(ctx: Context, request: FastifyRequest, accountId: string | null) {
-  const token = randomToken(32);
-  const now = ctx.clock.now();
-  const flow = await ctx.db
-    .insertInto('recovery_flows')
-    .values({
-      token_hash: sha256(token),
-      account_id: accountId,
-      state: 'identified',
-      otp_confirmed: false,
-      created_at: now,
-      expires_at: new Date(now.getTime() + ctx.config.recovery.flowMs),
-      client_ip: request.ip,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { token, flow };
-}
-
-/**
- * Ends the browser's recovery flow (its GH_RECOVERY cookie), if it has one: signing in and signing
- * out end it, so the e-mail code path then acts for the login transaction, not a forgotten flow.
- */
-export async function endBrowserFlow(ctx: Context, request: FastifyRequest, reply: FastifyReply) {
-  const token = request.cookies[ctx.cookieNames.recovery];
-  if (!token) return;
-  if (token.length <= 100) {
-    await ctx.db
-      .updateTable('recovery_flows')
-      .set({ state: 'ended' })
-      .where('token_hash', '=', sha256(token))
-      .where('state', 'not in', ['consumed', 'ended'])
-      .execute();
-  }
-  clearFlowCookie(ctx, reply);
-}
-
 /**
  * Account recovery, portal spec §2 "Username / one-time code screen", §7, §8: identify the user,
  * the e-mail on file (masked), send and check an e-mail one-time code. The flow is a row keyed by
  * the HttpOnly GH_RECOVERY cookie; the reset itself is in password-update.ts.
  */
 export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
-  const { db, config, clock, sessions, mailer } = ctx;
+  const { db, config, clock, mailer } = ctx;
   const codes = new OtpCodes(db, clock, config);
   const notStarted = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.recoveryNotStarted);
   // The e-mail code path is shared with the second factor (a session whose factor is due, or a
@@ -127,32 +64,32 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
    * a factor session exists; one that names a masked address belongs to recovery (a flow of its
    * own, or one started for the session's account).
    */
-  async function factorSendSession(request: FastifyRequest, contact: string): Promise<Session | null> {
+  async function factorSendJourney(request: FastifyRequest, contact: string): Promise<FactorJourney | null> {
     if (!UUID.test(contact.trim())) return null;
-    return factorSession(ctx, request);
+    return ctx.engine.resolve(request);
   }
 
   /**
    * A check belongs to the journey whose code is live and newest: the factor session's code or the
    * recovery flow's. With only one of them open, that one.
    */
-  async function factorCheckSession(request: FastifyRequest): Promise<Session | null> {
-    const session = await factorSession(ctx, request);
-    if (!session) return null;
+  async function factorCheckJourney(request: FastifyRequest): Promise<FactorJourney | null> {
+    const fj = await ctx.engine.resolve(request);
+    if (!fj) return null;
     const flow = await loadFlow(ctx, request);
-    if (!flow?.account_id) return session;
+    if (!flow?.account_id) return fj;
     const newest = await db
       .selectFrom('otp_codes')
-      .select(['session_id', 'flow_id'])
+      .select('journey_id')
       .where('channel', '=', 'email')
       .where('used_at', 'is', null)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', clock.now())
-      .where((eb) => eb.or([eb('session_id', '=', session.id), eb('flow_id', '=', flow.id)]))
+      .where('journey_id', 'in', [fj.journey.id, flow.id])
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return newest?.flow_id === flow.id ? null : session;
+    return newest?.journey_id === flow.id ? null : fj;
   }
 
   /**
@@ -184,7 +121,13 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
    * recovery codes stop working, and the owner is told by e-mail. A stranger can cause this, so it
    * never touches the owner's sign-in (design.md "blocks"; docs/security.md).
    */
-  async function lockRecovery(request: FastifyRequest, reply: FastifyReply, account: Account, why: string) {
+  async function lockRecovery(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: Account,
+    why: string,
+    flowId: string,
+  ) {
     const now = clock.now();
     const until = new Date(now.getTime() + config.recovery.lockMs);
     // The counts stay as they are while the lock lasts (so tries in flight stay refused); the
@@ -196,23 +139,17 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         where otp_counters.locked_until is null or otp_counters.locked_until <= ${now}
       returning account_id`.execute(db);
     if (!locked.rows.length) return failure(request, reply, contactSupport(config.supportEmail));
-    await db
-      .updateTable('recovery_flows')
-      .set({ state: 'ended' })
-      .where('account_id', '=', account.id)
-      .where('state', 'not in', ['consumed', 'ended'])
-      .execute();
-    await db
-      .updateTable('otp_codes')
-      .set({ revoked_at: now })
-      .where('account_id', '=', account.id)
-      .where('channel', '=', 'email')
-      .where('session_id', 'is', null)
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await ctx.journeys.endForAccount(account.id, ['recovery']);
+    await codes.revokeAll(account.id, 'email', 'recovery');
     clearFlowCookie(ctx, reply);
     request.log.warn({ account: account.id, why, until: until.toISOString() }, 'recovery channel locked');
+    await ctx.audit.record(request, {
+      event: 'recovery-locked',
+      outcome: 'failure',
+      accountId: account.id,
+      journeyId: flowId,
+      detail: { why, until: until.toISOString() },
+    });
     await notifyOwner(ctx, request, account, 'recovery-locked');
     return failure(request, reply, contactSupport(config.supportEmail));
   }
@@ -239,17 +176,14 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       // Known and unknown names do the same work: one lookup, one flow row, one cookie.
       const found = await findAccount(db, body.username);
       const account = found && found.status !== 'disabled' ? found : undefined;
-      const previous = request.cookies[ctx.cookieNames.recovery];
-      if (previous && previous.length <= 100) {
-        await db
-          .updateTable('recovery_flows')
-          .set({ state: 'ended' })
-          .where('token_hash', '=', sha256(previous))
-          .where('state', 'not in', ['consumed', 'ended'])
-          .execute();
-      }
-      const { token } = await startFlow(ctx, request, account?.id ?? null);
-      setFlowCookie(ctx, reply, token);
+      const flow = await startFlow(ctx, request, reply, account?.id ?? null);
+      await ctx.audit.record(request, {
+        event: 'recovery-started',
+        outcome: account ? 'success' : 'failure',
+        accountId: account?.id,
+        journeyId: flow.id,
+        ...(account ? {} : { detail: { reason: 'unknown username' } }),
+      });
       if (!account) {
         request.log.info('recovery: unknown username');
         return failure(
@@ -267,10 +201,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   async function subjectAccount(request: FastifyRequest): Promise<Account | undefined> {
     const flow = await loadFlow(ctx, request);
     let accountId = flow?.account_id ?? null;
-    if (!flow) {
-      const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
-      accountId = session?.account_id ?? null;
-    }
+    if (!flow) accountId = (await browserSubject(ctx, request))?.accountId ?? null;
     return accountId ? findAccountById(db, accountId) : undefined;
   }
 
@@ -323,14 +254,12 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
   });
 
   /** The flow a code is sent for: the request's, or a new one for its live session's account. */
-  async function sendingFlow(request: FastifyRequest, reply: FastifyReply): Promise<RecoveryFlow> {
+  async function sendingFlow(request: FastifyRequest, reply: FastifyReply): Promise<Journey> {
     const flow = await loadFlow(ctx, request);
     if (flow) return flow;
-    const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
-    if (!session) throw notStarted();
-    const started = await startFlow(ctx, request, session.account_id);
-    setFlowCookie(ctx, reply, started.token);
-    return started.flow;
+    const subject = await browserSubject(ctx, request);
+    if (!subject) throw notStarted();
+    return startFlow(ctx, request, reply, subject.accountId);
   }
 
   const blocked = (account: Account) => account.status === 'blocked' || account.status === 'disabled';
@@ -353,7 +282,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       [Status.RATE_LIMITED]: 'Too many sends from this address or for this account (HTTP 429, Retry-After)',
     },
     handler: async ({ request, reply, body }) => {
-      const factorJourney = await factorSendSession(request, body.email);
+      const factorJourney = await factorSendJourney(request, body.email);
       if (factorJourney) {
         return factor.send('email', request, reply, factorJourney, { contactId: body.email });
       }
@@ -384,25 +313,33 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
 
       const sends = await codes.countSend(account.id, 'email');
       if (sends > config.otp.sendsBeforeBlock) {
-        return lockRecovery(request, reply, account, `${sends - 1} codes sent without entry`);
+        return lockRecovery(request, reply, account, `${sends - 1} codes sent without entry`, flow.id);
       }
 
       const { code } = await codes.issue({
         accountId: account.id,
         channel: 'email',
         recipient: address,
-        flowId: flow.id,
+        purpose: 'recovery',
+        journeyId: flow.id,
       });
       await mailer.sendCode({ to: address, code, expiryMinutes: Math.round(config.otp.expiryMs / 60_000) });
-      const now = clock.now();
-      await db
-        .updateTable('recovery_flows')
-        .set({
-          state: flow.otp_confirmed ? flow.state : 'code_sent',
-          expires_at: new Date(now.getTime() + config.recovery.flowMs),
-        })
-        .where('id', '=', flow.id)
-        .execute();
+      // A confirmed journey stays confirmed; the expiry moves ahead either way.
+      await ctx.journeys.transition(
+        flow,
+        recoveryOpenStates,
+        flow.state === 'confirmed' ? 'confirmed' : 'code_sent',
+        {
+          ttlMs: config.recovery.flowMs,
+        },
+      );
+      await ctx.audit.record(request, {
+        event: 'code-issued',
+        outcome: 'success',
+        accountId: account.id,
+        journeyId: flow.id,
+        detail: { purpose: 'recovery', to: maskEmail(address), sends },
+      });
       request.log.info({ account: account.id, sends, delivery: mailer.kind }, 'one-time code sent by e-mail');
       return outcome(request, reply, Status.SUCCESS, serverMessages.codeSent);
     },
@@ -416,13 +353,13 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       'Check the e-mailed one-time code: a right one confirms the recovery flow (once); in the second-factor mode it authenticates the session (login) or records a step-up.',
     body: otpCheck,
     codes: {
-      [Status.SUCCESS]: `The code is right: the flow is confirmed (the password may be reset). Second factor: ${factorCheckCodes[Status.SUCCESS]}`,
-      [Status.INCORRECT_CODE]: `'Your one-time code is invalid. Please try again or request a new code.' (wrong, expired, replaced or already used). Second factor: ${factorCheckCodes[Status.INCORRECT_CODE]}`,
-      [Status.LIMIT_REACHED]: `Too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends; only against a code that was sent): the flow ends and the recovery channel is locked for RECOVERY_LOCK_MINUTES; or recovery is locked, or the account is blocked. Second factor: ${factorCheckCodes[Status.LIMIT_REACHED]}`,
+      [Status.SUCCESS]: `The code is right: the flow is confirmed (the password may be reset). Second factor: the journey's step completes (see PUT otp/sms)`,
+      [Status.INCORRECT_CODE]: `'Your one-time code is invalid. Please try again or request a new code.' (wrong, expired, replaced or already used). Second factor: 'Security code not recognized. Try again.'`,
+      [Status.LIMIT_REACHED]: `Too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends; only against a code that was sent): the flow ends and the recovery channel is locked for RECOVERY_LOCK_MINUTES; or recovery is locked, or the account is blocked. Second factor: FACTOR_MAX_WRONG_TRIES wrong codes (the login journey ends)`,
       [Status.UNAUTHENTICATED]: 'No recovery flow of a known user (HTTP 401)',
     },
     handler: async ({ request, reply, body }) => {
-      const factorJourney = await factorCheckSession(request);
+      const factorJourney = await factorCheckJourney(request);
       if (factorJourney) return factor.check('email', request, reply, factorJourney, body);
       const flow = await loadFlow(ctx, request);
       if (!flow?.account_id) throw notStarted();
@@ -439,37 +376,48 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       ]);
       const incorrect = new ApiError(200, Status.INCORRECT_CODE, serverMessages.incorrectCode);
       // No code was sent for this flow (or it expired): nothing to guess, so nothing is counted.
-      if (!(await codes.hasLiveCode({ accountId: account.id, channel: 'email', flowId: flow.id }))) {
+      if (!(await codes.hasLiveCode({ accountId: account.id, channel: 'email', journeyId: flow.id }))) {
         return failure(request, reply, incorrect);
       }
       const result = await codes.check({
         accountId: account.id,
         channel: 'email',
         code: body.securityCode,
-        flowId: flow.id,
+        purpose: 'recovery',
+        journeyId: flow.id,
       });
       if (result.outcome === 'accepted') {
-        const now = clock.now();
-        await db
-          .updateTable('recovery_flows')
-          .set({
-            otp_confirmed: true,
-            state: 'confirmed',
-            expires_at: new Date(now.getTime() + config.recovery.flowMs),
-          })
-          .where('id', '=', flow.id)
-          .execute();
+        await ctx.journeys.transition(flow, recoveryOpenStates, 'confirmed', {
+          ttlMs: config.recovery.flowMs,
+        });
         request.log.info({ account: account.id }, 'recovery: one-time code confirmed');
-        const own = await sessions.load(request.cookies[ctx.cookieNames.session]);
+        await ctx.audit.record(request, {
+          event: 'recovery-confirmed',
+          outcome: 'success',
+          accountId: account.id,
+          journeyId: flow.id,
+        });
+        const own = await browserSubject(ctx, request);
+        const mine = own?.accountId === account.id;
         await afterIdentityChange(ctx, request, account, {
           reason: 'recovered',
           notice: 'account-recovered',
-          keepSessionId: own?.account_id === account.id ? own.id : undefined,
+          keepSessionId: mine ? own?.session?.id : undefined,
+          keepJourneyId: mine ? own?.login?.id : undefined,
         });
         return outcome(request, reply, Status.SUCCESS, serverMessages.codeConfirmed);
       }
+      if (result.outcome === 'wrong') {
+        await ctx.audit.record(request, {
+          event: 'recovery-failed',
+          outcome: 'failure',
+          accountId: account.id,
+          journeyId: flow.id,
+          detail: { wrongTries: result.wrongTries },
+        });
+      }
       if (result.outcome === 'wrong' && result.exhausted) {
-        return lockRecovery(request, reply, account, 'too many wrong one-time codes');
+        return lockRecovery(request, reply, account, 'too many wrong one-time codes', flow.id);
       }
       return failure(request, reply, incorrect);
     },

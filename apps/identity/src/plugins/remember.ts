@@ -15,7 +15,8 @@ import { sha256 } from '../lib/crypto.ts';
 import { ApiError, failure, outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccount } from '../services/accounts.ts';
-import { deviceKey, issueDeviceCookie } from './security.ts';
+import { deviceKey, issueDeviceCookie } from '../services/cookies.ts';
+import { browserSubject } from '../services/session-guard.ts';
 
 /** The saved usernames of a device, most recently used first, as the widget lists them. */
 async function savedUsernames(db: DB, device: string | undefined): Promise<SavedUsername[]> {
@@ -38,7 +39,7 @@ async function savedUsernames(db: DB, device: string | undefined): Promise<Saved
  * username exists.
  */
 export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
-  const { db, clock, config, sessions } = ctx;
+  const { db, clock, config } = ctx;
 
   const listed = (usernames: SavedUsername[]) => ({ successData: { usernames } });
 
@@ -92,9 +93,9 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
       }
 
       // ADD: only the username of this browser's own live session.
-      const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
+      const session = await browserSubject(ctx, request);
       const account = session ? await findAccount(db, body.username) : undefined;
-      if (!session || !account || account.id !== session.account_id) {
+      if (!session || !account || account.id !== session.accountId) {
         return failure(
           request,
           reply,

@@ -10,34 +10,38 @@ import {
   sessionExtendRequest,
   sessionUpdateRequest,
 } from '@gatehouse/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
-import type { Session } from '../db/schema.ts';
+import type { PassedFactor } from '../db/schema.ts';
+import { allowedAuthenticators } from '../factors/registry.ts';
+import { passed } from '../journeys/store.ts';
 import { ApiError, failure, noLoginInProgress, outcome, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
-import { allowedAuthenticators } from './factors.ts';
-import { endBrowserFlow } from './recovery.ts';
-import { clearSessionCookies, setSessionCookies } from './security.ts';
-import { deviceTrusted, TRUSTED_DEVICE } from './trusted-device.ts';
-
-/** The signed-in session of a request, or a 401 envelope. */
-export async function requireSession(ctx: Context, request: FastifyRequest): Promise<Session> {
-  const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
-  if (session?.state !== 'authenticated') {
-    throw sessionExpired();
-  }
-  await ctx.sessions.touch(session);
-  return session;
-}
+import { clearFlowCookie, clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
+import { requireSession } from '../services/session-guard.ts';
+import { TRUSTED_DEVICE } from '../services/sessions.ts';
+import { deviceTrusted } from '../services/trusted-devices.ts';
 
 const contextHeader = (request: FastifyRequest): string | null => {
   const value = request.headers[headers.sessionCtx.toLowerCase()];
   return typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : null;
 };
 
+/** 1200 for a signed-in session, with its context. */
+function signedInAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: { username: string; displayName: string },
+  context: string | null,
+) {
+  return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
+    successData: { ...data, authenticated: true, ...(context ? { context } : {}) },
+  });
+}
+
 export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
-  const { db, sessions } = ctx;
+  const { db, sessions, journeys } = ctx;
 
   // PROHIBITED_NETWORKS: client addresses whose sign-in is refused as a prohibited location.
   // BlockList also matches an IPv4-mapped IPv6 address (::ffff:203.0.113.5) against IPv4 ranges.
@@ -65,22 +69,36 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
         "The account is blocked; or a prohibited location (account flag or PROHIBITED_NETWORKS): redirectPath '/prohibited', \"You can't access this website right now\"",
     },
     handler: async ({ request, reply }) => {
-      const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
-      if (!session) throw noLoginInProgress();
-      const account = await findAccountById(db, session.account_id);
+      const token = request.cookies[ctx.cookieNames.session];
+      const journey = await journeys.byToken('login', token);
+      // Already signed in (by a second factor, or an earlier call): the context of this call is
+      // recorded and the answer is 1200 again.
+      const signedIn = journey ? null : await sessions.load(token);
+      const accountId = journey?.account_id ?? signedIn?.account_id;
+      if (!accountId) throw noLoginInProgress();
+      const account = await findAccountById(db, accountId);
       if (!account) throw noLoginInProgress();
-      if (account.status !== 'active') {
-        await sessions.end(session.id, 'blocked');
+      const end = async (reason: string) => {
+        if (journey)
+          await journeys.transition(journey, [journey.state], 'ended', { data: { endReason: reason } });
+        if (signedIn) await sessions.end(signedIn.id, reason);
         clearSessionCookies(ctx, request, reply);
+      };
+      if (account.status !== 'active') {
+        await end('blocked');
         return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.securityBlocked));
       }
       if (account.prohibited || prohibitedAddress(request.ip)) {
-        await sessions.end(session.id, 'prohibited');
-        clearSessionCookies(ctx, request, reply);
-        request.log.warn(
-          { account: account.id, reason: account.prohibited ? 'account' : 'network' },
-          'sign-in from a prohibited location',
-        );
+        await end('prohibited');
+        const reason = account.prohibited ? 'account' : 'network';
+        request.log.warn({ account: account.id, reason }, 'sign-in from a prohibited location');
+        await ctx.audit.record(request, {
+          event: 'sign-in-failed',
+          outcome: 'failure',
+          accountId: account.id,
+          journeyId: journey?.id,
+          detail: { reason: `prohibited ${reason}` },
+        });
         return failure(
           request,
           reply,
@@ -89,6 +107,19 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
         );
       }
       const data = { username: account.username, displayName: account.display_name };
+      const context = contextHeader(request);
+
+      if (signedIn) {
+        const current = context ?? signedIn.context;
+        if (current !== signedIn.context) {
+          await db.updateTable('sessions').set({ context: current }).where('id', '=', signedIn.id).execute();
+        }
+        setSessionCookies(ctx, request, reply, token as string, current);
+        return signedInAnswer(request, reply, data, current);
+      }
+      if (!journey) throw noLoginInProgress();
+      await journeys.touch(journey);
+
       /** A second factor is due: the allowed authenticators (empty: the widget's default, the rep page). */
       const factorDue = async () =>
         outcome(request, reply, Status.AUTH_NOT_COMPLETED, serverMessages.authNotCompleted, {
@@ -98,61 +129,38 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
             authenticators: await allowedAuthenticators(ctx, account),
           },
         });
+      if (journey.state === 'factor') return factorDue();
+
+      const callbacks: Callback[] = [];
+      if (account.password_state !== 'ok') callbacks.push({ name: 'PASSWORD', type: 'EXPIRED' });
+      if (account.require_username_update) callbacks.push({ name: 'PASSWORD', type: 'SETUP' });
+      if (account.maintenance) callbacks.push({ name: 'IDENTITY', type: 'MAINTENANCE' });
+      if (callbacks.length) {
+        return outcome(request, reply, Status.CALLBACKS_REQUIRED, serverMessages.callbacksRequired, {
+          successData: { ...data, authenticated: false },
+          callbacks,
+        });
+      }
       // A device bound to the account skips the second factor (login journey only).
-      let skippedOnTrustedDevice = false;
-
-      if (session.state === 'password') {
-        const callbacks: Callback[] = [];
-        if (account.password_state !== 'ok') callbacks.push({ name: 'PASSWORD', type: 'EXPIRED' });
-        if (account.require_username_update) callbacks.push({ name: 'PASSWORD', type: 'SETUP' });
-        if (account.maintenance) callbacks.push({ name: 'IDENTITY', type: 'MAINTENANCE' });
-        if (callbacks.length) {
-          return outcome(request, reply, Status.CALLBACKS_REQUIRED, serverMessages.callbacksRequired, {
-            successData: { ...data, authenticated: false },
-            callbacks,
+      let extra: PassedFactor | undefined;
+      if (account.second_factor) {
+        if (!(await deviceTrusted(ctx, request, account.id))) {
+          const due = await journeys.transition(journey, ['password'], 'factor', {
+            ...(context ? { data: { context } } : {}),
           });
+          if (!due) throw noLoginInProgress();
+          return factorDue();
         }
-        if (account.second_factor) {
-          skippedOnTrustedDevice = await deviceTrusted(ctx, request, account.id);
-          if (!skippedOnTrustedDevice) {
-            await db.updateTable('sessions').set({ state: 'factor' }).where('id', '=', session.id).execute();
-            return factorDue();
-          }
-        }
-      } else if (session.state === 'factor') {
-        return factorDue();
-      }
-
-      // Complete: a new token for the authenticated session (the pre-login token dies).
-      const context = contextHeader(request) ?? session.context;
-      // Already authenticated (by a second factor): the context of this call is recorded too.
-      if (session.state === 'authenticated' && context !== session.context) {
-        await db.updateTable('sessions').set({ context }).where('id', '=', session.id).execute();
-      }
-      const promoted =
-        session.state === 'authenticated'
-          ? { token: request.cookies[ctx.cookieNames.session]!, session: { ...session, context } }
-          : await sessions.promote(session, 'authenticated', context);
-      // A simultaneous request on the same transaction promoted it first.
-      if (!promoted) throw noLoginInProgress();
-      const { token, session: signedIn } = promoted;
-      if (skippedOnTrustedDevice) {
-        await db
-          .updateTable('sessions')
-          .set({ factor_passed: TRUSTED_DEVICE })
-          .where('id', '=', signedIn.id)
-          .execute();
+        extra = passed(TRUSTED_DEVICE, 2, ctx.clock.now());
         request.log.info({ account: account.id }, 'second factor skipped: trusted device');
       }
-      setSessionCookies(ctx, request, reply, token, signedIn.context);
-      request.log.info({ account: account.id }, 'signed in');
-      return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
-        successData: {
-          ...data,
-          authenticated: true,
-          ...(signedIn.context ? { context: signedIn.context } : {}),
-        },
+      // Complete: a signed-in session under a new token (the login journey's token dies with it).
+      const session = await ctx.engine.signIn(request, reply, journey, {
+        ...(extra ? { extra } : {}),
+        context,
       });
+      request.log.info({ account: account.id }, 'signed in');
+      return signedInAnswer(request, reply, data, session.context);
     },
   });
 
@@ -169,6 +177,10 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       const session = await requireSession(ctx, request);
       const account = await findAccountById(db, session.account_id);
       if (!account) throw sessionExpired();
+      const steppedUpAt = await sessions.provedSince(session.id, {
+        withinMs: ctx.config.sessionAbsoluteMs,
+        journeyKind: 'stepup',
+      });
       return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
         successData: {
           authenticated: true,
@@ -177,7 +189,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           signedInAt: new Date(session.created_at).toISOString(),
           idleExpiresAt: new Date(session.idle_expires_at).toISOString(),
           absoluteExpiresAt: new Date(session.absolute_expires_at).toISOString(),
-          ...(session.stepped_up_at ? { steppedUpAt: new Date(session.stepped_up_at).toISOString() } : {}),
+          ...(steppedUpAt ? { steppedUpAt: steppedUpAt.toISOString() } : {}),
         },
       });
     },
@@ -192,9 +204,20 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     noContent: true,
     codes: {},
     handler: async ({ request, reply }) => {
-      await sessions.endByToken(request.cookies[ctx.cookieNames.session], 'logout');
+      const token = request.cookies[ctx.cookieNames.session];
+      const session = await sessions.load(token);
+      await sessions.endByToken(token, 'logout');
+      await journeys.endByToken('login', token);
       clearSessionCookies(ctx, request, reply);
-      await endBrowserFlow(ctx, request, reply);
+      await journeys.endByToken('recovery', request.cookies[ctx.cookieNames.recovery]);
+      clearFlowCookie(ctx, reply);
+      if (session) {
+        await ctx.audit.record(request, {
+          event: 'sign-out',
+          outcome: 'success',
+          accountId: session.account_id,
+        });
+      }
       request.log.info('signed out');
       return reply.code(204).send();
     },
@@ -231,7 +254,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     codes: { [Status.UNAUTHENTICATED]: 'No session (HTTP 401)' },
     handler: async ({ request, reply }) => {
       const session = await requireSession(ctx, request);
-      await sessions.touch({ ...session, last_seen_at: new Date(0) });
+      await sessions.touch(session, true);
       return reply.code(204).send();
     },
   });

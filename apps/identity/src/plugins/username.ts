@@ -9,12 +9,13 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
-import type { Account, Session } from '../db/schema.ts';
+import type { Account, Journey, Session } from '../db/schema.ts';
 import { ApiError, blockedForReset, failure, outcome, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { afterIdentityChange } from '../services/account-security.ts';
 import { checkPassword, findAccountById, type PasswordVerdict, usernameKey } from '../services/accounts.ts';
-import { clearSessionCookies, deviceKey } from './security.ts';
+import { clearSessionCookies, deviceKey } from '../services/cookies.ts';
+import { browserSubject } from '../services/session-guard.ts';
 
 /** The message of each username rule verdict (widget spec §8), by the status code of §4. */
 const ruleMessages: Record<number, string> = {
@@ -37,17 +38,18 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
   const { db, clock, sessions } = ctx;
 
   /** The session allowed to change the username, with its account; else the 401 envelope. */
-  async function changer(request: FastifyRequest): Promise<{ session: Session; account: Account }> {
-    const session = await sessions.load(request.cookies[ctx.cookieNames.session]);
-    if (!session) throw sessionExpired();
-    const account = await findAccountById(db, session.account_id);
+  async function changer(
+    request: FastifyRequest,
+  ): Promise<{ session?: Session; login?: Journey; account: Account }> {
+    const subject = await browserSubject(ctx, request);
+    if (!subject) throw sessionExpired();
+    const account = await findAccountById(db, subject.accountId);
     const allowed =
       account?.status === 'active' &&
-      (session.state === 'authenticated' ||
-        (session.state === 'password' && account.require_username_update));
+      (!!subject.session || (subject.login?.state === 'password' && account.require_username_update));
     if (!account || !allowed) throw sessionExpired();
-    if (session.state === 'authenticated') await sessions.touch(session);
-    return { session, account };
+    if (subject.session) await sessions.touch(subject.session);
+    return { ...subject, account };
   }
 
   /**
@@ -91,9 +93,12 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
         'No session that may change the username: signed in, or a login transaction with a forced update (HTTP 401)',
     },
     handler: async ({ request, reply, body }) => {
-      const { session, account } = await changer(request);
+      const { session, login, account } = await changer(request);
 
-      const password = await checkPassword(ctx, account, body.password);
+      const password = await checkPassword(ctx, account, body.password, {
+        request,
+        purpose: 'username change',
+      });
       if (password !== 'right') return wrongPassword(request, reply, account, password);
 
       // The rules of the on-screen checklist, from the contract.
@@ -132,10 +137,18 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
       // Locked or blocked by a simultaneous request: nothing changed.
       if (changed === 0n) throw sessionExpired();
       request.log.info({ account: account.id }, 'username changed');
+      await ctx.audit.record(request, {
+        event: 'username-changed',
+        outcome: 'success',
+        accountId: account.id,
+        journeyId: login?.id,
+        detail: { during: login ? 'sign-in' : 'signed in' },
+      });
       await afterIdentityChange(ctx, request, account, {
         reason: 'username_changed',
         notice: 'username-changed',
-        keepSessionId: session.id,
+        keepSessionId: session?.id,
+        keepJourneyId: login?.id,
         keepDeviceKey: deviceKey(ctx, request),
       });
       return outcome(request, reply, Status.SUCCESS, serverMessages.usernameChanged, {

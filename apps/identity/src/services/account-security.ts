@@ -18,6 +18,8 @@ export async function afterIdentityChange(
     reason: string;
     notice: NoticeKind;
     keepSessionId?: string | undefined;
+    /** The request's own login journey (a forced username change during sign-in), which goes on. */
+    keepJourneyId?: string | undefined;
     /** The device (GH_DEVICE hash) whose saved username stays after a username change. */
     keepDeviceKey?: string | undefined;
   },
@@ -30,7 +32,10 @@ export async function afterIdentityChange(
     if (change.keepDeviceKey) saved = saved.where('device_key', '!=', change.keepDeviceKey);
     await saved.execute();
   }
-  await ctx.sessions.endAllForAccount(account.id, change.reason, change.keepSessionId);
+  await ctx.sessions.endAllForAccount(account.id, change.reason, {
+    sessionId: change.keepSessionId,
+    journeyId: change.keepJourneyId,
+  });
   request.log.info(
     {
       account: account.id,

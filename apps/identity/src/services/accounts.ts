@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Account } from '../db/schema.ts';
@@ -35,6 +36,26 @@ export type PasswordVerdict = 'right' | 'wrong' | 'locked';
  * are not counted.
  */
 export async function checkPassword(
+  ctx: Context,
+  account: Account | undefined,
+  password: string,
+  audit: { request: FastifyRequest; purpose: string },
+): Promise<PasswordVerdict> {
+  const verdict = await decide(ctx, account, password);
+  if (verdict !== 'right') {
+    // A wrong password is a failed sign-in (or a failed proof in a change); the one that locks the
+    // account is the lockout.
+    await ctx.audit.record(audit.request, {
+      event: verdict === 'locked' ? 'lockout' : 'sign-in-failed',
+      outcome: 'failure',
+      accountId: account?.id,
+      detail: { reason: account ? 'wrong password' : 'unknown username', during: audit.purpose },
+    });
+  }
+  return verdict;
+}
+
+async function decide(
   ctx: Context,
   account: Account | undefined,
   password: string,

@@ -1,15 +1,20 @@
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
-import type { Session } from '../db/schema.ts';
+import type { PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 
-/** password: the login transaction after a correct password; factor: a second factor is due. */
-export type SessionState = 'password' | 'factor' | 'authenticated';
+/** What session login records when a trusted device stood in for the second factor. */
+export const TRUSTED_DEVICE = 'TRUSTED-DEVICE';
+
+/** A factor that proved a session, as `session_factors` keeps it. */
+export type SessionFactor = { kind: string; level: number; journeyKind: string; verifiedAt: Date };
 
 /**
- * Sessions are rows keyed by the SHA-256 of their token; the token lives only in the HttpOnly
- * cookie. The login transaction is the same row in an earlier state, so any instance continues it.
+ * Signed-in sessions: rows keyed by the SHA-256 of their token; the token lives only in the HttpOnly
+ * cookie. A session is created when a login journey completes and lists the factors that proved it
+ * (session_factors: kind, level, time, journey), so "proved with a factor of this kind in the last N
+ * minutes" is a query.
  */
 export class SessionStore {
   constructor(
@@ -18,28 +23,36 @@ export class SessionStore {
     private readonly config: Config,
   ) {}
 
-  /** Starts a row in the given state; returns the new token (never stored). */
+  /**
+   * Starts a signed-in session with the factors that proved it; returns the new token (never stored).
+   * `keep` carries the sign-in time and absolute limit of the session a step-up rotates.
+   */
   async create(input: {
     accountId: string;
-    state: SessionState;
-    journey?: string;
     context?: string | null;
-    clientIp?: string;
-    userAgent?: string | undefined;
+    clientIp?: string | null;
+    userAgent?: string | null | undefined;
+    factors: readonly PassedFactor[];
+    journey: { kind: 'login' | 'stepup'; id: string | null };
+    keep?: Pick<Session, 'created_at' | 'absolute_expires_at'>;
+    /** Factors recorded on the session being rotated, copied to the new one. */
+    carried?: readonly SessionFactor[];
   }): Promise<{ token: string; session: Session }> {
     const token = randomToken(32);
     const now = this.clock.now();
-    const absolute = new Date(now.getTime() + this.config.sessionAbsoluteMs);
-    const idle = this.idleLimit(input.state, now, absolute);
+    const createdAt = input.keep ? new Date(input.keep.created_at) : now;
+    const absolute = input.keep
+      ? new Date(input.keep.absolute_expires_at)
+      : new Date(now.getTime() + this.config.sessionAbsoluteMs);
+    const idle = new Date(Math.min(now.getTime() + this.config.sessionIdleMs, absolute.getTime()));
+    const id = sha256(token);
     const session = await this.db
       .insertInto('sessions')
       .values({
-        id: sha256(token),
+        id,
         account_id: input.accountId,
-        state: input.state,
-        journey: input.journey ?? 'LOGIN',
         context: input.context ?? null,
-        created_at: now,
+        created_at: createdAt,
         last_seen_at: now,
         idle_expires_at: idle,
         absolute_expires_at: absolute,
@@ -48,12 +61,26 @@ export class SessionStore {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    const rows = [
+      ...(input.carried ?? []).map((f) => ({
+        session_id: id,
+        kind: f.kind,
+        level: f.level,
+        journey_kind: f.journeyKind,
+        journey_id: null,
+        verified_at: f.verifiedAt,
+      })),
+      ...input.factors.map((f) => ({
+        session_id: id,
+        kind: f.kind,
+        level: f.level,
+        journey_kind: input.journey.kind,
+        journey_id: input.journey.id,
+        verified_at: new Date(f.at),
+      })),
+    ];
+    if (rows.length) await this.db.insertInto('session_factors').values(rows).execute();
     return { token, session };
-  }
-
-  private idleLimit(state: SessionState, now: Date, absolute: Date): Date {
-    const span = state === 'authenticated' ? this.config.sessionIdleMs : this.config.loginFlowMs;
-    return new Date(Math.min(now.getTime() + span, absolute.getTime()));
   }
 
   /** The live session of a token, or null when unknown, ended, idle too long or too old. */
@@ -67,10 +94,9 @@ export class SessionStore {
       .where('sessions.id', '=', sha256(token))
       .executeTakeFirst();
     if (!session || session.ended_at) return null;
-    // A signed-in session counts only while its account is active: one created in the moment the
-    // account was locked (a sign-in racing the lockout) is ended here. A login transaction is
-    // left to session login, which answers the account's state (1403 blocked).
-    if (session.state === 'authenticated' && session.account_status !== 'active') {
+    // A session counts only while its account is active: one created in the moment the account was
+    // locked (a sign-in racing the lockout) is ended here.
+    if (session.account_status !== 'active') {
       await this.end(session.id, session.account_status);
       return null;
     }
@@ -88,32 +114,74 @@ export class SessionStore {
   }
 
   /** Records activity: the idle limit moves forward, never past the absolute limit. */
-  async touch(session: Session): Promise<void> {
+  async touch(session: Session, force = false): Promise<void> {
     const now = this.clock.now();
-    if (now.getTime() - new Date(session.last_seen_at).getTime() < 30_000) return;
-    const idle = this.idleLimit(session.state as SessionState, now, new Date(session.absolute_expires_at));
+    if (!force && now.getTime() - new Date(session.last_seen_at).getTime() < 30_000) return;
+    const idle = Math.min(
+      now.getTime() + this.config.sessionIdleMs,
+      new Date(session.absolute_expires_at).getTime(),
+    );
     await this.db
       .updateTable('sessions')
-      .set({ last_seen_at: now, idle_expires_at: idle })
+      .set({ last_seen_at: now, idle_expires_at: new Date(idle) })
       .where('id', '=', session.id)
       .where('ended_at', 'is', null)
       .execute();
   }
 
+  /** The factors that proved a session, oldest first. */
+  async factors(sessionId: string): Promise<SessionFactor[]> {
+    const rows = await this.db
+      .selectFrom('session_factors')
+      .select(['kind', 'level', 'journey_kind', 'verified_at'])
+      .where('session_id', '=', sessionId)
+      .orderBy('verified_at')
+      .orderBy('level')
+      .execute();
+    return rows.map((r) => ({
+      kind: r.kind,
+      level: r.level,
+      journeyKind: r.journey_kind,
+      verifiedAt: new Date(r.verified_at),
+    }));
+  }
+
   /**
-   * Moves a session to a new state under a new token (the old token stops working): called at
-   * sign-in and step-up so that a token seen before authentication is never an authenticated one.
-   * Null when another request promoted (or ended) the session first: one transaction, one promotion.
+   * When the session last proved a factor (of one of `kinds`, or any second factor) within the last
+   * `withinMs`; null when it did not. A step-up policy is this query.
    */
-  async promote(session: Session, state: SessionState, context?: string | null) {
+  async provedSince(
+    sessionId: string,
+    options: { withinMs: number; kinds?: readonly string[]; journeyKind?: 'login' | 'stepup' },
+  ): Promise<Date | null> {
+    let query = this.db
+      .selectFrom('session_factors')
+      .select((eb) => eb.fn.max('verified_at').as('at'))
+      .where('session_id', '=', sessionId)
+      .where('level', '>=', 2)
+      .where('verified_at', '>', new Date(this.clock.now().getTime() - options.withinMs));
+    if (options.kinds) query = query.where('kind', 'in', [...options.kinds]);
+    if (options.journeyKind) query = query.where('journey_kind', '=', options.journeyKind);
+    const row = await query.executeTakeFirst();
+    return row?.at ? new Date(row.at) : null;
+  }
+
+  /**
+   * Rotates a session after a step-up: the old token stops working, a new one carries the same
+   * sign-in time, absolute limit, context and factors, plus the factor just proved. Null when
+   * another request rotated (or ended) it first: one step, one rotation.
+   */
+  async rotate(session: Session, proved: PassedFactor, journeyId: string) {
     if (!(await this.end(session.id, 'rotated'))) return null;
     return this.create({
       accountId: session.account_id,
-      state,
-      journey: session.journey,
-      context: context ?? session.context,
-      clientIp: session.client_ip ?? undefined,
-      userAgent: session.user_agent ?? undefined,
+      context: session.context,
+      clientIp: session.client_ip,
+      userAgent: session.user_agent,
+      keep: session,
+      carried: await this.factors(session.id),
+      factors: [proved],
+      journey: { kind: 'stepup', id: journeyId },
     });
   }
 
@@ -132,7 +200,16 @@ export class SessionStore {
     if (token && token.length <= 100) await this.end(sha256(token), reason);
   }
 
-  async endAllForAccount(accountId: string, reason: string, exceptId?: string): Promise<void> {
+  /**
+   * Ends every session of an account and its sign-ins and step-ups in flight; `keep` names the
+   * request's own session or login journey, which goes on.
+   */
+  async endAllForAccount(
+    accountId: string,
+    reason: string,
+    keep: { sessionId?: string | undefined; journeyId?: string | undefined } = {},
+  ): Promise<void> {
+    const exceptId = keep.sessionId;
     let query = this.db
       .updateTable('sessions')
       .set({ ended_at: this.clock.now(), end_reason: reason })
@@ -140,5 +217,19 @@ export class SessionStore {
       .where('ended_at', 'is', null);
     if (exceptId) query = query.where('id', '!=', exceptId);
     await query.execute();
+    // Sign-ins and step-ups in flight end with them.
+    let journeys = this.db
+      .updateTable('journeys')
+      .set({ state: 'ended', updated_at: this.clock.now(), completed_at: this.clock.now() })
+      .where('account_id', '=', accountId)
+      .where('kind', 'in', ['login', 'stepup'])
+      .where('state', 'not in', ['completed', 'failed', 'ended', 'expired', 'consumed']);
+    if (keep.journeyId) journeys = journeys.where('id', '!=', keep.journeyId);
+    if (exceptId) {
+      journeys = journeys.where((eb) =>
+        eb.or([eb('session_id', 'is', null), eb('session_id', '!=', exceptId)]),
+      );
+    }
+    await journeys.execute();
   }
 }

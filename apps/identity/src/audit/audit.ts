@@ -1,0 +1,72 @@
+import type { FastifyRequest } from 'fastify';
+import type { DB } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+
+/**
+ * The audit trail (docs/operations.md "Audit trail"): every security event is a row with its time,
+ * account, journey, client address, request id and outcome. Never a secret: no password, code,
+ * token, cookie or credential secret goes in `detail` (only kinds, channels, masked labels, counts).
+ */
+export const auditEvents = [
+  'sign-in',
+  'sign-in-failed',
+  'lockout',
+  'factor-passed',
+  'factor-failed',
+  'factor-locked',
+  'step-up',
+  'code-issued',
+  'recovery-started',
+  'recovery-confirmed',
+  'recovery-failed',
+  'recovery-locked',
+  'password-changed',
+  'username-changed',
+  'trusted-device-bound',
+  'trusted-device-revoked',
+  'sign-out',
+] as const;
+export type AuditEvent = (typeof auditEvents)[number];
+
+/** success: it happened; failure: refused (wrong, locked, limited); the event names which. */
+export type AuditOutcome = 'success' | 'failure';
+
+export type AuditEntry = {
+  event: AuditEvent;
+  outcome: AuditOutcome;
+  accountId?: string | null | undefined;
+  journeyId?: string | null | undefined;
+  detail?: Record<string, string | number | boolean | null>;
+};
+
+export class AuditTrail {
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+  ) {}
+
+  async record(request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
+    await this.db
+      .insertInto('audit_events')
+      .values({
+        at: this.clock.now(),
+        event: entry.event,
+        outcome: entry.outcome,
+        account_id: entry.accountId ?? null,
+        journey_id: entry.journeyId ?? null,
+        client_ip: request?.ip ?? null,
+        request_id: request ? String(request.id) : null,
+        detail: JSON.stringify(entry.detail ?? {}),
+      })
+      .execute();
+  }
+
+  /** Deletes events older than the retention period; returns how many. */
+  async prune(retentionMs: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('audit_events')
+      .where('at', '<', new Date(this.clock.now().getTime() - retentionMs))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

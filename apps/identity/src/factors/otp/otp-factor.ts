@@ -1,0 +1,275 @@
+import {
+  type AuthenticatorItem,
+  type AuthenticatorType,
+  ErrorType,
+  format,
+  limits,
+  Status,
+  serverMessages,
+  smsTemplate,
+} from '@gatehouse/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../context.ts';
+import type { Account, Contact as ContactRow } from '../../db/schema.ts';
+import { ApiError, failure, noLoginInProgress, outcome } from '../../lib/http.ts';
+import { factorCounter, OtpCodes } from '../../lib/otp.ts';
+import { UUID } from '../../lib/validate.ts';
+import type { PhoneSender } from '../../services/sms.ts';
+import { voiceText } from '../../services/sms.ts';
+import { accountContacts, contactEnabled, contactLabel, e164 } from '../contacts.ts';
+import type { FactorJourney } from '../engine.ts';
+
+/**
+ * The one-time-code second factor by text, voice call and e-mail, for the LOGIN journey (a login
+ * transaction in state 'factor') and STEPUP (a signed-in session proving a factor again). Widget
+ * spec §2 OTP screens, §4 "OTP flow" and the send/validate status mapping, §7 calls.
+ */
+
+export type FactorChannel = 'sms' | 'voice' | 'email';
+
+export const channelAuthenticator: Record<FactorChannel, AuthenticatorType> = {
+  sms: 'OTP-SMS',
+  voice: 'OTP-VOICE',
+  email: 'OTP-EMAIL',
+};
+
+/**
+ * The text a code goes out in: the contract's template with one of the configured short names. A
+ * request may name the template it expects (the widget sends it, spec §2), but only that exact text
+ * is accepted: the caller never writes what the bank's sender says. Null: the request's is not one.
+ */
+export function smsText(config: Context['config'], requested: string | undefined): string | null {
+  const allowed = config.factor.smsSenderNames.map((name) => format(smsTemplate, name));
+  if (requested === undefined) return allowed[0] ?? null;
+  return allowed.includes(requested) ? requested : null;
+}
+
+const badRequest = (problem: string) =>
+  new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, problem));
+
+/**
+ * Sends and checks second-factor codes. One instance per plugin that answers the calls (this one
+ * for text and voice; recovery.ts for e-mail, whose path it shares with account recovery).
+ */
+export class OtpFactor {
+  private readonly codes: OtpCodes;
+  constructor(
+    private readonly ctx: Context,
+    private readonly phone?: PhoneSender,
+  ) {
+    this.codes = new OtpCodes(ctx.db, ctx.clock, ctx.config);
+  }
+
+  private limitReached(request: FastifyRequest, reply: FastifyReply) {
+    return failure(
+      request,
+      reply,
+      new ApiError(200, Status.LIMIT_REACHED, serverMessages.factorLimitReached),
+    );
+  }
+
+  /**
+   * Whether the channel is refused for the account: too many wrong codes (or, for a send, too many
+   * sends without a correct code). Counts older than FACTOR_LOCKOUT_MINUTES since the last try or
+   * send are forgotten.
+   */
+  private async refused(accountId: string, channel: FactorChannel, forSend: boolean): Promise<boolean> {
+    const { factor } = this.ctx.config;
+    const counter = factorCounter(channel);
+    const row = await this.codes.counters(accountId, counter);
+    if (!row) return false;
+    const now = this.ctx.clock.now().getTime();
+    // Too many wrong codes: refused until the lock the limit set runs out. (The count itself may
+    // be at the limit only for a moment, while tries are in flight: that refuses nothing.)
+    if (row.locked_until && new Date(row.locked_until).getTime() > now) return true;
+    if (row.locked_until || now - new Date(row.updated_at).getTime() >= factor.lockoutMs) {
+      if (row.wrong_tries || row.unentered_sends || row.locked_until) {
+        await this.codes.resetCounters(accountId, counter);
+      }
+      return false;
+    }
+    return forSend && row.unentered_sends >= factor.maxSends;
+  }
+
+  /** The account's contact for this channel, if it is the account's, usable and of the right kind. */
+  private async usableContact(
+    account: Account,
+    channel: FactorChannel,
+    contactId: string,
+  ): Promise<{ contact: ContactRow | undefined; allowed: boolean }> {
+    const contacts = await accountContacts(this.ctx.db, account.id);
+    const allowed = otpOffer(contacts).some((a) => a.type === channelAuthenticator[channel]);
+    const id = contactId.trim();
+    const contact = UUID.test(id)
+      ? contacts.find(
+          (c) =>
+            c.id === id.toLowerCase() &&
+            c.kind === (channel === 'email' ? 'email' : 'phone') &&
+            (channel !== 'voice' || c.voice) &&
+            contactEnabled(this.ctx, c),
+        )
+      : undefined;
+    return { contact, allowed };
+  }
+
+  /** POST: send a code to one of the account's contacts (by its id from the OTP state call). */
+  async send(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney,
+    input: { contactId: string; template?: string },
+  ) {
+    const { ctx } = this;
+    const template = channel === 'sms' ? smsText(ctx.config, input.template) : null;
+    if (channel === 'sms' && template === null) {
+      throw badRequest(
+        "message: must be the service's text template with an allowed application name (SMS_SENDER_NAMES)",
+      );
+    }
+    const account = active(fj);
+    if (!account) return this.limitReached(request, reply);
+    const { contact, allowed } = await this.usableContact(account, channel, input.contactId);
+    if (!allowed) {
+      return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.factorNotAllowed));
+    }
+    if (!contact) {
+      return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.contactNotUsable));
+    }
+    if (await this.refused(account.id, channel, true)) {
+      request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
+      return this.limitReached(request, reply);
+    }
+    const sends = await this.codes.countSend(account.id, factorCounter(channel));
+    if (sends > ctx.config.factor.maxSends) {
+      request.log.warn({ account: account.id, channel, sends }, 'second factor: send limit reached');
+      return this.limitReached(request, reply);
+    }
+
+    const to = contact.kind === 'phone' ? e164(contact) : contact.value;
+    const { code } = await this.codes.issue({
+      accountId: account.id,
+      channel,
+      recipient: to,
+      purpose: 'factor',
+      journeyId: fj.journey.id,
+    });
+    const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
+    try {
+      if (channel === 'email') {
+        await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes });
+      } else {
+        if (!this.phone) throw new Error('no text/voice delivery configured');
+        const text =
+          channel === 'sms' ? (template ?? '').split(limits.smsCodePlaceholder).join(code) : voiceText(code);
+        await this.phone.send({ channel, to, text, code });
+      }
+    } catch (error) {
+      // Nothing arrived: the code must not stay usable, and the caller may try again.
+      await this.codes.revokeAll(account.id, channel, 'factor');
+      request.log.error({ err: error, account: account.id, channel }, 'second factor: delivery failed');
+      throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM);
+    }
+    request.log.info({ account: account.id, channel, sends, journey: fj.kind }, 'second factor: code sent');
+    await ctx.audit.record(request, {
+      event: 'code-issued',
+      outcome: 'success',
+      accountId: account.id,
+      journeyId: fj.journey.id,
+      detail: { factor: channelAuthenticator[channel], to: contactLabel(contact), sends },
+    });
+    const label = contactLabel(contact);
+    if (channel === 'sms' && ctx.config.factor.smsOutage) {
+      return outcome(request, reply, Status.CARRIER_OUTAGE, serverMessages.carrierOutage, {
+        ruleData: { carrierOutage: true },
+      });
+    }
+    const message = channel === 'voice' ? serverMessages.factorCallPlaced : serverMessages.factorCodeSent;
+    return outcome(request, reply, Status.SUCCESS, format(message, label, minutes));
+  }
+
+  /** PUT: check a code. Right: the journey's step completes (engine.complete). */
+  async check(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney,
+    input: { securityCode: string; bindDevice?: boolean | undefined },
+  ) {
+    const { ctx } = this;
+    const factor = channelAuthenticator[channel];
+    const account = active(fj);
+    if (!account) return this.limitReached(request, reply);
+    await ctx.limiter.enforce(request, [
+      [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
+      [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
+    ]);
+    if (await this.refused(account.id, channel, false)) return this.tooManyWrong(request, reply, fj, factor);
+    const result = await this.codes.check({
+      accountId: account.id,
+      channel,
+      code: input.securityCode,
+      purpose: 'factor',
+      journeyId: fj.journey.id,
+      counter: factorCounter(channel),
+      maxWrongTries: ctx.config.factor.maxWrongTries,
+    });
+    if (result.outcome === 'accepted') {
+      const done = await ctx.engine.complete(request, reply, fj, factor, { bindDevice: input.bindDevice });
+      // Another request on the same journey finished first (or it ended meanwhile).
+      if (!done) throw noLoginInProgress();
+      request.log.info(
+        { account: account.id, channel, journey: fj.kind, trusted: !!done.trustedUntil },
+        'second factor: verified',
+      );
+      return outcome(request, reply, Status.SUCCESS, serverMessages.factorVerified, {
+        successData: {
+          authenticated: true,
+          factor,
+          ...(done.steppedUpAt ? { steppedUpAt: done.steppedUpAt.toISOString() } : {}),
+          ...(done.trustedUntil ? { trustedDeviceExpiresAt: done.trustedUntil.toISOString() } : {}),
+        },
+      });
+    }
+    if (result.outcome === 'wrong') await ctx.engine.wrong(request, fj, factor, result.wrongTries);
+    if (result.outcome === 'wrong' && result.exhausted) {
+      const until = new Date(ctx.clock.now().getTime() + ctx.config.factor.lockoutMs);
+      await this.codes.lock(account.id, factorCounter(channel), until);
+      request.log.warn(
+        { account: account.id, channel, journey: fj.kind },
+        'second factor: too many wrong codes',
+      );
+      return this.tooManyWrong(request, reply, fj, factor);
+    }
+    return failure(
+      request,
+      reply,
+      new ApiError(200, Status.INCORRECT_CODE, serverMessages.securityCodeNotRecognized),
+    );
+  }
+
+  /** 1491; in the LOGIN journey the journey fails too (its cookies are cleared). */
+  private async tooManyWrong(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney,
+    factor: AuthenticatorType,
+  ) {
+    await this.ctx.engine.fail(request, reply, fj, factor);
+    return this.limitReached(request, reply);
+  }
+}
+
+/** The factor journey's account while it is active (a blocked or locked one gets 1491). */
+const active = (fj: FactorJourney): Account | undefined =>
+  fj.account.status === 'active' ? fj.account : undefined;
+
+/** One-time codes: text and voice with a phone (voice only if a phone takes calls), e-mail with an address. */
+export function otpOffer(contacts: readonly ContactRow[]): AuthenticatorItem[] {
+  const phones = contacts.filter((c) => c.kind === 'phone');
+  const items: AuthenticatorItem[] = [];
+  if (phones.length) items.push({ type: 'OTP-SMS' });
+  if (phones.some((p) => p.voice)) items.push({ type: 'OTP-VOICE' });
+  if (contacts.some((c) => c.kind === 'email')) items.push({ type: 'OTP-EMAIL' });
+  return items;
+}
