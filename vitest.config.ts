@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['packages/contract/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['packages/contract/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts'],
         },
       },
       {
