@@ -40,6 +40,7 @@ export function InfoPage() {
   const { page = '' } = useParams();
   const content = pages[page];
   const heading = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each page moves focus to its heading when it opens
   useEffect(() => heading.current?.focus(), [page]);
   usePageTitle(content?.title ?? 'Sign in');
   if (!content) return <Navigate to="/login" replace />;

@@ -76,7 +76,7 @@ export function LoginPage() {
         setNotice(messages.otherContext);
       },
     }),
-    [navigate, announce],
+    [announce],
   );
   useEffect(() => {
     if (notice) noticeRef.current?.focus();

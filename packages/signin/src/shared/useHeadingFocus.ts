@@ -12,6 +12,7 @@ export function useHeadingFocus(
   view?: unknown,
 ) {
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view (switched in place) moves focus again
   useEffect(() => {
     // A view switched in place: the control that switched it goes away, so the heading takes focus.
     const switched = !first.current;

@@ -87,6 +87,7 @@ export function UsernamePage() {
   const earlierStatus = useRef<number>(0);
   const started = useRef(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each step moves focus to its heading when it opens
   useEffect(() => {
     heading.current?.focus();
   }, [step]);
@@ -121,6 +122,7 @@ export function UsernamePage() {
   }
 
   // On entry: skip the username step when the login result says a new password is due.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on entry (started guards a second run)
   useEffect(() => {
     if (started.current) return;
     started.current = true;

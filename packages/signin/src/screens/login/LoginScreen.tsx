@@ -86,14 +86,14 @@ export function LoginScreen() {
     setRemember(false);
   };
 
-  const useOtherUser = () => {
+  const chooseOtherUser = () => {
     clearForm();
     setUseSaved(false);
     requestAnimationFrame(() => usernameRef.current?.focus());
   };
 
   const chooseSaved = (value: string) => {
-    if (value === OTHER_USER && !browsing.current) return useOtherUser();
+    if (value === OTHER_USER && !browsing.current) return chooseOtherUser();
     setSelected(value);
   };
 
@@ -188,7 +188,7 @@ export function LoginScreen() {
           />
         )}
         {useSaved && selected === OTHER_USER ? (
-          <Button variant="secondary" onClick={useOtherUser}>
+          <Button variant="secondary" onClick={chooseOtherUser}>
             {t('login.typeOtherUser')}
           </Button>
         ) : null}
