@@ -49,6 +49,7 @@ import { type Site, staticPlugin } from './plugins/static.ts';
 import { trustedDevicePlugin } from './plugins/trusted-device.ts';
 import { usernamePlugin } from './plugins/username.ts';
 import { readDemoAccounts, seedDemoAccounts } from './seed.ts';
+import { scheduleCleanUp } from './services/cleanup.ts';
 import { cookieNames } from './services/cookies.ts';
 import { createMailer } from './services/mailer.ts';
 import { SessionStore } from './services/sessions.ts';
@@ -300,7 +301,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     if (created) app.log.info({ created }, 'demo accounts seeded');
   }
 
+  const stopCleanUp = scheduleCleanUp(ctx, (fields, message) => app.log.info(fields, message));
   app.addHook('onClose', async () => {
+    stopCleanUp();
     await mailer.close();
     if (!options.db) await db.destroy();
   });

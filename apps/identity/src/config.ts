@@ -108,6 +108,8 @@ const schema = z
     CODE_CHECK_ACCOUNT_MAX: int(1, 10000).default(20),
     CODE_CHECK_WINDOW_SECONDS: int(1, 86400).default(900),
     RECOVERY_LOCK_MINUTES: int(1, 7 * 24 * 60).default(24 * 60),
+    AUDIT_RETENTION_DAYS: int(1, 10 * 366).default(400),
+    CLEANUP_INTERVAL_MINUTES: int(0, 24 * 60).default(15),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === 'production' && !v.SESSION_SECRET) {
@@ -169,6 +171,10 @@ export type Config = {
   clientLogRateMax: number;
   /** The login support address shown in the 1491 "contact {email}" messages. */
   supportEmail: string;
+  /** How long audit rows are kept. */
+  auditRetentionMs: number;
+  /** How often expired journeys, codes, sessions and old audit rows are deleted (0: never). */
+  cleanupIntervalMs: number;
   recovery: {
     /** How long each step of a recovery flow (identify, send, confirm) keeps it alive. */
     flowMs: number;
@@ -495,6 +501,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     prohibitedNetworks,
     clientLogRateMax: v.CLIENT_LOG_RATE_MAX,
     supportEmail: v.SUPPORT_EMAIL,
+    auditRetentionMs: v.AUDIT_RETENTION_DAYS * 24 * 3600_000,
+    cleanupIntervalMs: v.CLEANUP_INTERVAL_MINUTES * 60_000,
     recovery: {
       flowMs: v.RECOVERY_FLOW_MINUTES * 60_000,
       lockMs: v.RECOVERY_LOCK_MINUTES * 60_000,

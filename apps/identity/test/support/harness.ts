@@ -178,7 +178,7 @@ export function useHarness(target: Target): Harness {
   });
   beforeEach(async () => {
     clock = new TestClock();
-    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, contacts cascade`.execute(
+    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, contacts, audit_events cascade`.execute(
       db!,
     );
   });

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+
+/** What has run its time is kept this long after, for support and investigations. */
+const GRACE_MS = 24 * 3600_000;
+
+/**
+ * Deletes what has run its time (CLEANUP_INTERVAL_MINUTES): journeys and one-time codes a day past
+ * their expiry, sessions a day after they ended or expired (their factors go with them), trusted
+ * devices past their expiry, finished rate-limit windows, audit rows past AUDIT_RETENTION_DAYS.
+ * Every delete is idempotent, so any number of instances may run it at once.
+ */
+export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
+  const { db, clock, config } = ctx;
+  const now = clock.now();
+  const before = new Date(now.getTime() - GRACE_MS);
+  const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
+  const journeys = await db.deleteFrom('journeys').where('expires_at', '<', before).executeTakeFirst();
+  const codes = await db.deleteFrom('otp_codes').where('expires_at', '<', before).executeTakeFirst();
+  const sessions = await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([
+        eb('ended_at', '<', before),
+        eb('absolute_expires_at', '<', before),
+        eb('idle_expires_at', '<', before),
+      ]),
+    )
+    .executeTakeFirst();
+  const devices = await db.deleteFrom('trusted_devices').where('expires_at', '<', now).executeTakeFirst();
+  const windows = await sql`delete from rate_limits
+    where window_start + (window_ms * interval '1 millisecond') < ${now}`.execute(db);
+  const audit = await ctx.audit.prune(config.auditRetentionMs);
+  return {
+    journeys: count(journeys),
+    codes: count(codes),
+    sessions: count(sessions),
+    trustedDevices: count(devices),
+    rateLimits: Number(windows.numAffectedRows ?? 0n),
+    audit,
+  };
+}
+
+/** Runs the clean-up every CLEANUP_INTERVAL_MINUTES while the app lives (not at all when 0). */
+export function scheduleCleanUp(ctx: Context, log: (fields: object, message: string) => void): () => void {
+  if (ctx.config.cleanupIntervalMs <= 0) return () => {};
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const deleted = await cleanUp(ctx);
+      if (Object.values(deleted).some((n) => n > 0)) log({ deleted }, 'clean-up');
+    } catch (error) {
+      log({ reason: error instanceof Error ? error.message : 'unknown' }, 'clean-up failed');
+    } finally {
+      running = false;
+    }
+  }, ctx.config.cleanupIntervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
