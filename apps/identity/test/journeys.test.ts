@@ -1,5 +1,6 @@
 import { paths } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
+import { OuterHandleInTransaction } from '../src/db/pglite-dialect.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { cleanUp } from '../src/services/cleanup.ts';
 import {
@@ -21,6 +22,7 @@ import {
   code,
   createAccount,
   expectFailureEnvelope,
+  freshPGliteClient,
   json,
   targets,
   useHarness,
@@ -378,5 +380,33 @@ describe.each(targets)('journeys ($name)', (target) => {
     // The fresh journey lives on and continues.
     expect(await count('journeys')).toBe(1);
     expect(code(await fresh.sessionLogin())).toBe(1201);
+  });
+});
+
+describe('the PGlite transaction trap (docs/decisions/003)', () => {
+  test('the outer handle inside a transaction is refused at once, not a deadlock; other callers wait their turn', async () => {
+    const { db } = await freshPGliteClient();
+    try {
+      const started = Date.now();
+      await expect(
+        db.transaction().execute(async (tx) => {
+          await tx.selectFrom('accounts').select('id').execute();
+          await db.selectFrom('accounts').select('id').execute();
+        }),
+      ).rejects.toBeInstanceOf(OuterHandleInTransaction);
+      expect(Date.now() - started).toBeLessThan(2000);
+      // A caller outside the transaction (another request) is served after it, as before.
+      let inside = false;
+      const outside = db.transaction().execute(async (tx) => {
+        inside = true;
+        await tx.selectFrom('accounts').select('id').execute();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      const other = db.selectFrom('accounts').select('id').execute();
+      await Promise.all([outside, other]);
+      expect(inside).toBe(true);
+    } finally {
+      await db.destroy();
+    }
   });
 });

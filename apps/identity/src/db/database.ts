@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { classifyDatabaseError, DatabaseUnavailable, databaseErrorFields, isUnavailable } from './faults.ts';
-import { PGliteDialect } from './pglite-dialect.ts';
+import { pgliteKysely } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -47,7 +47,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DB> {
   } else {
     client = await PGlite.create();
   }
-  return new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return pgliteKysely<Database>(client);
 }
 
 /**

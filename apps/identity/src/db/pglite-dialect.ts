@@ -1,10 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
-  type Kysely,
+  Kysely,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
@@ -33,6 +34,38 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/**
+ * The PGlite transaction trap (docs/decisions/003): inside `db.transaction().execute(cb)` the
+ * transaction holds the one connection, so a query on the outer handle `db` (instead of `tx`) waits
+ * for the transaction that waits for it: a deadlock, silent until a timeout. The callback runs in
+ * this scope, and the driver refuses an acquisition made inside it at once, with a message naming
+ * the mistake. Other requests' queries are outside the scope and wait their turn as before.
+ */
+const inTransaction = new AsyncLocalStorage<true>();
+
+export class OuterHandleInTransaction extends Error {
+  constructor() {
+    super(
+      'The outer database handle was used inside a transaction: use the transaction handle (tx). ' +
+        'On PGlite this deadlocks; on PostgreSQL it runs outside the transaction.',
+    );
+    this.name = 'OuterHandleInTransaction';
+  }
+}
+
+/** A Kysely instance on PGlite whose transactions refuse the outer handle inside them. */
+export function pgliteKysely<DB>(client: PGlite): Kysely<DB> {
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  const transaction = db.transaction.bind(db);
+  db.transaction = () => {
+    const builder = transaction();
+    const execute = builder.execute.bind(builder);
+    builder.execute = (callback) => execute((tx) => inTransaction.run(true, () => callback(tx)));
+    return builder;
+  };
+  return db;
+}
+
 class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: PGliteConnection;
@@ -43,6 +76,7 @@ class PGliteDriver implements Driver {
   }
   async init() {}
   async acquireConnection(): Promise<DatabaseConnection> {
+    if (inTransaction.getStore()) throw new OuterHandleInTransaction();
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => {

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Context } from '../../src/context.ts';
 import { type DB, openDatabase } from '../../src/db/database.ts';
 import { migrate, migrationSources } from '../../src/db/migrations.ts';
-import { PGliteDialect } from '../../src/db/pglite-dialect.ts';
+import { pgliteKysely } from '../../src/db/pglite-dialect.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { TestClock } from '../../src/lib/clock.ts';
 
@@ -51,7 +51,7 @@ export async function freshPGliteClient(): Promise<{ client: PGlite; db: DB }> {
   const file = join(tmpdir(), `gatehouse-pglite-${key}.tar`);
   if (!existsSync(file)) {
     const template = await PGlite.create();
-    const templateDb = new Kysely<Database>({ dialect: new PGliteDialect(template) });
+    const templateDb = pgliteKysely<Database>(template);
     await migrate(templateDb as never);
     const dump = await template.dumpDataDir('none');
     await templateDb.destroy();
@@ -60,7 +60,7 @@ export async function freshPGliteClient(): Promise<{ client: PGlite; db: DB }> {
     renameSync(partial, file);
   }
   const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  const db = pgliteKysely<Database>(client);
   await migrate(db as never);
   return { client, db };
 }
