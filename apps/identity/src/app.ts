@@ -19,6 +19,8 @@ import Fastify, {
 import pino, { type DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
+import { CredentialCipher } from './credentials/cipher.ts';
+import { CredentialStore } from './credentials/store.ts';
 import { type DB, openDatabase } from './db/database.ts';
 import {
   DatabaseFailure,
@@ -171,6 +173,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     limiter: new RateLimiter(db, clock),
     sessions,
     mailer,
+    credentials: new CredentialStore(db, new CredentialCipher(config.credentialKeys), clock),
     cookieNames: cookieNames(config),
   };
 
@@ -289,6 +292,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       hasher,
       clock,
       readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url)),
+      ctx.credentials,
     );
     if (created) app.log.info({ created }, 'demo accounts seeded');
   }

@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import type { CredentialStore } from './credentials/store.ts';
 import type { DB } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { PasswordHasher } from './lib/passwords.ts';
@@ -16,6 +17,8 @@ export type Context = {
   sessions: SessionStore;
   /** E-mail delivery: SMTP, or the development outbox. */
   mailer: Mailer;
+  /** Accounts' credentials (phones, addresses, TOTP, tokens, push devices); secrets encrypted at rest. */
+  credentials: CredentialStore;
   /** The names the server's own HttpOnly cookies go by (`__Host-` prefixed where configured). */
   cookieNames: CookieNames;
 };

@@ -10,6 +10,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
+import { accountContacts } from '../credentials/contacts.ts';
 import { ApiError, failure } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
@@ -116,11 +117,7 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
       .select(['username', 'email'])
       .where('id', '=', session.account_id)
       .executeTakeFirst();
-    const contacts = await ctx.db
-      .selectFrom('contacts')
-      .select('value')
-      .where('account_id', '=', session.account_id)
-      .execute();
+    const contacts = await accountContacts(ctx.db, session.account_id);
     return [
       ...saved.map((r) => r.username),
       account?.username,
