@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import fc from 'fast-check';
 import { Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import { describe, expect, test } from 'vitest';
@@ -327,6 +328,57 @@ describe.each(targets)('credentials ($name)', (target) => {
     // Accounts without those tags have no app credentials.
     const onlyOtp = await byTag('otp-only');
     expect(await ctx.credentials.list(onlyOtp[0]!, ['totp', 'token', 'push'])).toEqual([]);
+  });
+});
+
+describe('the cipher', () => {
+  const ring = (current: string, entries: Array<[string, string]>) =>
+    new CredentialCipher({
+      current,
+      keys: new Map(entries.map(([id, key]) => [id, Buffer.from(key, 'base64')])),
+    });
+  const cipher = ring('k1', [
+    ['k1', K1],
+    ['k2', K2],
+  ]);
+
+  test('any secret round-trips on its own row, and on no other row, kind, key id or key', () => {
+    const impostor = ring('k1', [['k1', K1_IMPOSTOR]]);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        fc.uuid(),
+        fc.uuid(),
+        fc.constantFrom('totp', 'token'),
+        (secret, id, otherId, kind) => {
+          fc.pre(id !== otherId);
+          const { keyId, ciphertext } = cipher.encrypt(secret, { id, kind });
+          expect(keyId).toBe('k1');
+          expect(cipher.decrypt(ciphertext, keyId, { id, kind }).equals(Buffer.from(secret))).toBe(true);
+          expect(() => cipher.decrypt(ciphertext, keyId, { id: otherId, kind })).toThrow(
+            CredentialSecretError,
+          );
+          const otherKind = kind === 'totp' ? 'token' : 'totp';
+          expect(() => cipher.decrypt(ciphertext, keyId, { id, kind: otherKind })).toThrow(
+            CredentialSecretError,
+          );
+          expect(() => cipher.decrypt(ciphertext, 'k2', { id, kind })).toThrow(CredentialSecretError);
+          expect(() => impostor.decrypt(ciphertext, 'k1', { id, kind })).toThrow(CredentialSecretError);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test('a change of any byte is detected', () => {
+    const binding = { id: '6f1c0c7e-8d3b-4d0e-9a43-0a7b3f1d2c11', kind: 'totp' };
+    const { ciphertext } = cipher.encrypt(Buffer.from('12345678901234567890'), binding);
+    for (let i = 0; i < ciphertext.length; i++) {
+      const altered = Buffer.from(ciphertext);
+      altered.writeUInt8(altered.readUInt8(i) ^ 0x80, i);
+      expect(() => cipher.decrypt(altered, 'k1', binding), `byte ${i}`).toThrow(CredentialSecretError);
+    }
+    expect(() => cipher.decrypt(ciphertext.subarray(0, 20), 'k1', binding)).toThrow(CredentialSecretError);
   });
 });
 
