@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { Kysely, sql } from 'kysely';
@@ -10,10 +13,12 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { CredentialCipher, CredentialSecretError } from '../src/credentials/cipher.ts';
 import { accountContacts, contactCredential } from '../src/credentials/contacts.ts';
 import { developmentCredentialKey } from '../src/credentials/keys.ts';
+import { CredentialStore } from '../src/credentials/store.ts';
 import { type DB, openDatabase } from '../src/db/database.ts';
-import { migrationFiles } from '../src/db/migrations.ts';
+import { migrate, migrationFiles } from '../src/db/migrations.ts';
 import { PGliteDialect } from '../src/db/pglite-dialect.ts';
 import type { Database } from '../src/db/schema.ts';
+import { TestClock } from '../src/lib/clock.ts';
 import { PasswordHasher } from '../src/lib/passwords.ts';
 import { readDemoAccounts } from '../src/seed.ts';
 import { atFactor, contacts, DAY, PASSWORD } from './support/factors.ts';
@@ -380,6 +385,60 @@ describe('the cipher', () => {
     }
     expect(() => cipher.decrypt(ciphertext.subarray(0, 20), 'k1', binding)).toThrow(CredentialSecretError);
   });
+});
+
+describe('npm run credentials:rotate', () => {
+  const root = new URL('../../../', import.meta.url);
+  const cli = new URL('../src/credentials/rotate-cli.ts', import.meta.url);
+  const run = (env: Record<string, string>) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', fileURLToPath(cli)],
+        { cwd: fileURLToPath(root), env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env } },
+        (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
+      );
+    });
+
+  test('re-encrypts under the current key, says how many, exits 1 naming what it cannot read, never a key or a secret', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-rotate-'));
+    try {
+      const db = await openDatabase({ kind: 'pglite', dir });
+      await migrate(db as never);
+      const config = loadConfig({ ...baseEnv, DATA_DIR: dir, CREDENTIAL_KEYS: `k1:${K1}` });
+      const store = new CredentialStore(db, new CredentialCipher(config.credentialKeys), new TestClock());
+      const account = await sql<{ id: string }>`
+        insert into accounts (username, username_key, display_name, email, password_hash, password_changed_at,
+          status, password_state, require_username_update, maintenance, second_factor, prohibited, failed_logins)
+        values ('tokenuser1', 'tokenuser1', 'tokenuser1', null, 'x', now(), 'active', 'ok', false, false, true, false, 0)
+        returning id`.execute(db);
+      const secret = newSecret();
+      const token = await store.add({ accountId: account.rows[0]!.id, kind: 'token', name: 'VIP', secret });
+      await db.destroy();
+
+      // Without k1 configured: nothing is re-encrypted, the credential and the key id are named.
+      const lost = await run({ DATA_DIR: dir, CREDENTIAL_KEYS: `k2:${K2}` });
+      expect(lost.code).toBe(1);
+      expect(lost.out).toBe('Re-encrypted 0 credential secret(s) under key k2.\n');
+      expect(lost.err).toContain(`credential ${token.id} is under key k1, which is not configured`);
+      // With both, k2 current: re-encrypted (a second run finds nothing to do: the store's test).
+      const both = { DATA_DIR: dir, CREDENTIAL_KEYS: `k1:${K1},k2:${K2}`, CREDENTIAL_KEY_ID: 'k2' };
+      const first = await run(both);
+      expect(first).toEqual({ code: 0, out: 'Re-encrypted 1 credential secret(s) under key k2.\n', err: '' });
+      for (const output of [lost, first]) {
+        for (const form of [...forms(secret), K1, K2]) expect(output.out + output.err).not.toContain(form);
+      }
+
+      const after = await openDatabase({ kind: 'pglite', dir });
+      const onlyK2 = loadConfig({ ...baseEnv, CREDENTIAL_KEYS: `k2:${K2}` });
+      const reader = new CredentialStore(after, new CredentialCipher(onlyK2.credentialKeys), new TestClock());
+      expect((await reader.get(token.id))?.keyId).toBe('k2');
+      expect((await reader.readSecret(token)).equals(secret)).toBe(true);
+      await after.destroy();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 // --- migration 006 -----------------------------------------------------------------------------------
