@@ -20,6 +20,8 @@ import pino, { type DestinationStream } from 'pino';
 import { AuditTrail } from './audit/audit.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
+import { CredentialCipher } from './credentials/cipher.ts';
+import { CredentialStore } from './credentials/store.ts';
 import { type DB, openDatabase } from './db/database.ts';
 import {
   DatabaseFailure,
@@ -179,6 +181,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // Set just below: the engine works on the context it belongs to.
     engine: undefined as unknown as FactorEngine,
     mailer,
+    credentials: new CredentialStore(db, new CredentialCipher(config.credentialKeys), clock),
     cookieNames: cookieNames(config),
   };
   ctx.engine = new FactorEngine(ctx);
@@ -297,6 +300,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       hasher,
       clock,
       readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url)),
+      ctx.credentials,
     );
     if (created) app.log.info({ created }, 'demo accounts seeded');
   }

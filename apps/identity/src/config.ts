@@ -2,6 +2,13 @@ import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { limits } from '@gatehouse/contract';
 import { z } from 'zod';
+import type { CredentialKeys } from './credentials/cipher.ts';
+import {
+  credentialKeyWeakness,
+  DEVELOPMENT_KEY_ID,
+  developmentCredentialKey,
+  parseCredentialKeys,
+} from './credentials/keys.ts';
 
 /**
  * Every setting of the identity service, parsed once at start into a typed object. An invalid
@@ -110,6 +117,9 @@ const schema = z
     RECOVERY_LOCK_MINUTES: int(1, 7 * 24 * 60).default(24 * 60),
     AUDIT_RETENTION_DAYS: int(1, 10 * 366).default(400),
     CLEANUP_INTERVAL_MINUTES: int(0, 24 * 60).default(15),
+    // Credentials' secrets at rest (docs/configuration.md, "Credential keys"; decision 021).
+    CREDENTIAL_KEYS: z.string().optional(),
+    CREDENTIAL_KEY_ID: z.string().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === 'production' && !v.SESSION_SECRET) {
@@ -226,6 +236,12 @@ export type Config = {
   cookieHostPrefix: boolean;
   /** Code checks (every factor and recovery) per login transaction or session, and per account. */
   codeCheck: { session: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
+  /**
+   * The keys credentials' secrets are encrypted under (AES-256-GCM), by id, and the id new secrets
+   * are written with. Outside production mode the key derived from the session secret ("dev") is
+   * always among them.
+   */
+  credentialKeys: CredentialKeys;
 };
 
 export type SmtpSettings =
@@ -407,7 +423,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
     const shown =
-      name in relevant && !/SECRET|DATABASE_URL|PEPPER|SMTP_URL|SMTP_PASS|TOKEN|WEBHOOK_URL/.test(name)
+      name in relevant && !/SECRET|DATABASE_URL|PEPPER|SMTP_URL|SMTP_PASS|TOKEN|WEBHOOK_URL|KEYS/.test(name)
         ? ` (got "${relevant[name]}")`
         : '';
     throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
@@ -460,6 +476,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const sessionSecret = v.SESSION_SECRET ?? DEVELOPMENT_SECRET;
+  const credentialKeys = credentialKeySettings(v, production, sessionSecret);
   const window = (max: number, seconds: number) => ({ max, windowMs: seconds * 1000 });
   return {
     env: v.NODE_ENV,
@@ -554,5 +571,60 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       session: window(v.CODE_CHECK_SESSION_MAX, v.CODE_CHECK_WINDOW_SECONDS),
       account: window(v.CODE_CHECK_ACCOUNT_MAX, v.CODE_CHECK_WINDOW_SECONDS),
     },
+    credentialKeys,
   };
+}
+
+/**
+ * CREDENTIAL_KEYS and CREDENTIAL_KEY_ID. Production mode needs them and refuses a weak key or the
+ * development one; elsewhere the key derived from the session secret (id "dev") is the default and
+ * stays readable when keys are configured, so a development database can be rotated onto them.
+ * Messages name a key by its id, never its value.
+ */
+function credentialKeySettings(v: Parsed, production: boolean, sessionSecret: string): CredentialKeys {
+  const stop = (name: string, message: string): never => {
+    throw new ConfigError(`Invalid setting ${name}: ${message}`);
+  };
+  const development = developmentCredentialKey(sessionSecret);
+  if (!v.CREDENTIAL_KEYS) {
+    if (production) {
+      stop(
+        'CREDENTIAL_KEYS',
+        'is required in production mode (id:base64 of 32 random bytes, such as k1:$(openssl rand -base64 32))',
+      );
+    }
+    if (v.CREDENTIAL_KEY_ID !== undefined && v.CREDENTIAL_KEY_ID !== DEVELOPMENT_KEY_ID) {
+      stop(
+        'CREDENTIAL_KEY_ID',
+        `(got "${v.CREDENTIAL_KEY_ID}") names no key: CREDENTIAL_KEYS is not set, so the only key is the development key "${DEVELOPMENT_KEY_ID}"`,
+      );
+    }
+    return { current: DEVELOPMENT_KEY_ID, keys: new Map([[DEVELOPMENT_KEY_ID, development]]) };
+  }
+  let keys = new Map<string, Buffer>();
+  try {
+    keys = parseCredentialKeys(v.CREDENTIAL_KEYS);
+  } catch (error) {
+    stop('CREDENTIAL_KEYS', (error as Error).message);
+  }
+  if (production) {
+    const published = developmentCredentialKey(DEVELOPMENT_SECRET);
+    for (const [id, key] of keys) {
+      if (key.equals(published))
+        stop('CREDENTIAL_KEYS', `key ${id} is the development key published in the source`);
+      const weakness = credentialKeyWeakness(key);
+      if (weakness) stop('CREDENTIAL_KEYS', `key ${id} ${weakness}`);
+    }
+  }
+  const only = keys.size === 1 ? [...keys.keys()][0] : undefined;
+  const current =
+    v.CREDENTIAL_KEY_ID ??
+    only ??
+    stop(
+      'CREDENTIAL_KEY_ID',
+      'is required when CREDENTIAL_KEYS lists several keys (the id new secrets are written under)',
+    );
+  if (!keys.has(current)) stop('CREDENTIAL_KEY_ID', `(got "${current}") names no key of CREDENTIAL_KEYS`);
+  if (!production && !keys.has(DEVELOPMENT_KEY_ID)) keys.set(DEVELOPMENT_KEY_ID, development);
+  return { current, keys };
 }

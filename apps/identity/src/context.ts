@@ -1,5 +1,6 @@
 import type { AuditTrail } from './audit/audit.ts';
 import type { Config } from './config.ts';
+import type { CredentialStore } from './credentials/store.ts';
 import type { DB } from './db/database.ts';
 import type { FactorEngine } from './factors/engine.ts';
 import type { JourneyStore } from './journeys/store.ts';
@@ -25,6 +26,8 @@ export type Context = {
   audit: AuditTrail;
   /** E-mail delivery: SMTP, or the development outbox. */
   mailer: Mailer;
+  /** Accounts' credentials (phones, addresses, TOTP, tokens, push devices); secrets encrypted at rest. */
+  credentials: CredentialStore;
   /** The names the server's own HttpOnly cookies go by (`__Host-` prefixed where configured). */
   cookieNames: CookieNames;
 };

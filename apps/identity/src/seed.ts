@@ -1,5 +1,8 @@
+import { randomBytes, randomInt, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { contactCredential } from './credentials/contacts.ts';
+import type { CredentialStore, NewCredential } from './credentials/store.ts';
 import type { DB } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { PasswordHasher } from './lib/passwords.ts';
@@ -35,6 +38,53 @@ export function readDemoAccounts(file: URL | string): DemoAccount[] {
 
 const factorTags = new Set(['all-factors', 'otp-only', 'email-only', 'push', 'token', 'authenticator']);
 
+/** RFC 6238 defaults of the authenticator app and the token (design: SHA-1, 6 digits, 30 s). */
+const totpParameters = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
+
+/**
+ * The credentials of a demo account's app factors, by its tags: `authenticator` an authenticator app
+ * (a random 160-bit RFC 6238 secret), `token` a VIP-style token (credential id `VSST` + 8 digits as
+ * its public part, a random secret, drift 0), `push` a device whose public part is a P-256 public
+ * key (JWK). The device's private key is not kept anywhere: the device app will enrol its own key
+ * pair; until then the demo device cannot sign (decision 021).
+ */
+export async function demoFactorCredentials(
+  account: Pick<DemoAccount, 'tags'>,
+): Promise<Array<Omit<NewCredential, 'accountId'>>> {
+  const credentials: Array<Omit<NewCredential, 'accountId'>> = [];
+  if (account.tags.includes('authenticator')) {
+    credentials.push({
+      kind: 'totp',
+      name: 'Authenticator app',
+      secret: randomBytes(20),
+      data: { ...totpParameters },
+    });
+  }
+  if (account.tags.includes('token')) {
+    credentials.push({
+      kind: 'token',
+      name: 'VIP Access',
+      publicPart: `VSST${String(randomInt(0, 100_000_000)).padStart(8, '0')}`,
+      secret: randomBytes(20),
+      data: { ...totpParameters, drift: 0 },
+    });
+  }
+  if (account.tags.includes('push')) {
+    const pair = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+      'sign',
+      'verify',
+    ])) as webcrypto.CryptoKeyPair;
+    const { kty, crv, x, y } = await webcrypto.subtle.exportKey('jwk', pair.publicKey);
+    credentials.push({
+      kind: 'push',
+      name: 'Demo device',
+      publicPart: JSON.stringify({ kty, crv, x, y }),
+      data: { algorithm: 'ES256', platform: 'Gatehouse device (demo)' },
+    });
+  }
+  return credentials;
+}
+
 /**
  * Seeds the demo accounts: an account that exists is left as it is, so a restart duplicates
  * nothing and keeps what happened to the accounts (a lockout, a changed password).
@@ -44,6 +94,7 @@ export async function seedDemoAccounts(
   hasher: PasswordHasher,
   clock: Clock,
   accounts: DemoAccount[],
+  credentials: CredentialStore,
 ) {
   let created = 0;
   for (const a of accounts) {
@@ -83,40 +134,40 @@ export async function seedDemoAccounts(
         .returning('id')
         .executeTakeFirst();
       if (!row) return;
+      const store = credentials.withDb(tx);
       const phones = has('all-factors') || has('otp-only');
-      await tx
-        .insertInto('contacts')
-        .values([
-          {
-            account_id: row.id,
-            kind: 'email',
-            value: email,
-            country_code: null,
-            voice: false,
-            added_at: new Date(0),
-          },
-          ...(phones
-            ? [
-                {
-                  account_id: row.id,
+      const contacts = [
+        { contact: contactCredential({ kind: 'email', value: email }), at: new Date(0) },
+        ...(phones
+          ? [
+              {
+                contact: contactCredential({
                   kind: 'phone',
                   value: '2025550143',
-                  country_code: '1',
+                  countryCode: '1',
                   voice: true,
-                  added_at: new Date(0),
-                },
-                {
-                  account_id: row.id,
+                }),
+                at: new Date(0),
+              },
+              // Added just now: shown but not usable during the wait (widget spec §5).
+              {
+                contact: contactCredential({
                   kind: 'phone',
                   value: '2025550178',
-                  country_code: '1',
+                  countryCode: '1',
                   voice: false,
-                  added_at: now,
-                },
-              ]
-            : []),
-        ])
-        .execute();
+                }),
+                at: now,
+              },
+            ]
+          : []),
+      ];
+      for (const { contact, at } of contacts) {
+        await store.add({ accountId: row.id, ...contact, createdAt: at });
+      }
+      for (const credential of await demoFactorCredentials(a)) {
+        await store.add({ accountId: row.id, ...credential, createdAt: new Date(0) });
+      }
       created++;
     });
   }

@@ -154,11 +154,11 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
     expect(r.statusCode).toBe(200);
     expect(json(r).responseBaseInfo.status).toEqual({ code: 1200, message: 'Success' });
     const rows = await ctx.db
-      .selectFrom('contacts')
-      .select(['id', 'value'])
+      .selectFrom('credentials')
+      .select(['id', 'public_part'])
       .where('account_id', '=', account.id)
       .execute();
-    const id = (value: string) => rows.find((row) => row.value === value)!.id;
+    const id = (value: string) => rows.find((row) => row.public_part === value)!.id;
     expect(json<{ phone: Contact[]; email: Contact[] }>(r).successData).toEqual({
       phone: [
         { type: 'TEXT', value: id('2025550143'), countryCode: '1', label: '(XXX) XXX-0143', enable: true },

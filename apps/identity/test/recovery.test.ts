@@ -1,5 +1,6 @@
 import { paths } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
+import { contactCredential } from '../src/credentials/contacts.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { maskEmail } from '../src/lib/mask.ts';
 import {
@@ -100,17 +101,11 @@ describe.each(targets)('recovery ($name)', (target) => {
   test('attributes: the e-mail on file masked, never the full address; phones masked too; 401 without a flow', async () => {
     const { app, ctx } = await h.start();
     const row = await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
-    await ctx.db
-      .insertInto('contacts')
-      .values({
-        account_id: row.id,
-        kind: 'phone',
-        value: '2025550143',
-        country_code: '1',
-        voice: true,
-        added_at: new Date(0),
-      })
-      .execute();
+    await ctx.credentials.add({
+      accountId: row.id,
+      ...contactCredential({ kind: 'phone', value: '2025550143', countryCode: '1', voice: true }),
+      createdAt: new Date(0),
+    });
     expectFailureEnvelope(await attributes(new Client(app)), 401, 4401);
 
     const client = new Client(app);

@@ -40,15 +40,28 @@ export interface PasswordHistoryTable {
   created_at: Timestamp;
 }
 
-export interface ContactsTable {
-  id: Generated<string>;
+/**
+ * A credential of an account (decision 021): a phone, an e-mail address, an authenticator app
+ * (TOTP), a token (VIP-style) or a push device. The public part is what may be shown or matched
+ * (masked when shown); the secret part is AES-256-GCM ciphertext under the key `secret_key_id`
+ * (credentials/cipher.ts), null for kinds without one (phone, e-mail, push).
+ */
+export interface CredentialsTable {
+  id: string;
   account_id: string;
-  /** phone | email */
+  /** phone | email | totp | token | push */
   kind: string;
-  value: string;
-  country_code: string | null;
-  voice: boolean;
-  added_at: Timestamp;
+  name: string;
+  /** phone: national number; email: address; token: credential id; push: public key (JWK). */
+  public_part: string | null;
+  /** version | IV | ciphertext | tag; never the secret itself. */
+  secret: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+  secret_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Kind-specific: phone { countryCode, voice }, token { drift }, push { algorithm, ... }. */
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** When it was added: a phone or address is usable CONTACT_WAIT_DAYS later (widget spec §5). */
+  created_at: Timestamp;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /**
@@ -195,7 +208,7 @@ export interface TrustedDevicesTable {
 export interface Database {
   accounts: AccountsTable;
   password_history: PasswordHistoryTable;
-  contacts: ContactsTable;
+  credentials: CredentialsTable;
   sessions: SessionsTable;
   session_factors: SessionFactorsTable;
   journeys: JourneysTable;
@@ -211,4 +224,19 @@ export interface Database {
 export type Account = Selectable<AccountsTable>;
 export type Session = Selectable<SessionsTable>;
 export type Journey = Selectable<JourneysTable>;
-export type Contact = Selectable<ContactsTable>;
+export type CredentialRow = Selectable<CredentialsTable>;
+
+/**
+ * A phone or e-mail credential as the contact helpers give it (credentials/contacts.ts): the shape
+ * the contacts table had, `added_at` being the credential's creation.
+ */
+export type Contact = {
+  id: string;
+  account_id: string;
+  /** phone | email */
+  kind: string;
+  value: string;
+  country_code: string | null;
+  voice: boolean;
+  added_at: Date;
+};

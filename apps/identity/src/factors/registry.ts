@@ -2,8 +2,8 @@ import type { AuthenticatorItem, AuthenticatorType } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
+import { accountContacts } from '../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../db/schema.ts';
-import { accountContacts } from './contacts.ts';
 import { otpFactor } from './otp/module.ts';
 import { repFactor } from './rep/module.ts';
 

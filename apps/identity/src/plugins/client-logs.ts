@@ -10,6 +10,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
+import { accountContacts } from '../credentials/contacts.ts';
 import { loadFlow } from '../journeys/recovery.ts';
 import { ApiError, failure } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
@@ -117,11 +118,7 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
       .select(['username', 'email'])
       .where('id', '=', session.accountId)
       .executeTakeFirst();
-    const contacts = await ctx.db
-      .selectFrom('contacts')
-      .select('value')
-      .where('account_id', '=', session.accountId)
-      .execute();
+    const contacts = await accountContacts(ctx.db, session.accountId);
     return [
       ...saved.map((r) => r.username),
       account?.username,

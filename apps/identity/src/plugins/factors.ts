@@ -8,7 +8,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { accountContacts, contactView } from '../factors/contacts.ts';
+import { accountContacts, contactView } from '../credentials/contacts.ts';
 import { allowedAuthenticators, factorModules } from '../factors/registry.ts';
 import { outcome } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';

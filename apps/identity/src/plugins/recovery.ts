@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
+import { accountContacts } from '../credentials/contacts.ts';
 import type { Account, Journey } from '../db/schema.ts';
 import type { FactorJourney } from '../factors/engine.ts';
 import { OtpFactor } from '../factors/otp/otp-factor.ts';
@@ -29,13 +30,7 @@ import { browserSubject } from '../services/session-guard.ts';
 
 /** The e-mail addresses on file for an account, the account's own first, without repeats. */
 export async function emailsOnFile(ctx: Context, account: Account): Promise<string[]> {
-  const contacts = await ctx.db
-    .selectFrom('contacts')
-    .select('value')
-    .where('account_id', '=', account.id)
-    .where('kind', '=', 'email')
-    .orderBy('added_at')
-    .execute();
+  const contacts = (await accountContacts(ctx.db, account.id)).filter((c) => c.kind === 'email');
   const all = [account.email, ...contacts.map((c) => c.value)].filter((v): v is string => !!v);
   const seen = new Set<string>();
   return all.filter((v) => {
@@ -228,13 +223,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         });
       }
       if (wanted.has('phone')) {
-        const phones = await db
-          .selectFrom('contacts')
-          .select(['value', 'country_code', 'voice'])
-          .where('account_id', '=', account.id)
-          .where('kind', '=', 'phone')
-          .orderBy('added_at')
-          .execute();
+        const phones = (await accountContacts(db, account.id)).filter((c) => c.kind === 'phone');
         data.phone = phones.flatMap((p) => {
           const masked = maskPhone(p.value);
           const base = {

@@ -2,6 +2,7 @@ import { type Contact, format, paths, smsTemplate } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Context } from '../../src/context.ts';
+import { contactCredential } from '../../src/credentials/contacts.ts';
 import type { DB } from '../../src/db/database.ts';
 import { api, Client, code, createAccount, json } from './harness.ts';
 
@@ -26,25 +27,23 @@ export async function factorAccount(
     password: PASSWORD,
     secondFactor: options.secondFactor ?? true,
   });
+  // Contacts are phone and e-mail credentials (credentials/contacts.ts), in the order given.
   const rows = [
     ...(contacts.phones ?? []).map((p) => ({
-      account_id: account.id,
-      kind: 'phone',
-      value: p.value,
-      country_code: p.countryCode === undefined ? '1' : p.countryCode,
-      voice: p.voice ?? false,
-      added_at: p.addedAt ?? new Date(0),
+      ...contactCredential({
+        kind: 'phone',
+        value: p.value,
+        countryCode: p.countryCode === undefined ? '1' : p.countryCode,
+        voice: p.voice ?? false,
+      }),
+      createdAt: p.addedAt ?? new Date(0),
     })),
     ...(contacts.emails ?? []).map((e) => ({
-      account_id: account.id,
-      kind: 'email',
-      value: e.value,
-      country_code: null,
-      voice: false,
-      added_at: e.addedAt ?? new Date(0),
+      ...contactCredential({ kind: 'email', value: e.value }),
+      createdAt: e.addedAt ?? new Date(0),
     })),
   ];
-  if (rows.length) await ctx.db.insertInto('contacts').values(rows).execute();
+  for (const row of rows) await ctx.credentials.add({ accountId: account.id, ...row });
   return account;
 }
 

@@ -128,6 +128,8 @@ export const productionSms = {
   // Required in production mode; the tests pass their own database handle, so it is never opened.
   DATABASE_URL: 'postgres://unused@127.0.0.1:9/unused',
   PUBLIC_ORIGIN: 'https://portal.bank.example',
+  // 32 random bytes: production mode requires a credential key (decision 021).
+  CREDENTIAL_KEYS: 'k1:kIUg+NdoVATp++4E7+u+vO+xMVYNPuhBoEsawrs0bSU=',
 };
 /**
  * E-mail delivery that production mode requires (nothing listens there: tests that send start their
@@ -178,7 +180,7 @@ export function useHarness(target: Target): Harness {
   });
   beforeEach(async () => {
     clock = new TestClock();
-    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, contacts, audit_events cascade`.execute(
+    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, credentials, audit_events cascade`.execute(
       db!,
     );
   });

@@ -10,13 +10,13 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
+import { accountContacts, contactEnabled, contactLabel, e164 } from '../../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, failure, noLoginInProgress, outcome } from '../../lib/http.ts';
 import { factorCounter, OtpCodes } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
 import type { PhoneSender } from '../../services/sms.ts';
 import { voiceText } from '../../services/sms.ts';
-import { accountContacts, contactEnabled, contactLabel, e164 } from '../contacts.ts';
 import type { FactorJourney } from '../engine.ts';
 
 /**
