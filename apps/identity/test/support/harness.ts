@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type Envelope, headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
