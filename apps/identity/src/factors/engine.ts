@@ -8,6 +8,9 @@ import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
 
+/** A step-up whose session another request rotated or ended first: its transaction rolls back. */
+class LostRace extends Error {}
+
 /**
  * The journey a factor step acts for: a login journey whose second factor is due (LOGIN), or the
  * open step-up journey of a signed-in session (STEPUP).
@@ -52,6 +55,9 @@ export class FactorEngine {
     if (!account) return null;
     await ctx.sessions.touch(session);
     const journey = await ctx.journeys.openStepUp(session, request.ip);
+    // Activity keeps the step-up open (a code sent near its end is still its own), never past the
+    // session's absolute limit.
+    await ctx.journeys.touch(journey, new Date(session.absolute_expires_at));
     return { kind: 'stepup', journey, account, session };
   }
 
@@ -78,18 +84,33 @@ export class FactorEngine {
     const { ctx } = this;
     const now = ctx.clock.now();
     const proved = passed(factor, 2, now);
-    const done = await ctx.journeys.transition(fj.journey, ['factor'], 'completed', { factor: proved });
-    if (!done) return null;
-    await ctx.audit.record(request, {
-      event: 'factor-passed',
-      outcome: 'success',
-      accountId: fj.account.id,
-      journeyId: fj.journey.id,
-      detail: { factor, journey: fj.kind },
-    });
+    const factorPassed = () =>
+      ctx.audit.record(request, {
+        event: 'factor-passed',
+        outcome: 'success',
+        accountId: fj.account.id,
+        journeyId: fj.journey.id,
+        detail: { factor, journey: fj.kind },
+      });
     if (fj.kind === 'stepup') {
-      const rotated = await ctx.sessions.rotate(fj.session, proved, fj.journey.id);
+      // The step completes and the session rotates together, or neither does (a fault, a race).
+      const rotated = await ctx.sessions
+        .underAccount(fj.account.id, 'share', async (sessions, tx) => {
+          const done = await ctx.journeys
+            .withDb(tx)
+            .transition(fj.journey, ['factor'], 'completed', { factor: proved });
+          if (!done) return null;
+          const next = await sessions.rotateHeld(fj.session, proved, fj.journey.id);
+          // Another request rotated or ended the session first: the step stays as it was.
+          if (!next) throw new LostRace();
+          return next;
+        })
+        .catch((error) => {
+          if (error instanceof LostRace) return null;
+          throw error;
+        });
       if (!rotated) return null;
+      await factorPassed();
       setSessionCookies(ctx, request, reply, rotated.token, rotated.session.context);
       await ctx.audit.record(request, {
         event: 'step-up',
@@ -100,41 +121,60 @@ export class FactorEngine {
       });
       return { factor, steppedUpAt: now, trustedUntil: null, session: rotated.session };
     }
-    const session = await this.signIn(request, reply, done);
-    const trustedUntil = options.bindDevice ? await bindDevice(ctx, request, fj.account.id) : null;
+    const session = await this.signIn(request, reply, fj.journey, { from: 'factor', extra: proved });
+    if (!session) return null;
+    const trustedUntil = options.bindDevice
+      ? await bindDevice(ctx, request, fj.account.id, session.id)
+      : null;
     return { factor, trustedUntil, session };
   }
 
   /**
-   * Completes a login journey into a signed-in session (new token, cookies, audit): after its second
-   * factor (the journey is already completed), or from session login when none is due
-   * (`finish` moves it from 'password', adding the trusted device when one stood in).
+   * Completes a login journey into a signed-in session (new token, cookies, audit), from 'factor'
+   * after its second factor, or from 'password' at session login when none is due (`extra`: the
+   * trusted device that stood in). The journey's step and the session are written together under
+   * the account's row, or not at all: null when another call completed or ended the journey first
+   * (one journey, one sign-in), or a change of password ended it.
    */
   async signIn(
     request: FastifyRequest,
     reply: FastifyReply,
     journey: Journey,
-    finish?: { extra?: PassedFactor; context?: string | null },
-  ): Promise<Session> {
+    finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
+  ): Promise<Session | null> {
     const { ctx } = this;
-    let done: Journey | null = journey;
-    if (finish) {
-      done = await ctx.journeys.transition(journey, ['password'], 'completed', {
-        ...(finish.extra ? { factor: finish.extra } : {}),
-        ...(finish.context ? { data: { context: finish.context } } : {}),
+    const created = await ctx.sessions.underAccount(
+      journey.account_id as string,
+      'share',
+      async (sessions, tx) => {
+        const done = await ctx.journeys.withDb(tx).transition(journey, [finish.from], 'completed', {
+          ...(finish.extra ? { factor: finish.extra } : {}),
+          ...(finish.context ? { data: { context: finish.context } } : {}),
+        });
+        if (!done) return null;
+        const context = (done.data.context as string | null | undefined) ?? null;
+        const made = await sessions.create({
+          accountId: done.account_id as string,
+          context,
+          clientIp: request.ip,
+          userAgent: request.headers['user-agent'],
+          factors: done.factors,
+          journey: { kind: 'login', id: done.id },
+        });
+        return { ...made, done, context };
+      },
+    );
+    if (!created) return null;
+    const { token, session, done, context } = created;
+    if (finish.from === 'factor' && finish.extra) {
+      await ctx.audit.record(request, {
+        event: 'factor-passed',
+        outcome: 'success',
+        accountId: done.account_id,
+        journeyId: done.id,
+        detail: { factor: finish.extra.kind, journey: 'login' },
       });
-      // Another call completed (or ended) it first: one journey, one sign-in.
-      if (!done) throw noLoginInProgress();
     }
-    const context = (done.data.context as string | null | undefined) ?? null;
-    const { token, session } = await ctx.sessions.create({
-      accountId: done.account_id as string,
-      context,
-      clientIp: request.ip,
-      userAgent: request.headers['user-agent'],
-      factors: done.factors,
-      journey: { kind: 'login', id: done.id },
-    });
     setSessionCookies(ctx, request, reply, token, context);
     await ctx.audit.record(request, {
       event: 'sign-in',

@@ -31,6 +31,11 @@ export class JourneyStore {
     private readonly config: Config,
   ) {}
 
+  /** The same store on a transaction's handle. */
+  withDb(db: DB): JourneyStore {
+    return new JourneyStore(db, this.clock, this.config);
+  }
+
   /**
    * Starts a journey. With `bound`, a new random token binds it to the browser (the caller puts it
    * in an HttpOnly cookie; only its SHA-256 is stored).
@@ -147,13 +152,14 @@ export class JourneyStore {
   }
 
   /**
-   * Records activity on a login journey: its expiry moves LOGIN_FLOW_MINUTES ahead, never past
-   * the absolute session limit counted from its start.
+   * Records activity on a login or step-up journey: its expiry moves LOGIN_FLOW_MINUTES ahead, never
+   * past `limit` (default: the absolute session limit counted from its start; a step-up passes its
+   * session's absolute limit).
    */
-  async touch(journey: Journey): Promise<void> {
+  async touch(journey: Journey, limit?: Date): Promise<void> {
     const now = this.clock.now();
     if (now.getTime() - new Date(journey.updated_at).getTime() < 30_000) return;
-    const cap = new Date(journey.created_at).getTime() + this.config.sessionAbsoluteMs;
+    const cap = limit?.getTime() ?? new Date(journey.created_at).getTime() + this.config.sessionAbsoluteMs;
     await this.db
       .updateTable('journeys')
       .set({ updated_at: now, expires_at: new Date(Math.min(now.getTime() + this.config.loginFlowMs, cap)) })

@@ -392,7 +392,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
           reason: 'recovered',
           notice: 'account-recovered',
           keepSessionId: mine ? own?.session?.id : undefined,
-          keepJourneyId: mine ? own?.login?.id : undefined,
+          keepJourneyIds: [flow.id, mine ? own?.login?.id : undefined],
         });
         return outcome(request, reply, Status.SUCCESS, serverMessages.codeConfirmed);
       }

@@ -86,6 +86,13 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       };
       if (account.status !== 'active') {
         await end('blocked');
+        await ctx.audit.record(request, {
+          event: 'sign-in-failed',
+          outcome: 'failure',
+          accountId: account.id,
+          journeyId: journey?.id,
+          detail: { reason: account.status },
+        });
         return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.securityBlocked));
       }
       if (account.prohibited || prohibitedAddress(request.ip)) {
@@ -156,9 +163,12 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       }
       // Complete: a signed-in session under a new token (the login journey's token dies with it).
       const session = await ctx.engine.signIn(request, reply, journey, {
+        from: 'password',
         ...(extra ? { extra } : {}),
         context,
       });
+      // Another call on the same journey signed in first (or the journey was ended meanwhile).
+      if (!session) throw noLoginInProgress();
       request.log.info({ account: account.id }, 'signed in');
       return signedInAnswer(request, reply, data, session.context);
     },

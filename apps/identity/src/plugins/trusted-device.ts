@@ -33,7 +33,7 @@ export async function trustedDevicePlugin(app: FastifyInstance, ctx: Context) {
         });
       }
       const expiresAt = (await mayBindDevice(ctx, session))
-        ? await bindDevice(ctx, request, session.account_id)
+        ? await bindDevice(ctx, request, session.account_id, session.id)
         : null;
       if (!expiresAt) {
         return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.trustNeedsFactor));

@@ -148,7 +148,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
         reason: 'username_changed',
         notice: 'username-changed',
         keepSessionId: session?.id,
-        keepJourneyId: login?.id,
+        keepJourneyIds: [login?.id],
         keepDeviceKey: deviceKey(ctx, request),
       });
       return outcome(request, reply, Status.SUCCESS, serverMessages.usernameChanged, {

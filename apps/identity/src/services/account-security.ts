@@ -18,8 +18,8 @@ export async function afterIdentityChange(
     reason: string;
     notice: NoticeKind;
     keepSessionId?: string | undefined;
-    /** The request's own login journey (a forced username change during sign-in), which goes on. */
-    keepJourneyId?: string | undefined;
+    /** The request's own journeys, which go on: a login (a forced username change during sign-in), the recovery that made the change. */
+    keepJourneyIds?: ReadonlyArray<string | undefined>;
     /** The device (GH_DEVICE hash) whose saved username stays after a username change. */
     keepDeviceKey?: string | undefined;
   },
@@ -34,7 +34,8 @@ export async function afterIdentityChange(
   }
   await ctx.sessions.endAllForAccount(account.id, change.reason, {
     sessionId: change.keepSessionId,
-    journeyId: change.keepJourneyId,
+    journeyIds: (change.keepJourneyIds ?? []).filter((id): id is string => !!id),
+    recovery: true,
   });
   request.log.info(
     {

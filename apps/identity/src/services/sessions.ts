@@ -23,6 +23,29 @@ export class SessionStore {
     private readonly config: Config,
   ) {}
 
+  /** The same store on a transaction's handle. */
+  withDb(db: DB): SessionStore {
+    return new SessionStore(db, this.clock, this.config);
+  }
+
+  /**
+   * Runs `work` in a transaction holding the account's row: FOR SHARE for a sign-in or a rotation
+   * (they do not wait for each other), FOR UPDATE for ending the account's sessions. So a session
+   * is created either before an end (and ended by it) or after (and its journey, ended first,
+   * refuses it): never alive after a password change, a reset or a lock.
+   */
+  async underAccount<T>(
+    accountId: string,
+    mode: 'share' | 'update',
+    work: (sessions: SessionStore, tx: DB) => Promise<T>,
+  ): Promise<T> {
+    return this.db.transaction().execute(async (tx) => {
+      const query = tx.selectFrom('accounts').select('id').where('id', '=', accountId);
+      await (mode === 'share' ? query.forShare() : query.forUpdate()).execute();
+      return work(this.withDb(tx), tx);
+    });
+  }
+
   /**
    * Starts a signed-in session with the factors that proved it; returns the new token (never stored).
    * `keep` carries the sign-in time and absolute limit of the session a step-up rotates.
@@ -154,11 +177,13 @@ export class SessionStore {
     sessionId: string,
     options: { withinMs: number; kinds?: readonly string[]; journeyKind?: 'login' | 'stepup' },
   ): Promise<Date | null> {
+    // A trusted device stands in for a factor at sign-in; it never proves one (never a step-up).
     let query = this.db
       .selectFrom('session_factors')
       .select((eb) => eb.fn.max('verified_at').as('at'))
       .where('session_id', '=', sessionId)
       .where('level', '>=', 2)
+      .where('kind', '!=', TRUSTED_DEVICE)
       .where('verified_at', '>', new Date(this.clock.now().getTime() - options.withinMs));
     if (options.kinds) query = query.where('kind', 'in', [...options.kinds]);
     if (options.journeyKind) query = query.where('journey_kind', '=', options.journeyKind);
@@ -172,6 +197,13 @@ export class SessionStore {
    * another request rotated (or ended) it first: one step, one rotation.
    */
   async rotate(session: Session, proved: PassedFactor, journeyId: string) {
+    return this.underAccount(session.account_id, 'share', (sessions) =>
+      sessions.rotateHeld(session, proved, journeyId),
+    );
+  }
+
+  /** rotate() inside underAccount: the caller holds the account's row. */
+  async rotateHeld(session: Session, proved: PassedFactor, journeyId: string) {
     if (!(await this.end(session.id, 'rotated'))) return null;
     return this.create({
       accountId: session.account_id,
@@ -207,7 +239,15 @@ export class SessionStore {
   async endAllForAccount(
     accountId: string,
     reason: string,
-    keep: { sessionId?: string | undefined; journeyId?: string | undefined } = {},
+    keep: { sessionId?: string | undefined; journeyIds?: readonly string[]; recovery?: boolean } = {},
+  ): Promise<void> {
+    await this.underAccount(accountId, 'update', (sessions) => sessions.endAll(accountId, reason, keep));
+  }
+
+  private async endAll(
+    accountId: string,
+    reason: string,
+    keep: { sessionId?: string | undefined; journeyIds?: readonly string[]; recovery?: boolean },
   ): Promise<void> {
     const exceptId = keep.sessionId;
     let query = this.db
@@ -222,9 +262,11 @@ export class SessionStore {
       .updateTable('journeys')
       .set({ state: 'ended', updated_at: this.clock.now(), completed_at: this.clock.now() })
       .where('account_id', '=', accountId)
-      .where('kind', 'in', ['login', 'stepup'])
+      // A change of proof (keep.recovery) ends recovery journeys too: a confirmed one of another
+      // browser must not reset the new password again.
+      .where('kind', 'in', keep.recovery ? ['login', 'stepup', 'recovery'] : ['login', 'stepup'])
       .where('state', 'not in', ['completed', 'failed', 'ended', 'expired', 'consumed']);
-    if (keep.journeyId) journeys = journeys.where('id', '!=', keep.journeyId);
+    if (keep.journeyIds?.length) journeys = journeys.where('id', 'not in', [...keep.journeyIds]);
     if (exceptId) {
       journeys = journeys.where((eb) =>
         eb.or([eb('session_id', 'is', null), eb('session_id', '!=', exceptId)]),

@@ -19,23 +19,41 @@ export async function mayBindDevice(ctx: Context, session: Pick<Session, 'id'>):
   return factors.some((f) => f.level >= 2 && f.journeyKind === 'login' && f.kind !== TRUSTED_DEVICE);
 }
 
-/** Binds the request's device to the account; the expiry, or null when it cannot be bound. */
+/**
+ * Binds the request's device to the account for the signed-in session `sessionId`; the expiry, or
+ * null when it cannot be bound. The binding is written only while that session is live, under the
+ * account's row: a password change (which ends the sessions and the bindings under the same row)
+ * lands either before (nothing is bound) or after (the binding goes with the others).
+ */
 export async function bindDevice(
   ctx: Context,
   request: FastifyRequest,
   accountId: string,
+  sessionId: string,
 ): Promise<Date | null> {
   const key = deviceKey(ctx, request);
   if (!key || ctx.config.factor.trustDeviceMs <= 0) return null;
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.factor.trustDeviceMs);
-  await ctx.db
-    .insertInto('trusted_devices')
-    .values({ account_id: accountId, device_key: key, created_at: now, expires_at: expiresAt })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'device_key']).doUpdateSet({ created_at: now, expires_at: expiresAt }),
-    )
-    .execute();
+  const bound = await ctx.sessions.underAccount(accountId, 'share', async (_sessions, tx) => {
+    const live = await tx
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .where('account_id', '=', accountId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    if (!live) return false;
+    await tx
+      .insertInto('trusted_devices')
+      .values({ account_id: accountId, device_key: key, created_at: now, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'device_key']).doUpdateSet({ created_at: now, expires_at: expiresAt }),
+      )
+      .execute();
+    return true;
+  });
+  if (!bound) return null;
   await ctx.audit.record(request, {
     event: 'trusted-device-bound',
     outcome: 'success',
