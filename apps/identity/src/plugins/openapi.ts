@@ -1,65 +1,173 @@
-import { API_BASE, anyEnvelopeSchema, envelopeSchema, paths } from '@gatehouse/contract';
+import {
+  API_BASE,
+  anyEnvelopeSchema,
+  type CallName,
+  type ClientAction,
+  envelopeSchema,
+  type Outcome,
+  type OutcomeTable,
+  outcomeDoc,
+  outcomeMessages,
+  outcomesOf,
+  outcomeTables,
+  paths,
+  pushInitData,
+  pushInitRequest,
+  pushStatusData,
+  pushStatusRequest,
+  Status,
+  serverMessages,
+  svipAuthenticationRequest,
+  svipStatusData,
+  svipSynchronizationRequest,
+  totpAuthenticationRequest,
+} from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, type RouteDoc } from '../lib/route.ts';
+import { answer } from '../lib/http.ts';
+import { defineRoute, type RegisteredRoute } from '../lib/route.ts';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
-/** The OpenAPI 3.1 document, generated from the contract's zod schemas of every route. */
-export function openApiDocument(version: string, routeDocs: readonly RouteDoc[]) {
+/** The texts of an outcome's message keys, as the envelope carries them (placeholders shown). */
+const texts = (outcome: Outcome) => outcomeMessages(outcome).map((key) => serverMessages[key]);
+
+/** Widget spec §4's words for a client action: `REDIRECT authenticatorRep {"reason":"limit"}`. */
+export function describeAction(action: ClientAction | undefined): string {
+  if (!action) return '';
+  switch (action.kind) {
+    case 'FORWARD':
+      return `FORWARD ${action.call}`;
+    case 'REDIRECT':
+      return `REDIRECT ${action.to}${action.state ? ` ${JSON.stringify(action.state)}` : ''}`;
+    case 'CUSTOM':
+      return `CUSTOM ${action.name}`;
+    case 'ERROR':
+      return `ERROR ${action.error}${action.server ? ' (server text)' : ''}`;
+    default:
+      return action.kind;
+  }
+}
+
+/** The full outcome table of a call as the document's `x-outcomes` lists it, every code included. */
+function outcomeList(call: CallName, table: OutcomeTable) {
+  return Object.entries(outcomesOf(table)).map(([code, outcome]) => ({
+    code: Number(code),
+    http: outcome.http,
+    ...(outcome.alsoHttp ? { alsoHttp: outcome.alsoHttp } : {}),
+    messages: texts(outcome),
+    failure: outcome.failure === true,
+    ...(outcome.action ? { clientAction: describeAction(outcome.action) } : {}),
+    ...(outcome.unsent ? { sent: false } : {}),
+    description: outcomeDoc(call, Number(code)),
+  }));
+}
+
+/** The responses of a call by HTTP status: each lists its codes (`x-status-codes`) and their meaning. */
+function responsesOf(
+  call: CallName,
+  table: OutcomeTable,
+  schemas: { successData?: z.ZodType; rawResponse?: z.ZodType },
+) {
+  const byHttp = new Map<number, number[]>();
+  for (const [code, outcome] of Object.entries(outcomesOf(table))) {
+    if (outcome.unsent) continue;
+    for (const http of [outcome.http, ...(outcome.alsoHttp ?? [])]) {
+      byHttp.set(http, [...(byHttp.get(http) ?? []), Number(code)]);
+    }
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [http, codes] of [...byHttp].sort(([a], [b]) => a - b)) {
+    const description = codes.map((code) => `${code}: ${outcomeDoc(call, code)}`).join('; ');
+    let content: Record<string, unknown> | undefined;
+    if (http === 204) content = undefined;
+    else if (http === 200 && table.body === 'html') content = { 'text/html': { schema: { type: 'string' } } };
+    else if (http === 200 && table.body === 'raw')
+      content = { 'application/json': { schema: schemas.rawResponse ? json(schemas.rawResponse) : {} } };
+    else {
+      const schema =
+        http === 200 && schemas.successData ? envelopeSchema(schemas.successData) : anyEnvelopeSchema;
+      content = { 'application/json': { schema: json(schema) } };
+    }
+    responses[String(http)] = { description, 'x-status-codes': codes, ...(content ? { content } : {}) };
+  }
+  return responses;
+}
+
+/** Request body and query parameters of an operation. */
+function requestOf(body: z.ZodType | undefined, query: z.ZodType | undefined) {
+  const operation: Record<string, unknown> = {};
+  if (body) operation.requestBody = { content: { 'application/json': { schema: json(body) } } };
+  if (query) {
+    const schema = json(query) as { properties?: Record<string, unknown>; required?: string[] };
+    operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+      name,
+      in: 'query',
+      required: schema.required?.includes(name) ?? false,
+      schema: s,
+    }));
+  }
+  return operation;
+}
+
+/**
+ * Calls of widget spec §7 that this server does not serve yet (docs/decisions/014): their
+ * schemas, for the document's `x-unserved-calls`.
+ */
+const unservedSchemas: Partial<
+  Record<CallName, { summary: string; body?: z.ZodType; successData?: z.ZodType }>
+> = {
+  svipStatus: { summary: 'Token app: the credentials of the account.', successData: svipStatusData },
+  svipAuthentication: { summary: 'Token app: check a code.', body: svipAuthenticationRequest },
+  svipSynchronization: {
+    summary: 'Token app: resynchronize with two codes.',
+    body: svipSynchronizationRequest,
+  },
+  totpAuthentication: { summary: 'Authenticator app: check a code.', body: totpAuthenticationRequest },
+  pushAuthentication: {
+    summary: 'Push: start a push transaction.',
+    body: pushInitRequest,
+    successData: pushInitData,
+  },
+  pushStatus: {
+    summary: 'Push: the state of a push transaction.',
+    body: pushStatusRequest,
+    successData: pushStatusData,
+  },
+};
+
+/**
+ * The OpenAPI 3.1 document, generated from the contract: every route this app registered with
+ * its zod request and response schemas, its responses by HTTP status with the status codes of its
+ * outcome table (`x-status-codes`), and the whole table (`x-outcomes`). The calls of the specs
+ * that are not served yet are listed apart (`x-unserved-calls`) with their schemas and tables.
+ */
+export function openApiDocument(version: string, routeDocs: readonly RegisteredRoute[]) {
   const pathItems: Record<string, Record<string, unknown>> = {};
   for (const doc of routeDocs) {
     const url = API_BASE + doc.path;
     pathItems[url] ??= {};
-    const item = pathItems[url];
-    const responses: Record<string, unknown> = doc.noContent
-      ? { '204': { description: 'Done' } }
-      : {
-          '200': {
-            description:
-              Object.entries(doc.codes)
-                .map(([code, text]) => `${code}: ${text}`)
-                .join('; ') || 'OK',
-            content: doc.html
-              ? { 'text/html': { schema: { type: 'string' } } }
-              : {
-                  'application/json': {
-                    schema: json(
-                      doc.rawResponse ??
-                        (doc.successData ? envelopeSchema(doc.successData) : anyEnvelopeSchema),
-                    ),
-                  },
-                },
-          },
-        };
-    const unsafe = doc.method !== 'GET';
-    for (const [http, text, applies] of [
-      [
-        '400',
-        'The request does not match the contract (envelope, code 4400)',
-        Boolean(doc.body || doc.query),
-      ],
-      ['403', 'CSRF token or origin refused (envelope, code 4403)', unsafe],
-      ['429', 'Rate limited; Retry-After says when to try again (envelope, code 4429)', unsafe],
-      ['500', 'Unknown error (envelope, code 5000)', true],
-    ] as const) {
-      if (applies) responses[http] = { description: text };
-    }
-    const operation: Record<string, unknown> = { tags: [doc.tag], summary: doc.summary, responses };
-    if (doc.body) {
-      operation.requestBody = { content: { 'application/json': { schema: json(doc.body) } } };
-    }
-    if (doc.query) {
-      const schema = json(doc.query) as { properties?: Record<string, unknown>; required?: string[] };
-      operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
-        name,
-        in: 'query',
-        required: schema.required?.includes(name) ?? false,
-        schema: s,
-      }));
-    }
-    item[doc.method.toLowerCase()] = operation;
+    pathItems[url][doc.method.toLowerCase()] = {
+      tags: [doc.tag],
+      summary: doc.summary,
+      ...requestOf(doc.body, doc.query),
+      responses: responsesOf(doc.call, doc.table, doc),
+      'x-outcomes': outcomeList(doc.call, doc.table),
+    };
   }
+  const unserved = (Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>)
+    .filter(([, table]) => table.unserved)
+    .map(([call, table]) => {
+      const schemas = unservedSchemas[call] ?? { summary: call };
+      return {
+        method: table.method,
+        path: API_BASE + table.path,
+        summary: schemas.summary,
+        ...requestOf(schemas.body, undefined),
+        ...(schemas.successData ? { successData: json(schemas.successData) } : {}),
+        'x-outcomes': outcomeList(call, table),
+      };
+    });
   return {
     openapi: '3.1.0',
     info: {
@@ -69,6 +177,7 @@ export function openApiDocument(version: string, routeDocs: readonly RouteDoc[])
         'Every call of the sign-in widget and the portal. Responses carry the envelope; the status code in responseBaseInfo.status.code is the outcome. State-changing calls need the X-XSRF-TOKEN header (the XSRF-TOKEN cookie).',
     },
     paths: pathItems,
+    'x-unserved-calls': unserved,
   };
 }
 
@@ -76,7 +185,7 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain, script-free reference page rendered from the same document. */
-function referencePage(version: string, routeDocs: readonly RouteDoc[]): string {
+function referencePage(version: string, routeDocs: readonly RegisteredRoute[]): string {
   const doc = openApiDocument(version, routeDocs);
   const sections = Object.entries(doc.paths)
     .map(([url, ops]) =>
@@ -107,17 +216,17 @@ export async function openApiPlugin(app: FastifyInstance, opts: { version: strin
     path: paths.openapi,
     tag: 'operations',
     summary: 'This document.',
-    codes: {},
-    handler: async ({ reply }) => reply.send(openApiDocument(opts.version, app.routeDocs)),
+    handler: async ({ request, reply }) =>
+      answer(request, reply, Status.SUCCESS, { body: openApiDocument(opts.version, app.routeDocs) }),
   });
   defineRoute(app, {
     method: 'GET',
-    path: '/docs',
+    path: paths.apiDocs,
     tag: 'operations',
     summary: 'This reference as a script-free HTML page.',
-    codes: {},
-    html: true,
-    handler: async ({ reply }) =>
-      reply.type('text/html; charset=utf-8').send(referencePage(opts.version, app.routeDocs)),
+    handler: async ({ request, reply }) =>
+      answer(request, reply.type('text/html; charset=utf-8'), Status.SUCCESS, {
+        body: referencePage(opts.version, app.routeDocs),
+      }),
   });
 }
