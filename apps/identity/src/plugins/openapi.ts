@@ -2,7 +2,6 @@ import {
   API_BASE,
   anyEnvelopeSchema,
   type CallName,
-  type ClientAction,
   envelopeSchema,
   type Outcome,
   type OutcomeTable,
@@ -24,6 +23,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { describeAction } from '../lib/api-doc.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute, type RegisteredRoute } from '../lib/route.ts';
 
@@ -31,23 +31,6 @@ const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepr
 
 /** The texts of an outcome's message keys, as the envelope carries them (placeholders shown). */
 const texts = (outcome: Outcome) => outcomeMessages(outcome).map((key) => serverMessages[key]);
-
-/** Widget spec §4's words for a client action: `REDIRECT authenticatorRep {"reason":"limit"}`. */
-export function describeAction(action: ClientAction | undefined): string {
-  if (!action) return '';
-  switch (action.kind) {
-    case 'FORWARD':
-      return `FORWARD ${action.call}`;
-    case 'REDIRECT':
-      return `REDIRECT ${action.to}${action.state ? ` ${JSON.stringify(action.state)}` : ''}`;
-    case 'CUSTOM':
-      return `CUSTOM ${action.name}`;
-    case 'ERROR':
-      return `ERROR ${action.error}${action.server ? ' (server text)' : ''}`;
-    default:
-      return action.kind;
-  }
-}
 
 /** The full outcome table of a call as the document's `x-outcomes` lists it, every code included. */
 function outcomeList(call: CallName, table: OutcomeTable) {
