@@ -77,7 +77,8 @@ export function outcomeTableMarkdown(name: CallName | 'generic'): string {
 export function generateApiDoc(source: string): string {
   const seen = new Map<string, number>();
   const out = source.replace(block, (_whole, name: string) => {
-    if (name !== 'generic' && !(name in outcomeTables)) throw new Error(`docs/api.md: no outcome table ${name}`);
+    if (name !== 'generic' && !(name in outcomeTables))
+      throw new Error(`docs/api.md: no outcome table ${name}`);
     seen.set(name, (seen.get(name) ?? 0) + 1);
     return [
       `<!-- outcomes:${name} (generated from packages/contract/src/outcomes.ts by npm run docs:api) -->`,
