@@ -1,6 +1,5 @@
 import type { passwordUpdateMessages, serverMessages } from './messages.ts';
 import { paths } from './paths.ts';
-import { Status } from './status.ts';
 
 /**
  * The outcome tables (docs/decisions/015-outcome-tables.md): one per call (method + path), each
@@ -10,6 +9,10 @@ import { Status } from './status.ts';
  * portal's screens read their client side, and docs/api.md and the OpenAPI document are generated
  * from them. Zod-free and without prose, so the browser entry carries it cheaply; the one-line
  * descriptions of the docs are in outcome-docs.ts.
+ *
+ * Codes are written as numbers, as the specs write them (`1403`, not `Status.FORBIDDEN`): a reader
+ * holds a table against the spec's line, and the widget's bundle does not pay for a property
+ * access per key. A contract test checks that each is a code of status.ts.
  */
 
 export type ServerMessageKey = keyof typeof serverMessages;
@@ -109,18 +112,18 @@ const redirect = (to: Screen, state?: Record<string, unknown>): ClientAction =>
  * add messages or a client action.
  */
 export const genericOutcomes: Codes = {
-  [Status.BAD_REQUEST]: {
+  4400: {
     http: 400,
     alsoHttp: [415],
     message: ['badRequest', 'malformedJson', 'bodyTooLarge', 'unsupportedMediaType'],
     failure: true,
   },
-  [Status.UNAUTHENTICATED]: fail('sessionExpired', undefined, 401),
-  [Status.CSRF_REFUSED]: fail(['csrfRefused', 'originRefused'], undefined, 403),
-  [Status.NOT_FOUND]: fail('notFound', undefined, 404),
-  [Status.RATE_LIMITED]: fail('rateLimited', undefined, 429),
-  [Status.UNKNOWN]: fail('unknown', undefined, 500),
-  [Status.UNAVAILABLE]: fail('unavailable', undefined, 503),
+  4401: fail('sessionExpired', undefined, 401),
+  4403: fail(['csrfRefused', 'originRefused'], undefined, 403),
+  4404: fail('notFound', undefined, 404),
+  4429: fail('rateLimited', undefined, 429),
+  5000: fail('unknown', undefined, 500),
+  5003: fail('unavailable', undefined, 503),
 };
 
 const toRep = redirect('authenticatorRep');
@@ -130,54 +133,54 @@ const incorrectCodeServer = error('incorrectCode', true);
 const noSession = fail(['sessionExpired'], redirect('error', { reason: 'unauthorized' }), 401);
 
 const otpSend = (sent: Outcome['message'], outage: boolean): Codes => ({
-  [Status.SUCCESS]: ok(sent, redirect('authenticatorOtpCode')),
-  [Status.CARRIER_OUTAGE]: outage
+  1200: ok(sent, redirect('authenticatorOtpCode')),
+  1224: outage
     ? ok('carrierOutage', redirect('authenticatorOtpCode', { carrierOutage: true }))
     : unsent(redirect('authenticatorOtpCode', { carrierOutage: true })),
   // The contact or channel is not usable (the server says which): shown on the contact screen.
-  [Status.FORBIDDEN]: fail(['contactNotUsable', 'factorNotAllowed'], error('contactUnavailable', true)),
-  [Status.LIMIT_REACHED]: fail('factorLimitReached', limitToRep),
+  1403: fail(['contactNotUsable', 'factorNotAllowed'], error('contactUnavailable', true)),
+  1491: fail('factorLimitReached', limitToRep),
 });
 
 const otpCheck: Codes = {
-  [Status.SUCCESS]: ok('factorVerified', success),
-  [Status.PASSWORD_EXPIRED]: unsent(incorrectCodeServer),
-  [Status.INCORRECT_CODE]: fail('securityCodeNotRecognized', incorrectCodeServer),
-  [Status.LIMIT_REACHED]: fail('factorLimitReached', limitToRep),
-  [Status.UNAUTHENTICATED]: noSession,
-  [Status.BLOCKED]: fail('noLoginInProgress', undefined, 401),
+  1200: ok('factorVerified', success),
+  1205: unsent(incorrectCodeServer),
+  1428: fail('securityCodeNotRecognized', incorrectCodeServer),
+  1491: fail('factorLimitReached', limitToRep),
+  4401: noSession,
+  1401: fail('noLoginInProgress', undefined, 401),
 };
 
 /** Portal spec §8 "Password update": the HTTP 400 codes and the texts the portal shows for them. */
 const policy = (message: ServerMessageKey, name: keyof typeof passwordUpdateMessages): Outcome =>
   fail(message, error(name), 400);
 const enrollment: Codes = {
-  [Status.SUCCESS]: ok('passwordChanged', success),
+  1200: ok('passwordChanged', success),
   // Portal spec §8: "success or a second success code"; this server answers 1200 only.
-  [Status.AUTH_NOT_COMPLETED]: unsent(success),
-  [Status.PASSWORD_LENGTH]: policy('passwordLength', 'passwordLength'),
-  [Status.PASSWORD_UPPERCASE]: policy('passwordUppercase', 'passwordUppercase'),
+  1201: unsent(success),
+  1471: policy('passwordLength', 'passwordLength'),
+  1489: policy('passwordUppercase', 'passwordUppercase'),
   // The spec's 1488 falls through to the 1489 (uppercase) message.
-  [Status.PASSWORD_LOWERCASE]: policy('passwordLowercase', 'passwordUppercase'),
-  [Status.PASSWORD_NUMBER]: policy('passwordNumber', 'passwordNumber'),
-  [Status.PASSWORD_SPECIAL]: policy('passwordSpecialForbidden', 'passwordNeedsSpecial'),
-  [Status.PASSWORD_REPEATS]: policy('passwordRepeats', 'passwordRepeats'),
-  [Status.PASSWORD_SEQUENTIAL]: policy('passwordSequential', 'passwordSequential'),
-  [Status.PASSWORD_TOO_COMMON]: policy('passwordTooCommon', 'passwordTooCommon'),
-  [Status.BIRTH_DATE]: policy('passwordBirthDate', 'passwordBirthDate'),
-  [Status.PASSWORD_PERSONAL_DATA]: policy('passwordPersonalData', 'passwordPersonalData'),
-  [Status.SHARES_WITH_USERNAME]: policy('passwordSharesWithUsername', 'passwordSharesWithUsername'),
-  [Status.PASSWORD_REUSED]: policy('passwordReused', 'passwordReused'),
-  [Status.PASSWORD_LETTER_AND_NUMBER]: unsent(error('passwordLetterAndNumber'), 400),
-  [Status.FORBIDDEN]: fail('invalidInformation'),
+  1488: policy('passwordLowercase', 'passwordUppercase'),
+  1487: policy('passwordNumber', 'passwordNumber'),
+  1490: policy('passwordSpecialForbidden', 'passwordNeedsSpecial'),
+  1475: policy('passwordRepeats', 'passwordRepeats'),
+  1472: policy('passwordSequential', 'passwordSequential'),
+  1486: policy('passwordTooCommon', 'passwordTooCommon'),
+  1427: policy('passwordBirthDate', 'passwordBirthDate'),
+  1473: policy('passwordPersonalData', 'passwordPersonalData'),
+  1474: policy('passwordSharesWithUsername', 'passwordSharesWithUsername'),
+  1450: policy('passwordReused', 'passwordReused'),
+  1477: unsent(error('passwordLetterAndNumber'), 400),
+  1403: fail('invalidInformation'),
   // Sent with HTTP 200 and the support text (a blocked or closed account); the portal's §8 table
   // gives its HTTP 400 text, which the portal shows when it comes with a 400.
-  [Status.LIMIT_REACHED]: fail('contactSupport', error('passwordMinimum')),
+  1491: fail('contactSupport', error('passwordMinimum')),
   // Portal spec §8: blocked or expired password statuses show the support message with 1491.
-  [Status.BLOCKED_FOR_RESET]: unsent(error('contactSupport')),
-  [Status.PASSWORD_EXPIRED]: unsent(error('contactSupport')),
-  [Status.BLOCKED]: unsent(error('contactSupport')),
-  [Status.UNAUTHENTICATED]: fail(['otpConfirmationRequired', 'passwordChangeNeedsFactor'], undefined, 401),
+  1203: unsent(error('contactSupport')),
+  1205: unsent(error('contactSupport')),
+  1401: unsent(error('contactSupport')),
+  4401: fail(['otpConfirmationRequired', 'passwordChangeNeedsFactor'], undefined, 401),
 };
 
 const incorrectCredentials = error('incorrectCredentials');
@@ -188,27 +191,27 @@ export const outcomeTables = {
     method: 'POST',
     path: paths.passwordAuthentication,
     codes: {
-      [Status.SUCCESS]: ok('success', { kind: 'FORWARD', call: 'sessionLogin' }),
+      1200: ok('success', { kind: 'FORWARD', call: 'sessionLogin' }),
       // Not in the spec's table: the password is right but expired; session login's callbacks
       // then lead to the expired-password page (docs/decisions/005-widget-texts.md).
-      [Status.PASSWORD_EXPIRED]: ok('passwordExpired', { kind: 'FORWARD', call: 'sessionLogin' }),
-      [Status.BLOCKED_FOR_RESET]: fail('blockedForReset', toBlockedReset),
+      1205: ok('passwordExpired', { kind: 'FORWARD', call: 'sessionLogin' }),
+      1203: fail('blockedForReset', toBlockedReset),
       // Widget spec §8 'Security blocked': the error route with the spec's text.
-      [Status.BLOCKED]: fail('securityBlocked', redirect('error', { reason: 'securityBlocked' })),
-      [Status.FORBIDDEN]: fail('incorrectCredentials', incorrectCredentials),
-      [Status.ACCOUNT_DISABLED]: fail('incorrectCredentials', incorrectCredentials),
-      [Status.RATE_LIMITED]: fail('rateLimited', error('rateLimited', true), 429),
+      1401: fail('securityBlocked', redirect('error', { reason: 'securityBlocked' })),
+      1403: fail('incorrectCredentials', incorrectCredentials),
+      4000: fail('incorrectCredentials', incorrectCredentials),
+      4429: fail('rateLimited', error('rateLimited', true), 429),
     },
   },
   sessionLogin: {
     method: 'POST',
     path: paths.sessionLogin,
     codes: {
-      [Status.SUCCESS]: ok('authenticated', { kind: 'CUSTOM', name: 'callbacks' }),
-      [Status.AUTH_NOT_COMPLETED]: ok('authNotCompleted', { kind: 'CUSTOM', name: 'callbacks' }),
-      [Status.CALLBACKS_REQUIRED]: ok('callbacksRequired', { kind: 'CUSTOM', name: 'callbacks' }),
-      [Status.BLOCKED]: fail('noLoginInProgress', redirect('error'), 401),
-      [Status.FORBIDDEN]: fail(
+      1200: ok('authenticated', { kind: 'CUSTOM', name: 'callbacks' }),
+      1201: ok('authNotCompleted', { kind: 'CUSTOM', name: 'callbacks' }),
+      1202: ok('callbacksRequired', { kind: 'CUSTOM', name: 'callbacks' }),
+      1401: fail('noLoginInProgress', redirect('error'), 401),
+      1403: fail(
         ['securityBlocked', 'prohibitedLocation'],
         redirect('blocked', { reason: 'securityBlocked' }),
       ),
@@ -217,77 +220,71 @@ export const outcomeTables = {
   session: {
     method: 'GET',
     path: paths.sessionLogin,
-    codes: { [Status.SUCCESS]: ok('authenticated', success) },
+    codes: { 1200: ok('authenticated', success) },
   },
-  logout: { method: 'DELETE', path: paths.sessionLogout, codes: { [Status.SUCCESS]: noContent } },
-  sessionUpdate: { method: 'POST', path: paths.sessionUpdate, codes: { [Status.SUCCESS]: noContent } },
-  sessionExtend: { method: 'POST', path: paths.sessionExtend, codes: { [Status.SUCCESS]: noContent } },
+  logout: { method: 'DELETE', path: paths.sessionLogout, codes: { 1200: noContent } },
+  sessionUpdate: { method: 'POST', path: paths.sessionUpdate, codes: { 1200: noContent } },
+  sessionExtend: { method: 'POST', path: paths.sessionExtend, codes: { 1200: noContent } },
   rememberGet: {
     method: 'GET',
     path: paths.rememberUsername,
-    codes: { [Status.SUCCESS]: ok(['userIdentified', 'userNotIdentified'], success) },
+    codes: { 1200: ok(['userIdentified', 'userNotIdentified'], success) },
   },
   rememberPut: {
     method: 'PUT',
     path: paths.rememberUsername,
     codes: {
-      [Status.SUCCESS]: ok(['usernameRemembered', 'usernameForgotten'], success),
-      [Status.FORBIDDEN]: fail('rememberNeedsSignIn'),
+      1200: ok(['usernameRemembered', 'usernameForgotten'], success),
+      1403: fail('rememberNeedsSignIn'),
     },
   },
   rememberPost: {
     method: 'POST',
     path: paths.rememberUsername,
     codes: {
-      [Status.SUCCESS]: ok('usernameMarkedUsed', success),
-      [Status.FORBIDDEN]: fail('rememberNotSaved'),
+      1200: ok('usernameMarkedUsed', success),
+      1403: fail('rememberNotSaved'),
     },
   },
   changeUsername: {
     method: 'PUT',
     path: paths.changeUsername,
     codes: {
-      [Status.SUCCESS]: ok('usernameChanged', redirect('usernameConfirmation')),
-      [Status.BLOCKED_FOR_RESET]: fail('blockedForReset', toBlockedReset),
-      [Status.GUIDELINES_NOT_MET]: unsent(error('usernameGuidelines')),
+      1200: ok('usernameChanged', redirect('usernameConfirmation')),
+      1203: fail('blockedForReset', toBlockedReset),
+      1400: unsent(error('usernameGuidelines')),
       // The server names the rule that failed (for example the 5 shared characters); show its text.
-      [Status.USERNAME_GUIDELINES]: fail(
-        ['usernameGuidelines', 'usernameSharesWithPassword'],
-        error('usernameGuidelines', true),
-      ),
-      [Status.FORBIDDEN]: fail('incorrectPassword', error('wrongPassword')),
-      [Status.USERNAME_TAKEN]: fail('usernameTaken', error('usernameTaken')),
-      [Status.USERNAME_MIN_LENGTH]: fail('usernameMinLength', error('usernameMinLength')),
-      [Status.USERNAME_MAX_LENGTH]: fail('usernameMaxLength', error('usernameMaxLength')),
-      [Status.USERNAME_NO_ALPHA]: fail('usernameNoAlpha', error('usernameNoAlpha')),
-      [Status.USERNAME_INVALID_CHARACTER]: fail(
-        'usernameInvalidCharacter',
-        error('usernameInvalidCharacter'),
-      ),
+      1485: fail(['usernameGuidelines', 'usernameSharesWithPassword'], error('usernameGuidelines', true)),
+      1403: fail('incorrectPassword', error('wrongPassword')),
+      1474: fail('usernameTaken', error('usernameTaken')),
+      1481: fail('usernameMinLength', error('usernameMinLength')),
+      1482: fail('usernameMaxLength', error('usernameMaxLength')),
+      1483: fail('usernameNoAlpha', error('usernameNoAlpha')),
+      1484: fail('usernameInvalidCharacter', error('usernameInvalidCharacter')),
     },
   },
   identifyUsername: {
     method: 'POST',
     path: paths.identifyUsername,
     codes: {
-      [Status.SUCCESS]: ok('userIdentified', success),
-      [Status.FORBIDDEN]: fail('invalidInformation', error('invalidInformation')),
+      1200: ok('userIdentified', success),
+      1403: fail('invalidInformation', error('invalidInformation')),
     },
   },
   attributes: {
     method: 'GET',
     path: paths.identityAttributes,
     codes: {
-      [Status.SUCCESS]: ok('success', success),
-      [Status.UNAUTHENTICATED]: fail('recoveryNotStarted', undefined, 401),
+      1200: ok('success', success),
+      4401: fail('recoveryNotStarted', undefined, 401),
     },
   },
   authenticators: {
     method: 'GET',
     path: paths.authenticators,
-    codes: { [Status.SUCCESS]: ok('success', success) },
+    codes: { 1200: ok('success', success) },
   },
-  otpState: { method: 'GET', path: paths.otpState, codes: { [Status.SUCCESS]: ok('success', success) } },
+  otpState: { method: 'GET', path: paths.otpState, codes: { 1200: ok('success', success) } },
   otpSendSms: { method: 'POST', path: paths.otpSms, codes: otpSend('factorCodeSent', true) },
   otpSendVoice: { method: 'POST', path: paths.otpVoice, codes: otpSend('factorCallPlaced', false) },
   otpSendEmail: {
@@ -295,12 +292,12 @@ export const outcomeTables = {
     path: paths.otpEmail,
     codes: {
       ...otpSend(['codeSent', 'factorCodeSent'], false),
-      [Status.FORBIDDEN]: fail(
+      1403: fail(
         ['invalidInformation', 'contactNotUsable', 'factorNotAllowed'],
         error('contactUnavailable', true),
       ),
-      [Status.LIMIT_REACHED]: fail(['contactSupport', 'factorLimitReached'], limitToRep),
-      [Status.UNAUTHENTICATED]: fail(['recoveryNotStarted', 'sessionExpired'], undefined, 401),
+      1491: fail(['contactSupport', 'factorLimitReached'], limitToRep),
+      4401: fail(['recoveryNotStarted', 'sessionExpired'], undefined, 401),
     },
   },
   otpCheckSms: { method: 'PUT', path: paths.otpSms, codes: otpCheck },
@@ -310,10 +307,10 @@ export const outcomeTables = {
     path: paths.otpEmail,
     codes: {
       ...otpCheck,
-      [Status.SUCCESS]: ok(['codeConfirmed', 'factorVerified'], success),
-      [Status.INCORRECT_CODE]: fail(['incorrectCode', 'securityCodeNotRecognized'], incorrectCodeServer),
-      [Status.LIMIT_REACHED]: fail(['contactSupport', 'factorLimitReached'], limitToRep),
-      [Status.UNAUTHENTICATED]: { ...noSession, message: ['recoveryNotStarted', 'sessionExpired'] },
+      1200: ok(['codeConfirmed', 'factorVerified'], success),
+      1428: fail(['incorrectCode', 'securityCodeNotRecognized'], incorrectCodeServer),
+      1491: fail(['contactSupport', 'factorLimitReached'], limitToRep),
+      4401: { ...noSession, message: ['recoveryNotStarted', 'sessionExpired'] },
     },
   },
   otpCheckRep: {
@@ -321,11 +318,11 @@ export const outcomeTables = {
     path: paths.otpRep,
     codes: {
       // No representative console yet: every code is 1428 (docs/api.md).
-      [Status.SUCCESS]: unsent(success),
-      [Status.PASSWORD_EXPIRED]: unsent(incorrectCodeServer),
-      [Status.INCORRECT_CODE]: fail('securityCodeNotRecognized', incorrectCodeServer),
-      [Status.LIMIT_REACHED]: unsent(limitToRep),
-      [Status.UNAUTHENTICATED]: noSession,
+      1200: unsent(success),
+      1205: unsent(incorrectCodeServer),
+      1428: fail('securityCodeNotRecognized', incorrectCodeServer),
+      1491: unsent(limitToRep),
+      4401: noSession,
     },
   },
   passwordStatus: {
@@ -333,15 +330,15 @@ export const outcomeTables = {
     path: paths.passwordStatus,
     // Portal spec §4 "Enrollment call": the state decides the update's method and body.
     codes: {
-      [Status.SUCCESS]: ok('success', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
-      [Status.PASSWORD_TEMPORARY]: ok('passwordTemporary', {
+      1200: ok('success', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
+      1201: ok('passwordTemporary', {
         kind: 'FORWARD',
         call: 'passwordEnrollmentPost',
       }),
-      [Status.BLOCKED_FOR_RESET]: ok('blockedForReset', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
-      [Status.PASSWORD_EXPIRED]: ok('passwordExpired', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
-      [Status.FORBIDDEN]: fail('invalidInformation'),
-      [Status.UNAUTHENTICATED]: fail('otpConfirmationRequired', undefined, 401),
+      1203: ok('blockedForReset', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
+      1205: ok('passwordExpired', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
+      1403: fail('invalidInformation'),
+      4401: fail('otpConfirmationRequired', undefined, 401),
     },
   },
   passwordEnrollmentPut: {
@@ -354,41 +351,41 @@ export const outcomeTables = {
     path: paths.passwordEnrollment,
     codes: {
       ...enrollment,
-      [Status.FORBIDDEN]: fail(['incorrectCredentials', 'invalidInformation']),
-      [Status.BLOCKED_FOR_RESET]: fail('blockedForReset', error('contactSupport')),
+      1403: fail(['incorrectCredentials', 'invalidInformation']),
+      1203: fail('blockedForReset', error('contactSupport')),
     },
   },
   trustedDevice: {
     method: 'POST',
     path: paths.trustedDevice,
     codes: {
-      [Status.SUCCESS]: ok(['deviceTrusted', 'deviceNotTrusted'], success),
-      [Status.FORBIDDEN]: fail('trustNeedsFactor'),
+      1200: ok(['deviceTrusted', 'deviceNotTrusted'], success),
+      1403: fail('trustNeedsFactor'),
     },
   },
-  clientLogs: { method: 'POST', path: paths.clientLogs, codes: { [Status.SUCCESS]: noContent } },
-  health: { method: 'GET', path: paths.health, body: 'raw', codes: { [Status.SUCCESS]: raw } },
-  ready: { method: 'GET', path: paths.ready, body: 'raw', codes: { [Status.SUCCESS]: raw } },
-  openapi: { method: 'GET', path: paths.openapi, body: 'raw', codes: { [Status.SUCCESS]: raw } },
-  apiDocs: { method: 'GET', path: paths.apiDocs, body: 'html', codes: { [Status.SUCCESS]: raw } },
-  devOutbox: { method: 'GET', path: paths.devOutbox, body: 'raw', codes: { [Status.SUCCESS]: raw } },
+  clientLogs: { method: 'POST', path: paths.clientLogs, codes: { 1200: noContent } },
+  health: { method: 'GET', path: paths.health, body: 'raw', codes: { 1200: raw } },
+  ready: { method: 'GET', path: paths.ready, body: 'raw', codes: { 1200: raw } },
+  openapi: { method: 'GET', path: paths.openapi, body: 'raw', codes: { 1200: raw } },
+  apiDocs: { method: 'GET', path: paths.apiDocs, body: 'html', codes: { 1200: raw } },
+  devOutbox: { method: 'GET', path: paths.devOutbox, body: 'raw', codes: { 1200: raw } },
 
   // Widget spec §7 calls of the factors whose screens and routes are not built yet (decision 014).
   svipStatus: {
     method: 'GET',
     path: paths.svipStatus,
     unserved: true,
-    codes: { [Status.SUCCESS]: unsent(success) },
+    codes: { 1200: unsent(success) },
   },
   svipAuthentication: {
     method: 'POST',
     path: paths.svipAuthentication,
     unserved: true,
     codes: {
-      [Status.SUCCESS]: unsent(success),
-      [Status.INCORRECT_CODE]: unsent(error('incorrectCode')),
-      [Status.REDIRECT_REP]: unsent(toRep),
-      [Status.LIMIT_REACHED]: unsent(redirect('authenticatorSvipSync')),
+      1200: unsent(success),
+      1428: unsent(error('incorrectCode')),
+      1204: unsent(toRep),
+      1491: unsent(redirect('authenticatorSvipSync')),
     },
   },
   svipSynchronization: {
@@ -397,10 +394,10 @@ export const outcomeTables = {
     unserved: true,
     codes: {
       // Widget spec §4: 'Sync submit follows the server redirect'.
-      [Status.SUCCESS]: unsent({ kind: 'FOLLOW' }),
-      [Status.INCORRECT_CODE]: unsent(error('incorrectCode')),
-      [Status.REDIRECT_REP]: unsent(toRep),
-      [Status.TOTP_REDIRECT_REP]: unsent(toRep),
+      1200: unsent({ kind: 'FOLLOW' }),
+      1428: unsent(error('incorrectCode')),
+      1204: unsent(toRep),
+      1493: unsent(toRep),
     },
   },
   totpAuthentication: {
@@ -408,26 +405,26 @@ export const outcomeTables = {
     path: paths.totpAuthentication,
     unserved: true,
     codes: {
-      [Status.SUCCESS]: unsent(success),
-      [Status.AUTH_NOT_COMPLETED]: unsent({ kind: 'CUSTOM', name: 'totpCustom' }),
-      [Status.CALLBACKS_REQUIRED]: unsent(toRep),
-      [Status.REDIRECT_REP]: unsent(toRep),
-      [Status.TOTP_REDIRECT_REP]: unsent(toRep),
-      [Status.INCORRECT_CODE]: unsent(error('incorrectCode')),
-      [Status.LIMIT_REACHED]: unsent(redirect('authenticatorTotpBlock')),
+      1200: unsent(success),
+      1201: unsent({ kind: 'CUSTOM', name: 'totpCustom' }),
+      1202: unsent(toRep),
+      1204: unsent(toRep),
+      1493: unsent(toRep),
+      1428: unsent(error('incorrectCode')),
+      1491: unsent(redirect('authenticatorTotpBlock')),
     },
   },
   pushAuthentication: {
     method: 'POST',
     path: paths.pushAuthentication,
     unserved: true,
-    codes: { [Status.SUCCESS]: unsent(success) },
+    codes: { 1200: unsent(success) },
   },
   pushStatus: {
     method: 'POST',
     path: paths.pushStatus,
     unserved: true,
-    codes: { [Status.SUCCESS]: unsent(success) },
+    codes: { 1200: unsent(success) },
   },
 } as const satisfies Record<string, OutcomeTable>;
 
