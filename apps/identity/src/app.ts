@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
 import { newRequestId, requestIdPattern, Status, serverMessages } from '@gatehouse/contract';
 import Fastify, {
   type FastifyBaseLogger,
@@ -27,7 +28,7 @@ import { RateLimiter } from './lib/rate-limit.ts';
 import { clientLogsPlugin } from './plugins/client-logs.ts';
 import { factorsPlugin } from './plugins/factors.ts';
 import { healthPlugin } from './plugins/health.ts';
-import { openApiPlugin } from './plugins/openapi.ts';
+import { openApiPlugin, swaggerOptions } from './plugins/openapi.ts';
 import { otpFactorPlugin } from './plugins/otp-factor.ts';
 import { outboxPlugin } from './plugins/outbox.ts';
 import { passwordPlugin } from './plugins/password.ts';
@@ -232,6 +233,11 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.setNotFoundHandler((request, reply) => notFound(request, reply));
 
   app.decorate('routeDocs', []);
+  // Before the routes: it collects them as they are registered.
+  await app.register(
+    swagger,
+    swaggerOptions(version, () => app.routeDocs),
+  );
   await app.register(cookie);
   await security(app, ctx);
   await app.register(healthPlugin, ctx);
@@ -246,7 +252,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(trustedDevicePlugin, ctx);
   await app.register(clientLogsPlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
-  await app.register(openApiPlugin, { version });
+  await app.register(openApiPlugin);
   if (config.serveApps) {
     await app.register(staticPlugin, options.staticSites ? { sites: options.staticSites } : {});
   }

@@ -42,10 +42,6 @@ export const sessionExpired = () => new ApiError(401, Status.UNAUTHENTICATED, se
 /** 1401 (HTTP 401): no login transaction in progress (or another request finished it first). */
 export const noLoginInProgress = () => new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
 
-/** 1203: the account is locked after too many wrong passwords; the password must be reset. */
-export const blockedForReset = () =>
-  new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset);
-
 /** 1491 with 'Please contact {support} for assistance (status code 1491).' (portal spec §8). */
 export const contactSupport = (supportEmail: string) =>
   new ApiError(200, Status.LIMIT_REACHED, format(serverMessages.contactSupport, supportEmail));

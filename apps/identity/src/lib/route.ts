@@ -74,6 +74,16 @@ export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.Zo
     method: def.method,
     url: API_BASE + def.path,
     config: { outcomes: { route: `${def.method} ${API_BASE}${def.path}`, codes: outcomesOf(table) } },
+    // For the OpenAPI document (@fastify/swagger with fastify-type-provider-zod's transform). The
+    // body and query are parsed in the handler, as before (docs/decisions/016): Fastify's own
+    // validation step lets everything through, untouched (`true`, not a value that would replace it).
+    schema: {
+      summary: def.summary,
+      tags: [def.tag],
+      ...(def.body ? { body: def.body } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+    },
+    validatorCompiler: () => () => true,
     handler: async (request, reply) => {
       const body = def.body ? parse(def.body, request.body) : undefined;
       const query = def.query ? parse(def.query, request.query, 'query') : undefined;

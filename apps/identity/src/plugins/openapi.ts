@@ -1,3 +1,4 @@
+import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import {
   API_BASE,
   anyEnvelopeSchema,
@@ -21,7 +22,8 @@ import {
   svipSynchronizationRequest,
   totpAuthenticationRequest,
 } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { describeAction } from '../lib/api-doc.ts';
 import { answer } from '../lib/http.ts';
@@ -119,26 +121,52 @@ const unservedSchemas: Partial<
   },
 };
 
+const info = (version: string) => ({
+  title: 'Gatehouse identity service',
+  version,
+  description:
+    'Every call of the sign-in widget and the portal. Responses carry the envelope; the status code in responseBaseInfo.status.code is the outcome. State-changing calls need the X-XSRF-TOKEN header (the XSRF-TOKEN cookie).',
+});
+
+type OpenApiObject = {
+  paths?: Record<string, Record<string, Record<string, unknown>> | undefined>;
+  [key: string]: unknown;
+};
+
 /**
- * The OpenAPI 3.1 document, generated from the contract: every route this app registered with
- * its zod request and response schemas, its responses by HTTP status with the status codes of its
- * outcome table (`x-status-codes`), and the whole table (`x-outcomes`). The calls of the specs
- * that are not served yet are listed apart (`x-unserved-calls`) with their schemas and tables.
+ * @fastify/swagger's options (docs/decisions/016): it collects the routes, and
+ * fastify-type-provider-zod's transform turns their zod request schemas (body, query) into the
+ * document's request bodies and parameters. Routes outside /api (the static apps) are hidden.
+ * `transformObject` is the hand-written part: each operation's responses by HTTP status with the
+ * status codes of its outcome table (`x-status-codes`), the whole table (`x-outcomes`), and the
+ * calls of the specs that are not served yet (`x-unserved-calls`).
  */
-export function openApiDocument(version: string, routeDocs: readonly RegisteredRoute[]) {
-  const pathItems: Record<string, Record<string, unknown>> = {};
-  for (const doc of routeDocs) {
-    const url = API_BASE + doc.path;
-    pathItems[url] ??= {};
-    pathItems[url][doc.method.toLowerCase()] = {
-      tags: [doc.tag],
-      summary: doc.summary,
-      ...requestOf(doc.body, doc.query),
-      responses: responsesOf(doc.call, doc.table, doc),
-      'x-outcomes': outcomeList(doc.call, doc.table),
-    };
-  }
-  const unserved = (Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>)
+export function swaggerOptions(version: string, routeDocs: () => readonly RegisteredRoute[]) {
+  return {
+    openapi: { openapi: '3.1.0', info: info(version) },
+    transform: ((input) =>
+      input.url.startsWith(`${API_BASE}/`) && input.schema
+        ? jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0])
+        : { schema: { hide: true } as FastifySchema, url: input.url }) satisfies SwaggerTransform,
+    transformObject: ((input) => {
+      const document = ('openapiObject' in input ? input.openapiObject : {}) as OpenApiObject;
+      for (const doc of routeDocs()) {
+        const operation = document.paths?.[API_BASE + doc.path]?.[doc.method.toLowerCase()];
+        if (!operation) continue;
+        operation.responses = responsesOf(doc.call, doc.table, doc);
+        // @fastify/swagger marks every body required; an empty body is allowed where the schema says so.
+        const requestBody = operation.requestBody as { required?: boolean } | undefined;
+        if (requestBody && doc.body?.safeParse(undefined).success) requestBody.required = false;
+        operation['x-outcomes'] = outcomeList(doc.call, doc.table);
+      }
+      return { ...document, 'x-unserved-calls': unservedCalls() } as ReturnType<SwaggerTransformObject>;
+    }) satisfies SwaggerTransformObject,
+  };
+}
+
+/** The calls of the specs not served yet, with their schemas and outcome tables. */
+function unservedCalls() {
+  return (Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>)
     .filter(([, table]) => table.unserved)
     .map(([call, table]) => {
       const schemas = unservedSchemas[call] ?? { summary: call };
@@ -151,28 +179,18 @@ export function openApiDocument(version: string, routeDocs: readonly RegisteredR
         'x-outcomes': outcomeList(call, table),
       };
     });
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Gatehouse identity service',
-      version,
-      description:
-        'Every call of the sign-in widget and the portal. Responses carry the envelope; the status code in responseBaseInfo.status.code is the outcome. State-changing calls need the X-XSRF-TOKEN header (the XSRF-TOKEN cookie).',
-    },
-    paths: pathItems,
-    'x-unserved-calls': unserved,
-  };
 }
+
+type Document = OpenApiObject & { info: { description: string } };
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain, script-free reference page rendered from the same document. */
-function referencePage(version: string, routeDocs: readonly RegisteredRoute[]): string {
-  const doc = openApiDocument(version, routeDocs);
-  const sections = Object.entries(doc.paths)
+function referencePage(doc: Document): string {
+  const sections = Object.entries(doc.paths ?? {})
     .map(([url, ops]) =>
-      Object.entries(ops)
+      Object.entries(ops ?? {})
         .map(([method, op]) => {
           const o = op as {
             summary: string;
@@ -193,14 +211,14 @@ function referencePage(version: string, routeDocs: readonly RegisteredRoute[]): 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main><h1>Gatehouse API reference</h1><p>${escapeHtml(doc.info.description)}</p><p><a href="${API_BASE}${paths.openapi}">OpenAPI document (JSON)</a></p><h2>Calls</h2>${sections}</main></body></html>`;
 }
 
-export async function openApiPlugin(app: FastifyInstance, opts: { version: string }) {
+export async function openApiPlugin(app: FastifyInstance) {
+  const document = () => app.swagger() as unknown as Document;
   defineRoute(app, {
     method: 'GET',
     path: paths.openapi,
     tag: 'operations',
     summary: 'This document.',
-    handler: async ({ request, reply }) =>
-      answer(request, reply, Status.SUCCESS, { body: openApiDocument(opts.version, app.routeDocs) }),
+    handler: async ({ request, reply }) => answer(request, reply, Status.SUCCESS, { body: document() }),
   });
   defineRoute(app, {
     method: 'GET',
@@ -209,7 +227,7 @@ export async function openApiPlugin(app: FastifyInstance, opts: { version: strin
     summary: 'This reference as a script-free HTML page.',
     handler: async ({ request, reply }) =>
       answer(request, reply.type('text/html; charset=utf-8'), Status.SUCCESS, {
-        body: referencePage(opts.version, app.routeDocs),
+        body: referencePage(document()),
       }),
   });
 }
