@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
-import {
-  ErrorType,
-  format,
-  newRequestId,
-  requestIdPattern,
-  Status,
-  serverMessages,
-} from '@gatehouse/contract';
+import swagger from '@fastify/swagger';
+import { newRequestId, requestIdPattern, Status, serverMessages } from '@gatehouse/contract';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -33,13 +27,13 @@ import { migrate } from './db/migrations.ts';
 import { FactorEngine } from './factors/engine.ts';
 import { JourneyStore } from './journeys/store.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { ApiError, envelope, failure } from './lib/http.ts';
+import { ApiError, answer, failure } from './lib/http.ts';
 import { PasswordHasher } from './lib/passwords.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { clientLogsPlugin } from './plugins/client-logs.ts';
 import { factorsPlugin } from './plugins/factors.ts';
 import { healthPlugin } from './plugins/health.ts';
-import { openApiPlugin } from './plugins/openapi.ts';
+import { openApiPlugin, swaggerOptions } from './plugins/openapi.ts';
 import { outboxPlugin } from './plugins/outbox.ts';
 import { passwordPlugin } from './plugins/password.ts';
 import { passwordUpdatePlugin } from './plugins/password-update.ts';
@@ -80,15 +74,7 @@ export const redactPaths = [
 function notFound(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.replace(/\?.*$/, '');
   const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-  return reply
-    .code(404)
-    .send(
-      envelope(
-        request,
-        { code: Status.NOT_FOUND, message: format(serverMessages.notFound, `${request.method} ${shown}`) },
-        { errorType: ErrorType.APPLICATION },
-      ),
-    );
+  return answer(request, reply, Status.NOT_FOUND, { params: [`${request.method} ${shown}`] });
 }
 
 export type BuildOptions = {
@@ -158,13 +144,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // A URL the router cannot decode (`/api/%zz`, `%C0%AF`): the 400 envelope, not Fastify's body.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ code: error.code }, 'refused request URL');
-      return failure(
-        request,
-        reply,
-        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, 'the URL is not valid')),
-      );
+      return answer(request, reply, Status.BAD_REQUEST, { params: ['the URL is not valid'] });
     },
   });
+
+  // An answer outside its route's outcome table fails loudly except in production (lib/http.ts).
+  app.decorate('outcomesStrict', !config.production);
 
   const hasher = new PasswordHasher(config.argon2);
   const sessions = new SessionStore(db, clock, config);
@@ -207,11 +192,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
     reply.header('Connection', 'close');
-    return failure(
-      request,
-      reply,
-      new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM),
-    );
+    return answer(request, reply, Status.UNAVAILABLE);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -223,11 +204,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     }
     if (error instanceof DatabaseFailure) {
       request.log.error({ db: databaseErrorFields(error) }, 'database error');
-      return failure(
-        request,
-        reply,
-        new ApiError(500, Status.UNKNOWN, serverMessages.unknown, ErrorType.SYSTEM),
-      );
+      return answer(request, reply, Status.UNKNOWN);
     }
     if (error instanceof ApiError) {
       if (error.http >= 500) request.log.error({ err: error }, 'request failed');
@@ -239,13 +216,13 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       return notFound(request, reply);
     }
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return failure(
-        request,
-        reply,
-        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.bodyTooLarge, config.bodyLimit)),
-      );
+      return answer(request, reply, Status.BAD_REQUEST, {
+        message: 'bodyTooLarge',
+        params: [config.bodyLimit],
+      });
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      // 4400 with HTTP 415: the one answer whose HTTP status is not its table's first (alsoHttp).
       return failure(
         request,
         reply,
@@ -253,29 +230,26 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       );
     }
     if (code?.startsWith('FST_ERR_CTP') || (error.statusCode === 400 && error instanceof SyntaxError)) {
-      return failure(request, reply, new ApiError(400, Status.BAD_REQUEST, serverMessages.malformedJson));
+      return answer(request, reply, Status.BAD_REQUEST, { message: 'malformedJson' });
     }
     // Any other refusal of the request by Fastify or a plugin (a bad header, a wrong method on a
     // file): 400 in the envelope, without the framework's text.
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ code }, 'refused request');
-      return failure(
-        request,
-        reply,
-        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, 'the request was refused')),
-      );
+      return answer(request, reply, Status.BAD_REQUEST, { params: ['the request was refused'] });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return failure(
-      request,
-      reply,
-      new ApiError(500, Status.UNKNOWN, serverMessages.unknown, ErrorType.SYSTEM),
-    );
+    return answer(request, reply, Status.UNKNOWN);
   });
 
   app.setNotFoundHandler((request, reply) => notFound(request, reply));
 
   app.decorate('routeDocs', []);
+  // Before the routes: it collects them as they are registered.
+  await app.register(
+    swagger,
+    swaggerOptions(version, () => app.routeDocs),
+  );
   await app.register(cookie);
   await security(app, ctx);
   await app.register(healthPlugin, ctx);
@@ -289,7 +263,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(trustedDevicePlugin, ctx);
   await app.register(clientLogsPlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
-  await app.register(openApiPlugin, { version });
+  await app.register(openApiPlugin);
   if (config.serveApps) {
     await app.register(staticPlugin, options.staticSites ? { sites: options.staticSites } : {});
   }

@@ -8,6 +8,7 @@ export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';
 export * from './headers.ts';
 export * from './limits.ts';
 export * from './messages.ts';
+export * from './outcomes.ts';
 export * from './paths.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';

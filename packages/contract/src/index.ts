@@ -2,6 +2,8 @@ export * from './envelope.ts';
 export * from './headers.ts';
 export * from './limits.ts';
 export * from './messages.ts';
+export * from './outcome-docs.ts';
+export * from './outcomes.ts';
 export * from './paths.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';

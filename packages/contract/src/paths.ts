@@ -34,6 +34,8 @@ export const paths = {
   health: '/health',
   ready: '/ready',
   openapi: '/openapi.json',
+  /** The same document as a script-free HTML page. */
+  apiDocs: '/docs',
   devOutbox: '/dev/outbox',
 } as const;
 

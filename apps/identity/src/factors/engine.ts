@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
-import { noLoginInProgress, sessionExpired } from '../lib/http.ts';
+import { sessionExpired } from '../lib/http.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { bindDevice } from '../services/trusted-devices.ts';

@@ -1,11 +1,17 @@
 import {
   type Callback,
+  type Codes,
   type Envelope,
   ErrorType,
   type ErrorTypeValue,
   format,
+  genericOutcomes,
+  type Outcome,
+  outcomeMessages,
+  type ServerMessageKey,
   Status,
   serverMessages,
+  UNKNOWN_ERROR,
 } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -36,10 +42,6 @@ export const sessionExpired = () => new ApiError(401, Status.UNAUTHENTICATED, se
 /** 1401 (HTTP 401): no login transaction in progress (or another request finished it first). */
 export const noLoginInProgress = () => new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
 
-/** 1203: the account is locked after too many wrong passwords; the password must be reset. */
-export const blockedForReset = () =>
-  new ApiError(200, Status.BLOCKED_FOR_RESET, serverMessages.blockedForReset);
-
 /** 1491 with 'Please contact {support} for assistance (status code 1491).' (portal spec §8). */
 export const contactSupport = (supportEmail: string) =>
   new ApiError(200, Status.LIMIT_REACHED, format(serverMessages.contactSupport, supportEmail));
@@ -61,6 +63,53 @@ export function envelope(
   return body;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * An answer outside its route's outcome table is a 500 (development and test), or only an
+     * error log line (production). Decorated once in app.ts.
+     */
+    outcomesStrict: boolean;
+  }
+}
+
+/** The outcome table of the request's route (the generic answers included); the generic ones alone without a route. */
+const routeOutcomes = (request: FastifyRequest): { route: string; codes: Codes } =>
+  request.routeOptions?.config?.outcomes ?? { route: `${request.method} (no route)`, codes: genericOutcomes };
+
+const holds = (entry: Outcome | undefined, http: number): entry is Outcome =>
+  entry !== undefined && !entry.unsent && (entry.http === http || !!entry.alsoHttp?.includes(http));
+
+/**
+ * The one check every answer goes through: its route's outcome table must hold the code with
+ * this HTTP status (docs/decisions/015-outcome-tables.md). A violation is logged as an error
+ * naming route and code; in development and test the answer becomes the 500 envelope
+ * ('Unknown error') so that any test that meets it fails. Returns false when that 500 was sent.
+ */
+function checkAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  http: number,
+  code: number,
+  problem?: string,
+): boolean {
+  const { route, codes } = routeOutcomes(request);
+  const entry = codes[code];
+  if (holds(entry, http) && !problem) return true;
+  request.log.error(
+    {
+      route,
+      code,
+      http,
+      problem: problem ?? (entry ? `the table says HTTP ${entry.http}` : 'not in the table'),
+    },
+    'answer outside the outcome table',
+  );
+  if (!request.server.outcomesStrict) return true;
+  reply.code(500).send(envelope(request, { ...UNKNOWN_ERROR }, { errorType: ErrorType.SYSTEM }));
+  return false;
+}
+
 /** A business outcome that is not an error: HTTP 200 with its code in the body. */
 export function outcome(
   request: FastifyRequest,
@@ -69,11 +118,13 @@ export function outcome(
   message: string,
   extra: Extra = {},
 ) {
+  if (!checkAnswer(request, reply, 200, code)) return reply;
   return reply.code(200).send(envelope(request, { code, message }, extra));
 }
 
 /** A refused request or a business failure: the envelope with errorType and error. */
 export function failure(request: FastifyRequest, reply: FastifyReply, error: ApiError, extra: Extra = {}) {
+  if (!checkAnswer(request, reply, error.http, error.code)) return reply;
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
     .code(error.http)
@@ -84,6 +135,53 @@ export function failure(request: FastifyRequest, reply: FastifyReply, error: Api
         { ...extra, errorType: error.errorType },
       ),
     );
+}
+
+export type AnswerOptions = Extra & {
+  /** Which of the code's messages (default: the table's first). */
+  message?: ServerMessageKey;
+  /** Values for the message's `{0}`-style placeholders. */
+  params?: Array<string | number>;
+  headers?: Record<string, string>;
+  /** The body of a route whose table says raw JSON or HTML (health, outbox, the OpenAPI document). */
+  body?: unknown;
+};
+
+/**
+ * Answers with a code of the route's outcome table: its HTTP status, its message (filled with
+ * `params`), and for a failure errorType and error; 204 without a body; a raw or HTML route
+ * sends `body`. A code (or message) the table does not hold goes through the same check as
+ * outcome() and failure().
+ */
+export function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: number,
+  options: AnswerOptions = {},
+) {
+  const { message, params = [], headers = {}, body, ...extra } = options;
+  const entry = routeOutcomes(request).codes[code];
+  const messages = entry ? outcomeMessages(entry) : [];
+  const key = message ?? messages[0];
+  const http = entry?.http ?? (code >= Status.UNKNOWN ? 500 : 200);
+  const problem =
+    message !== undefined && !messages.includes(message)
+      ? `message ${message} is not in the table`
+      : undefined;
+  if (!checkAnswer(request, reply, http, code, problem)) return reply;
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  reply.code(http);
+  if (http === 204) return reply.send();
+  if (body !== undefined) return reply.send(body);
+  const text = key ? format(serverMessages[key], ...params) : '';
+  const errorType = entry?.failure
+    ? code >= Status.UNKNOWN
+      ? ErrorType.SYSTEM
+      : ErrorType.APPLICATION
+    : undefined;
+  return reply.send(
+    envelope(request, { code, message: text }, { ...extra, ...(errorType ? { errorType } : {}) }),
+  );
 }
 
 /**

@@ -1,18 +1,9 @@
-import {
-  API_BASE,
-  clientLogsRequest,
-  cookies,
-  format,
-  limits,
-  paths,
-  Status,
-  serverMessages,
-} from '@gatehouse/contract';
+import { API_BASE, clientLogsRequest, cookies, limits, paths, Status } from '@gatehouse/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
 import { loadFlow } from '../journeys/recovery.ts';
-import { ApiError, failure } from '../lib/http.ts';
+import { answer } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { deviceKey } from '../services/cookies.ts';
@@ -82,11 +73,7 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return failure(
-        request,
-        reply,
-        new ApiError(400, Status.BAD_REQUEST, format(serverMessages.bodyTooLarge, bodyLimit)),
-      );
+      return answer(request, reply, Status.BAD_REQUEST, { message: 'bodyTooLarge', params: [bodyLimit] });
     }
     throw error;
   });
@@ -133,11 +120,6 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'operations',
     summary: `Client log entries (at most ${limits.clientLogEntriesMax}, body at most ${limits.clientLogBodyBytes} bytes) written to the server log. 204.`,
     body: clientLogsRequest,
-    noContent: true,
-    codes: {
-      [Status.BAD_REQUEST]: 'Not valid, too many entries, or a body too large (HTTP 400)',
-      [Status.RATE_LIMITED]: 'More than CLIENT_LOG_RATE_MAX requests a minute from this client (HTTP 429)',
-    },
     handler: async ({ request, reply, body }) => {
       await limiter.enforce(request, [
         [`clog:client:${clientKey(request.ip)}`, { max: config.clientLogRateMax, windowMs: 60_000 }],
@@ -148,7 +130,7 @@ export async function clientLogsPlugin(app: FastifyInstance, ctx: Context) {
         if (entry.timestamp) fields.clientTime = cleanClientText(entry.timestamp, request, known);
         request.log[entry.level](fields, cleanClientText(entry.message, request, known));
       }
-      return reply.code(204).send();
+      return answer(request, reply, Status.SUCCESS);
     },
   });
 }

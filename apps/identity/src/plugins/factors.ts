@@ -30,11 +30,6 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'The second factors the account may use (login transaction with a factor due, or step-up of a signed-in session).',
     successData: authenticatorsData,
-    codes: {
-      [Status.SUCCESS]:
-        'successData.authenticators: [{ type }] in the order OTP-SMS, OTP-VOICE, OTP-EMAIL; empty when none is usable',
-      [Status.UNAUTHENTICATED]: 'No login transaction with a factor due and no signed-in session (HTTP 401)',
-    },
     handler: async ({ request, reply }) => {
       const { account } = await ctx.engine.require(request);
       const authenticators = await allowedAuthenticators(ctx, account);
@@ -52,11 +47,6 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
       'The phones and e-mail addresses a code can go to: masked labels, opaque ids as values, enable false while a new contact waits.',
     query: otpStateQuery,
     successData: otpStateData,
-    codes: {
-      [Status.SUCCESS]:
-        "successData: { phone: [{ type: 'TEXT', value: <contact id>, countryCode?, label: '(XXX) XXX-0143', enable }], email: [{ type: 'EMAIL', value: <contact id>, label: 'a****1@example.com', enable }] }",
-      [Status.UNAUTHENTICATED]: 'No login transaction with a factor due and no signed-in session (HTTP 401)',
-    },
     handler: async ({ request, reply }) => {
       const { account } = await ctx.engine.require(request);
       const contacts = await accountContacts(ctx.db, account.id);

@@ -1,8 +1,9 @@
-import { healthResponse, paths } from '@gatehouse/contract';
+import { healthResponse, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import { classifyDatabaseError, DatabaseUnavailable, databaseErrorFields } from '../db/faults.ts';
+import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 
 export async function healthPlugin(app: FastifyInstance, ctx: Context) {
@@ -11,16 +12,14 @@ export async function healthPlugin(app: FastifyInstance, ctx: Context) {
     path: paths.health,
     tag: 'operations',
     summary: 'The process is up.',
-    codes: {},
     rawResponse: healthResponse,
-    handler: async ({ reply }) => reply.send({ status: 'ok' }),
+    handler: async ({ request, reply }) => answer(request, reply, Status.SUCCESS, { body: { status: 'ok' } }),
   });
   defineRoute(app, {
     method: 'GET',
     path: paths.ready,
     tag: 'operations',
     summary: 'The database answers within DB_READY_TIMEOUT_MS (503 with code 5003 when it does not).',
-    codes: {},
     rawResponse: healthResponse,
     handler: async ({ request, reply }) => {
       const { readyTimeoutMs } = ctx.config.database;
@@ -45,7 +44,7 @@ export async function healthPlugin(app: FastifyInstance, ctx: Context) {
       } finally {
         clearTimeout(timer);
       }
-      return reply.send({ status: 'ok' });
+      return answer(request, reply, Status.SUCCESS, { body: { status: 'ok' } });
     },
   });
 }

@@ -1,86 +1,196 @@
-import { API_BASE, anyEnvelopeSchema, envelopeSchema, paths } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
+import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
+import {
+  API_BASE,
+  anyEnvelopeSchema,
+  type CallName,
+  envelopeSchema,
+  type Outcome,
+  type OutcomeTable,
+  outcomeDoc,
+  outcomeMessages,
+  outcomesOf,
+  outcomeTables,
+  paths,
+  pushInitData,
+  pushInitRequest,
+  pushStatusData,
+  pushStatusRequest,
+  Status,
+  serverMessages,
+  svipAuthenticationRequest,
+  svipStatusData,
+  svipSynchronizationRequest,
+  totpAuthenticationRequest,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { defineRoute, type RouteDoc } from '../lib/route.ts';
+import { describeAction } from '../lib/api-doc.ts';
+import { answer } from '../lib/http.ts';
+import { defineRoute, type RegisteredRoute } from '../lib/route.ts';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
-/** The OpenAPI 3.1 document, generated from the contract's zod schemas of every route. */
-export function openApiDocument(version: string, routeDocs: readonly RouteDoc[]) {
-  const pathItems: Record<string, Record<string, unknown>> = {};
-  for (const doc of routeDocs) {
-    const url = API_BASE + doc.path;
-    pathItems[url] ??= {};
-    const item = pathItems[url];
-    const responses: Record<string, unknown> = doc.noContent
-      ? { '204': { description: 'Done' } }
-      : {
-          '200': {
-            description:
-              Object.entries(doc.codes)
-                .map(([code, text]) => `${code}: ${text}`)
-                .join('; ') || 'OK',
-            content: doc.html
-              ? { 'text/html': { schema: { type: 'string' } } }
-              : {
-                  'application/json': {
-                    schema: json(
-                      doc.rawResponse ??
-                        (doc.successData ? envelopeSchema(doc.successData) : anyEnvelopeSchema),
-                    ),
-                  },
-                },
-          },
-        };
-    const unsafe = doc.method !== 'GET';
-    for (const [http, text, applies] of [
-      [
-        '400',
-        'The request does not match the contract (envelope, code 4400)',
-        Boolean(doc.body || doc.query),
-      ],
-      ['403', 'CSRF token or origin refused (envelope, code 4403)', unsafe],
-      ['429', 'Rate limited; Retry-After says when to try again (envelope, code 4429)', unsafe],
-      ['500', 'Unknown error (envelope, code 5000)', true],
-    ] as const) {
-      if (applies) responses[http] = { description: text };
+/** The texts of an outcome's message keys, as the envelope carries them (placeholders shown). */
+const texts = (outcome: Outcome) => outcomeMessages(outcome).map((key) => serverMessages[key]);
+
+/** The full outcome table of a call as the document's `x-outcomes` lists it, every code included. */
+function outcomeList(call: CallName, table: OutcomeTable) {
+  return Object.entries(outcomesOf(table)).map(([code, outcome]) => ({
+    code: Number(code),
+    http: outcome.http,
+    ...(outcome.alsoHttp ? { alsoHttp: outcome.alsoHttp } : {}),
+    messages: texts(outcome),
+    failure: outcome.failure === true,
+    ...(outcome.action ? { clientAction: describeAction(outcome.action) } : {}),
+    ...(outcome.unsent ? { sent: false } : {}),
+    description: outcomeDoc(call, Number(code)),
+  }));
+}
+
+/** The responses of a call by HTTP status: each lists its codes (`x-status-codes`) and their meaning. */
+function responsesOf(
+  call: CallName,
+  table: OutcomeTable,
+  schemas: { successData?: z.ZodType; rawResponse?: z.ZodType },
+) {
+  const byHttp = new Map<number, number[]>();
+  for (const [code, outcome] of Object.entries(outcomesOf(table))) {
+    if (outcome.unsent) continue;
+    for (const http of [outcome.http, ...(outcome.alsoHttp ?? [])]) {
+      byHttp.set(http, [...(byHttp.get(http) ?? []), Number(code)]);
     }
-    const operation: Record<string, unknown> = { tags: [doc.tag], summary: doc.summary, responses };
-    if (doc.body) {
-      operation.requestBody = { content: { 'application/json': { schema: json(doc.body) } } };
-    }
-    if (doc.query) {
-      const schema = json(doc.query) as { properties?: Record<string, unknown>; required?: string[] };
-      operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
-        name,
-        in: 'query',
-        required: schema.required?.includes(name) ?? false,
-        schema: s,
-      }));
-    }
-    item[doc.method.toLowerCase()] = operation;
   }
+  const responses: Record<string, unknown> = {};
+  for (const [http, codes] of [...byHttp].sort(([a], [b]) => a - b)) {
+    const description = codes.map((code) => `${code}: ${outcomeDoc(call, code)}`).join('; ');
+    let content: Record<string, unknown> | undefined;
+    if (http === 204) content = undefined;
+    else if (http === 200 && table.body === 'html') content = { 'text/html': { schema: { type: 'string' } } };
+    else if (http === 200 && table.body === 'raw')
+      content = { 'application/json': { schema: schemas.rawResponse ? json(schemas.rawResponse) : {} } };
+    else {
+      const schema =
+        http === 200 && schemas.successData ? envelopeSchema(schemas.successData) : anyEnvelopeSchema;
+      content = { 'application/json': { schema: json(schema) } };
+    }
+    responses[String(http)] = { description, 'x-status-codes': codes, ...(content ? { content } : {}) };
+  }
+  return responses;
+}
+
+/** Request body and query parameters of an operation. */
+function requestOf(body: z.ZodType | undefined, query: z.ZodType | undefined) {
+  const operation: Record<string, unknown> = {};
+  if (body) operation.requestBody = { content: { 'application/json': { schema: json(body) } } };
+  if (query) {
+    const schema = json(query) as { properties?: Record<string, unknown>; required?: string[] };
+    operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+      name,
+      in: 'query',
+      required: schema.required?.includes(name) ?? false,
+      schema: s,
+    }));
+  }
+  return operation;
+}
+
+/**
+ * Calls of widget spec §7 that this server does not serve yet (docs/decisions/014): their
+ * schemas, for the document's `x-unserved-calls`.
+ */
+const unservedSchemas: Partial<
+  Record<CallName, { summary: string; body?: z.ZodType; successData?: z.ZodType }>
+> = {
+  svipStatus: { summary: 'Token app: the credentials of the account.', successData: svipStatusData },
+  svipAuthentication: { summary: 'Token app: check a code.', body: svipAuthenticationRequest },
+  svipSynchronization: {
+    summary: 'Token app: resynchronize with two codes.',
+    body: svipSynchronizationRequest,
+  },
+  totpAuthentication: { summary: 'Authenticator app: check a code.', body: totpAuthenticationRequest },
+  pushAuthentication: {
+    summary: 'Push: start a push transaction.',
+    body: pushInitRequest,
+    successData: pushInitData,
+  },
+  pushStatus: {
+    summary: 'Push: the state of a push transaction.',
+    body: pushStatusRequest,
+    successData: pushStatusData,
+  },
+};
+
+const info = (version: string) => ({
+  title: 'Gatehouse identity service',
+  version,
+  description:
+    'Every call of the sign-in widget and the portal. Responses carry the envelope; the status code in responseBaseInfo.status.code is the outcome. State-changing calls need the X-XSRF-TOKEN header (the XSRF-TOKEN cookie).',
+});
+
+type OpenApiObject = {
+  paths?: Record<string, Record<string, Record<string, unknown>> | undefined>;
+  [key: string]: unknown;
+};
+
+/**
+ * @fastify/swagger's options (docs/decisions/016): it collects the routes, and
+ * fastify-type-provider-zod's transform turns their zod request schemas (body, query) into the
+ * document's request bodies and parameters. Routes outside /api (the static apps) are hidden.
+ * `transformObject` is the hand-written part: each operation's responses by HTTP status with the
+ * status codes of its outcome table (`x-status-codes`), the whole table (`x-outcomes`), and the
+ * calls of the specs that are not served yet (`x-unserved-calls`).
+ */
+export function swaggerOptions(version: string, routeDocs: () => readonly RegisteredRoute[]) {
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Gatehouse identity service',
-      version,
-      description:
-        'Every call of the sign-in widget and the portal. Responses carry the envelope; the status code in responseBaseInfo.status.code is the outcome. State-changing calls need the X-XSRF-TOKEN header (the XSRF-TOKEN cookie).',
-    },
-    paths: pathItems,
+    openapi: { openapi: '3.1.0', info: info(version) },
+    transform: ((input) =>
+      input.url.startsWith(`${API_BASE}/`) && input.schema
+        ? jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0])
+        : { schema: { hide: true } as FastifySchema, url: input.url }) satisfies SwaggerTransform,
+    transformObject: ((input) => {
+      const document = ('openapiObject' in input ? input.openapiObject : {}) as OpenApiObject;
+      for (const doc of routeDocs()) {
+        const operation = document.paths?.[API_BASE + doc.path]?.[doc.method.toLowerCase()];
+        if (!operation) continue;
+        operation.responses = responsesOf(doc.call, doc.table, doc);
+        // @fastify/swagger marks every body required; an empty body is allowed where the schema says so.
+        const requestBody = operation.requestBody as { required?: boolean } | undefined;
+        if (requestBody && doc.body?.safeParse(undefined).success) requestBody.required = false;
+        operation['x-outcomes'] = outcomeList(doc.call, doc.table);
+      }
+      return { ...document, 'x-unserved-calls': unservedCalls() } as ReturnType<SwaggerTransformObject>;
+    }) satisfies SwaggerTransformObject,
   };
 }
+
+/** The calls of the specs not served yet, with their schemas and outcome tables. */
+function unservedCalls() {
+  return (Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>)
+    .filter(([, table]) => table.unserved)
+    .map(([call, table]) => {
+      const schemas = unservedSchemas[call] ?? { summary: call };
+      return {
+        method: table.method,
+        path: API_BASE + table.path,
+        summary: schemas.summary,
+        ...requestOf(schemas.body, undefined),
+        ...(schemas.successData ? { successData: json(schemas.successData) } : {}),
+        'x-outcomes': outcomeList(call, table),
+      };
+    });
+}
+
+type Document = OpenApiObject & { info: { description: string } };
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain, script-free reference page rendered from the same document. */
-function referencePage(version: string, routeDocs: readonly RouteDoc[]): string {
-  const doc = openApiDocument(version, routeDocs);
-  const sections = Object.entries(doc.paths)
+function referencePage(doc: Document): string {
+  const sections = Object.entries(doc.paths ?? {})
     .map(([url, ops]) =>
-      Object.entries(ops)
+      Object.entries(ops ?? {})
         .map(([method, op]) => {
           const o = op as {
             summary: string;
@@ -101,23 +211,23 @@ function referencePage(version: string, routeDocs: readonly RouteDoc[]): string 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main><h1>Gatehouse API reference</h1><p>${escapeHtml(doc.info.description)}</p><p><a href="${API_BASE}${paths.openapi}">OpenAPI document (JSON)</a></p><h2>Calls</h2>${sections}</main></body></html>`;
 }
 
-export async function openApiPlugin(app: FastifyInstance, opts: { version: string }) {
+export async function openApiPlugin(app: FastifyInstance) {
+  const document = () => app.swagger() as unknown as Document;
   defineRoute(app, {
     method: 'GET',
     path: paths.openapi,
     tag: 'operations',
     summary: 'This document.',
-    codes: {},
-    handler: async ({ reply }) => reply.send(openApiDocument(opts.version, app.routeDocs)),
+    handler: async ({ request, reply }) => answer(request, reply, Status.SUCCESS, { body: document() }),
   });
   defineRoute(app, {
     method: 'GET',
-    path: '/docs',
+    path: paths.apiDocs,
     tag: 'operations',
     summary: 'This reference as a script-free HTML page.',
-    codes: {},
-    html: true,
-    handler: async ({ reply }) =>
-      reply.type('text/html; charset=utf-8').send(referencePage(opts.version, app.routeDocs)),
+    handler: async ({ request, reply }) =>
+      answer(request, reply.type('text/html; charset=utf-8'), Status.SUCCESS, {
+        body: referencePage(document()),
+      }),
   });
 }

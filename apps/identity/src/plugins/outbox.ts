@@ -1,6 +1,7 @@
-import { outboxQuery, outboxResponse, paths } from '@gatehouse/contract';
+import { outboxQuery, outboxResponse, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
+import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 
 /** Development companion: every e-mail, text and voice message the service sent, newest first. */
@@ -11,9 +12,8 @@ export async function outboxPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'development',
     summary: 'Development mode only: messages sent to an address or number, newest first.',
     query: outboxQuery,
-    codes: {},
     rawResponse: outboxResponse,
-    handler: async ({ reply, query }) => {
+    handler: async ({ request, reply, query }) => {
       const rows = await ctx.db
         .selectFrom('outbox')
         .selectAll()
@@ -21,14 +21,16 @@ export async function outboxPlugin(app: FastifyInstance, ctx: Context) {
         .orderBy('sent_at', 'desc')
         .limit(50)
         .execute();
-      return reply.send({
-        messages: rows.map((r) => ({
-          channel: r.channel,
-          to: r.recipient,
-          text: r.text,
-          code: r.code,
-          sentAt: new Date(r.sent_at).toISOString(),
-        })),
+      return answer(request, reply, Status.SUCCESS, {
+        body: {
+          messages: rows.map((r) => ({
+            channel: r.channel,
+            to: r.recipient,
+            text: r.text,
+            code: r.code,
+            sentAt: new Date(r.sent_at).toISOString(),
+          })),
+        },
       });
     },
   });

@@ -3,7 +3,6 @@ import {
   passwordEnrollmentPost,
   passwordEnrollmentPut,
   passwordPolicyStatus,
-  passwordStatusMessages,
   passwordStatusRequest,
   paths,
   Status,
@@ -15,7 +14,7 @@ import type { Context } from '../context.ts';
 import type { Account, Journey, Session } from '../db/schema.ts';
 import { loadFlow } from '../journeys/recovery.ts';
 import { isCommonPassword } from '../lib/common-passwords.ts';
-import { ApiError, blockedForReset, contactSupport, failure, outcome } from '../lib/http.ts';
+import { ApiError, answer } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { afterIdentityChange } from '../services/account-security.ts';
@@ -34,13 +33,6 @@ export function passwordStateCode(account: Account): number {
   return Status.SUCCESS;
 }
 
-const stateMessages: Record<number, string> = {
-  [Status.SUCCESS]: serverMessages.success,
-  [Status.PASSWORD_EXPIRED]: serverMessages.passwordExpired,
-  [Status.PASSWORD_TEMPORARY]: serverMessages.passwordTemporary,
-  [Status.BLOCKED_FOR_RESET]: serverMessages.blockedForReset,
-};
-
 /**
  * The user-state check and the password update of the reset-password screen (portal spec §2
  * "Reset Password", §4, §8). An update needs a recovery flow whose one-time code was confirmed,
@@ -50,8 +42,10 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
   const { db, clock, config, hasher, sessions } = ctx;
   const notConfirmed = () =>
     new ApiError(401, Status.UNAUTHENTICATED, serverMessages.otpConfirmationRequired);
-  const invalid = () => new ApiError(200, Status.FORBIDDEN, serverMessages.invalidInformation);
-  const support = () => contactSupport(config.supportEmail);
+  const invalid = (request: FastifyRequest, reply: FastifyReply) =>
+    answer(request, reply, Status.FORBIDDEN, { message: 'invalidInformation' });
+  const support = (request: FastifyRequest, reply: FastifyReply) =>
+    answer(request, reply, Status.LIMIT_REACHED, { params: [config.supportEmail] });
 
   /** The confirmed recovery flow of the request and its account, or undefined. */
   async function confirmedFlow(request: FastifyRequest) {
@@ -71,15 +65,6 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       "The account's password state for the enrollment rule: after a confirmed one-time code, or in a login transaction.",
     body: passwordStatusRequest,
-    codes: {
-      [Status.SUCCESS]: 'Normal: the update is a PUT',
-      [Status.PASSWORD_TEMPORARY]: 'Temporary password: the update is a POST with only the password (CREATE)',
-      [Status.BLOCKED_FOR_RESET]: 'Locked (too many failed sign-ins) or blocked: the update is a PUT',
-      [Status.PASSWORD_EXPIRED]: 'Expired: the update is a PUT',
-      [Status.FORBIDDEN]: "The username given is not the flow's or the session's",
-      [Status.UNAUTHENTICATED]:
-        "Neither a confirmed recovery flow nor a session: 'Cannot access this page without OTP confirmation' (HTTP 401)",
-    },
     handler: async ({ request, reply, body }) => {
       let account = (await confirmedFlow(request))?.account;
       if (!account) {
@@ -87,9 +72,8 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
         if (subject) account = await findAccountById(db, subject.accountId);
       }
       if (!account) throw notConfirmed();
-      if (!sameUser(account, body?.username)) return failure(request, reply, invalid());
-      const code = passwordStateCode(account);
-      return outcome(request, reply, code, stateMessages[code]!);
+      if (!sameUser(account, body?.username)) return invalid(request, reply);
+      return answer(request, reply, passwordStateCode(account));
     },
   });
 
@@ -114,8 +98,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     },
   ) {
     const { account, newPassword, flow } = input;
-    if (account.status === 'blocked' || account.status === 'disabled')
-      return failure(request, reply, support());
+    if (account.status === 'blocked' || account.status === 'disabled') return support(request, reply);
 
     const personal = await db
       .selectFrom('accounts')
@@ -145,7 +128,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     }
     if (code !== Status.SUCCESS) {
       request.log.info({ account: account.id, status: code }, 'password update refused by the policy');
-      return failure(request, reply, new ApiError(400, code, passwordStatusMessages[code]!));
+      return answer(request, reply, code);
     }
 
     const newHash = await hasher.hash(newPassword);
@@ -221,7 +204,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       },
       'password changed',
     );
-    return outcome(request, reply, Status.SUCCESS, serverMessages.passwordChanged);
+    return answer(request, reply, Status.SUCCESS);
   }
 
   defineRoute(app, {
@@ -230,29 +213,10 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     tag: 'recovery',
     summary: 'Set a new password after a confirmed one-time code (statuses 1200, 1203, 1205).',
     body: passwordEnrollmentPut,
-    codes: {
-      [Status.SUCCESS]: "'Password changed successfully': other sessions end, a lockout is lifted",
-      [Status.PASSWORD_LENGTH]: 'HTTP 400: not 8-20 characters',
-      [Status.PASSWORD_UPPERCASE]: 'HTTP 400: no uppercase letter',
-      [Status.PASSWORD_LOWERCASE]: 'HTTP 400: no lowercase letter',
-      [Status.PASSWORD_NUMBER]: 'HTTP 400: no number',
-      [Status.PASSWORD_SPECIAL]: 'HTTP 400: contains a special character (forbidden by our policy)',
-      [Status.PASSWORD_REPEATS]: 'HTTP 400: more than 5 of one character in a row',
-      [Status.PASSWORD_SEQUENTIAL]: 'HTTP 400: 5 or more sequential digits',
-      [Status.PASSWORD_TOO_COMMON]: 'HTTP 400: on the common-password list',
-      [Status.BIRTH_DATE]: 'HTTP 400: contains the birth date',
-      [Status.PASSWORD_PERSONAL_DATA]: 'HTTP 400: contains the SSN / tax id or the username',
-      [Status.SHARES_WITH_USERNAME]: 'HTTP 400: shares 5 or more consecutive characters with the username',
-      [Status.PASSWORD_REUSED]: 'HTTP 400: matches the current or one of the 6 previous passwords',
-      [Status.FORBIDDEN]: "The username given is not the flow's",
-      [Status.LIMIT_REACHED]: 'The account is blocked for security reasons: contact support',
-      [Status.UNAUTHENTICATED]:
-        "No recovery flow with a confirmed code: 'Cannot access this page without OTP confirmation' (HTTP 401)",
-    },
     handler: async ({ request, reply, body }) => {
       const confirmed = await confirmedFlow(request);
       if (!confirmed) throw notConfirmed();
-      if (!sameUser(confirmed.account, body.username)) return failure(request, reply, invalid());
+      if (!sameUser(confirmed.account, body.username)) return invalid(request, reply);
       return update(request, reply, {
         account: confirmed.account,
         newPassword: body.newPassword,
@@ -269,17 +233,6 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'Set a password: { password } replaces a temporary one (enrollment state CREATE) after a confirmed code; { username, oldPassword, newPassword } with a confirmed code or the old password.',
     body: passwordEnrollmentPost,
-    codes: {
-      [Status.SUCCESS]: "'Password changed successfully'",
-      [Status.FORBIDDEN]:
-        "Old password wrong or unknown username (counted as a failed sign-in), or the username is not the flow's",
-      [Status.BLOCKED_FOR_RESET]: 'The wrong old password reached the lockout',
-      [Status.LIMIT_REACHED]: 'The account is blocked or locked: contact support',
-      [Status.PASSWORD_REUSED]: 'HTTP 400, as for PUT; every code of PUT applies',
-      [Status.UNAUTHENTICATED]:
-        '{ password } without a confirmed recovery flow; or the old-password form for an account with a second factor and a current password, from a browser not signed in with that factor (HTTP 401)',
-      [Status.RATE_LIMITED]: 'Old-password attempts count against the sign-in rate limits (HTTP 429)',
-    },
     handler: async ({ request, reply, body }) => {
       const confirmed = await confirmedFlow(request);
       if (!('oldPassword' in body)) {
@@ -292,7 +245,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
         });
       }
       if (confirmed) {
-        if (!sameUser(confirmed.account, body.username)) return failure(request, reply, invalid());
+        if (!sameUser(confirmed.account, body.username)) return invalid(request, reply);
         return update(request, reply, {
           account: confirmed.account,
           newPassword: body.newPassword,
@@ -311,13 +264,14 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
         request,
         purpose: 'password change',
       });
-      const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
-      if (!account || verdict === 'wrong') return failure(request, reply, incorrect);
+      if (!account || verdict === 'wrong') {
+        return answer(request, reply, Status.FORBIDDEN, { message: 'incorrectCredentials' });
+      }
       if (verdict === 'locked') {
         request.log.warn({ account: account.id }, 'account locked after failed attempts (password update)');
-        return failure(request, reply, blockedForReset());
+        return answer(request, reply, Status.BLOCKED_FOR_RESET);
       }
-      if (account.status !== 'active') return failure(request, reply, support());
+      if (account.status !== 'active') return support(request, reply);
       // A password that is not expired or temporary is changed by its old one only from a session
       // that passed the second factor the account has: a leaked password alone changes nothing.
       const needsFactor = account.second_factor && account.password_state === 'ok';
@@ -326,7 +280,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
           { account: account.id },
           'password change by old password without the second factor',
         );
-        throw new ApiError(401, Status.UNAUTHENTICATED, serverMessages.passwordChangeNeedsFactor);
+        return answer(request, reply, Status.UNAUTHENTICATED, { message: 'passwordChangeNeedsFactor' });
       }
       return update(request, reply, {
         account,

@@ -1,9 +1,9 @@
-import { passwordAuthenticationRequest, paths, Status, serverMessages } from '@gatehouse/contract';
+import { passwordAuthenticationRequest, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { endBrowserFlow } from '../journeys/recovery.ts';
 import { passed } from '../journeys/store.ts';
-import { ApiError, blockedForReset, failure, outcome } from '../lib/http.ts';
+import { answer } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { checkPassword, findAccount, usernameKey } from '../services/accounts.ts';
@@ -19,15 +19,6 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'password',
     summary: 'Check a username and password; starts the login transaction (session cookie ET).',
     body: passwordAuthenticationRequest,
-    codes: {
-      [Status.SUCCESS]: 'Password correct: continue with session login',
-      [Status.PASSWORD_EXPIRED]:
-        'Password correct but expired: continue with session login (callbacks follow)',
-      [Status.BLOCKED_FOR_RESET]: 'Locked after too many failed attempts: the password must be reset',
-      [Status.BLOCKED]: 'Blocked for security reasons',
-      [Status.FORBIDDEN]: 'Incorrect username or password (the same answer for an unknown username)',
-      [Status.ACCOUNT_DISABLED]: 'The account is closed (shown as incorrect username or password)',
-    },
     handler: async ({ request, reply, body }) => {
       await limiter.enforce(request, [
         [`pwd:client:${clientKey(request.ip)}`, config.rateLimits.client],
@@ -36,31 +27,20 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
 
       const account = await findAccount(db, body.username);
       const verdict = await checkPassword(ctx, account, body.password, { request, purpose: 'sign-in' });
-      const incorrect = new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectCredentials);
 
-      if (!account || verdict === 'wrong') return failure(request, reply, incorrect);
+      if (!account || verdict === 'wrong') return answer(request, reply, Status.FORBIDDEN);
       if (verdict === 'locked') {
         request.log.warn({ account: account.id }, 'account locked after failed attempts');
-        return failure(request, reply, blockedForReset());
+        return answer(request, reply, Status.BLOCKED_FOR_RESET);
       }
 
       // The password is right: only now does the answer depend on the account's state.
-      if (account.status === 'locked') {
-        return failure(request, reply, blockedForReset());
-      }
+      if (account.status === 'locked') return answer(request, reply, Status.BLOCKED_FOR_RESET);
       if (account.status === 'blocked') {
         // The widget's table sends 1401 to its error screen; the redirect path names the blocked page.
-        return failure(request, reply, new ApiError(200, Status.BLOCKED, serverMessages.securityBlocked), {
-          redirectPath: '/blocked',
-        });
+        return answer(request, reply, Status.BLOCKED, { redirectPath: '/blocked' });
       }
-      if (account.status === 'disabled') {
-        return failure(
-          request,
-          reply,
-          new ApiError(200, Status.ACCOUNT_DISABLED, serverMessages.incorrectCredentials),
-        );
-      }
+      if (account.status === 'disabled') return answer(request, reply, Status.ACCOUNT_DISABLED);
 
       // A new login transaction under a new token; any earlier one from this browser ends, and so
       // does its recovery flow (the e-mail code path then acts for this sign-in).
@@ -87,10 +67,8 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
         detail: { factor: 'password', journey: 'login' },
       });
       request.log.info({ account: account.id }, 'password verified');
-      if (account.password_state === 'expired') {
-        return outcome(request, reply, Status.PASSWORD_EXPIRED, serverMessages.passwordExpired);
-      }
-      return outcome(request, reply, Status.SUCCESS, serverMessages.success);
+      if (account.password_state === 'expired') return answer(request, reply, Status.PASSWORD_EXPIRED);
+      return answer(request, reply, Status.SUCCESS);
     },
   });
 }

@@ -155,13 +155,6 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'recovery',
     summary: 'Identify the user by username: starts a recovery flow (HttpOnly cookie GH_RECOVERY).',
     body: identifyRequest,
-    codes: {
-      [Status.SUCCESS]: "A known username: 'User Identified'; the flow continues with the e-mail on file",
-      [Status.FORBIDDEN]:
-        "Unknown (or closed) username: 'The information provided is invalid. Please try again.' (this tells that a username does not exist; see docs/security.md)",
-      [Status.RATE_LIMITED]:
-        'Too many attempts from this address or for this username (HTTP 429, Retry-After)',
-    },
     handler: async ({ request, reply, body }) => {
       const identify = config.recovery.identify;
       await ctx.limiter.enforce(request, [
@@ -207,10 +200,6 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     summary: 'The e-mail addresses (and phones) on file, masked, for the recovery flow or the session.',
     query: attributesQuery,
     successData: attributesData,
-    codes: {
-      [Status.SUCCESS]: 'successData.email (and .phone when asked): masked values, never the full address',
-      [Status.UNAUTHENTICATED]: 'No recovery flow of a known user and no session (HTTP 401)',
-    },
     handler: async ({ request, reply, query }) => {
       const account = await subjectAccount(request);
       if (!account) throw notStarted();
@@ -260,16 +249,6 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'Recovery (a GH_RECOVERY flow, or a login transaction before its factor): send a one-time code to the e-mail on file that matches the (masked) address given. Second factor (a session whose factor is due, or a signed-in one for step-up): email is the contact id from the OTP state call. 30 minutes, single use.',
     body: otpEmailSend,
-    codes: {
-      [Status.SUCCESS]:
-        "Sent to the matching address on file (second factor: 'We sent the code to a****1@example.com. It will expire after 30 minutes.')",
-      [Status.FORBIDDEN]:
-        'The address given matches none on file (nothing is sent); second factor: not a usable e-mail contact of this account, or e-mail not allowed',
-      [Status.LIMIT_REACHED]:
-        "This send would be the 4th without a code entered (the recovery channel is locked now for RECOVERY_LOCK_MINUTES and the owner is told; the account and its sign-in are not touched), or recovery is locked, or the account is blocked. 'Please contact {email} for assistance (status code 1491).' Second factor: FACTOR_MAX_SENDS or FACTOR_MAX_WRONG_TRIES reached on e-mail",
-      [Status.UNAUTHENTICATED]: 'No recovery flow of a known user and no session (HTTP 401)',
-      [Status.RATE_LIMITED]: 'Too many sends from this address or for this account (HTTP 429, Retry-After)',
-    },
     handler: async ({ request, reply, body }) => {
       const factorJourney = await factorSendJourney(request, body.email);
       if (factorJourney) {
@@ -341,12 +320,6 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'Check the e-mailed one-time code: a right one confirms the recovery flow (once); in the second-factor mode it authenticates the session (login) or records a step-up.',
     body: otpCheck,
-    codes: {
-      [Status.SUCCESS]: `The code is right: the flow is confirmed (the password may be reset). Second factor: the journey's step completes (see PUT otp/sms)`,
-      [Status.INCORRECT_CODE]: `'Your one-time code is invalid. Please try again or request a new code.' (wrong, expired, replaced or already used). Second factor: 'Security code not recognized. Try again.'`,
-      [Status.LIMIT_REACHED]: `Too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends; only against a code that was sent): the flow ends and the recovery channel is locked for RECOVERY_LOCK_MINUTES; or recovery is locked, or the account is blocked. Second factor: FACTOR_MAX_WRONG_TRIES wrong codes (the login journey ends)`,
-      [Status.UNAUTHENTICATED]: 'No recovery flow of a known user (HTTP 401)',
-    },
     handler: async ({ request, reply, body }) => {
       const factorJourney = await factorCheckJourney(request);
       if (factorJourney) return factor.check('email', request, reply, factorJourney, body);

@@ -5,14 +5,13 @@ import {
   rememberPutRequest,
   type SavedUsername,
   Status,
-  serverMessages,
 } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import { sha256 } from '../lib/crypto.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccount } from '../services/accounts.ts';
 import { deviceKey, issueDeviceCookie } from '../services/cookies.ts';
@@ -49,14 +48,10 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'identity',
     summary: 'The usernames saved on this device, most recently used first.',
     successData: rememberData,
-    codes: {
-      [Status.SUCCESS]:
-        "'User Identified' with successData.usernames when the device has saved usernames, else 'User Not Identified' and an empty list",
-    },
     handler: async ({ request, reply }) => {
       const usernames = await savedUsernames(db, deviceKey(ctx, request));
-      const message = usernames.length ? serverMessages.userIdentified : serverMessages.userNotIdentified;
-      return outcome(request, reply, Status.SUCCESS, message, listed(usernames));
+      const message = usernames.length ? 'userIdentified' : 'userNotIdentified';
+      return answer(request, reply, Status.SUCCESS, { message, ...listed(usernames) });
     },
   });
 
@@ -67,11 +62,6 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
     summary: 'ADD saves the username of the current sign-in on this device; DELETE removes it.',
     body: rememberPutRequest,
     successData: rememberData,
-    codes: {
-      [Status.SUCCESS]: 'Saved (ADD) or not saved any more (DELETE, also when it was not saved)',
-      [Status.FORBIDDEN]:
-        'ADD without a live session (login transaction or signed in) of the account with that username',
-    },
     handler: async ({ request, reply, body }) => {
       if (body.operation === 'DELETE') {
         const device = deviceKey(ctx, request);
@@ -83,24 +73,17 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
             .where('account_id', '=', account.id)
             .execute();
         }
-        return outcome(
-          request,
-          reply,
-          Status.SUCCESS,
-          serverMessages.usernameForgotten,
-          listed(await savedUsernames(db, device)),
-        );
+        return answer(request, reply, Status.SUCCESS, {
+          message: 'usernameForgotten',
+          ...listed(await savedUsernames(db, device)),
+        });
       }
 
       // ADD: only the username of this browser's own live session.
       const session = await browserSubject(ctx, request);
       const account = session ? await findAccount(db, body.username) : undefined;
       if (!session || !account || account.id !== session.accountId) {
-        return failure(
-          request,
-          reply,
-          new ApiError(200, Status.FORBIDDEN, serverMessages.rememberNeedsSignIn),
-        );
+        return answer(request, reply, Status.FORBIDDEN);
       }
       let device = deviceKey(ctx, request);
       if (!device) {
@@ -125,13 +108,10 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
               limit ${config.rememberMax})`.execute(tx);
       });
       request.log.info({ account: account.id }, 'username saved on device');
-      return outcome(
-        request,
-        reply,
-        Status.SUCCESS,
-        serverMessages.usernameRemembered,
-        listed(await savedUsernames(db, key)),
-      );
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'usernameRemembered',
+        ...listed(await savedUsernames(db, key)),
+      });
     },
   });
 
@@ -142,10 +122,6 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
     summary: 'Marks a username saved on this device as the most recently used one.',
     body: rememberPostRequest,
     successData: rememberData,
-    codes: {
-      [Status.SUCCESS]: 'The saved username is now first',
-      [Status.FORBIDDEN]: 'This device has no such saved username',
-    },
     handler: async ({ request, reply, body }) => {
       const device = deviceKey(ctx, request);
       const account = device ? await findAccount(db, body.username) : undefined;
@@ -158,16 +134,8 @@ export async function rememberPlugin(app: FastifyInstance, ctx: Context) {
               .where('account_id', '=', account.id)
               .executeTakeFirst()
           : undefined;
-      if (!updated || updated.numUpdatedRows === 0n) {
-        return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.rememberNotSaved));
-      }
-      return outcome(
-        request,
-        reply,
-        Status.SUCCESS,
-        serverMessages.usernameMarkedUsed,
-        listed(await savedUsernames(db, device)),
-      );
+      if (!updated || updated.numUpdatedRows === 0n) return answer(request, reply, Status.FORBIDDEN);
+      return answer(request, reply, Status.SUCCESS, listed(await savedUsernames(db, device)));
     },
   });
 }

@@ -1,10 +1,10 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import { cookies, headers, Status, serverMessages } from '@gatehouse/contract';
+import { cookies, headers, Status } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/crypto.ts';
-import { ApiError, failure } from '../lib/http.ts';
+import { answer } from '../lib/http.ts';
 import { cookieOptions, issueDeviceCookie } from '../services/cookies.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
@@ -127,12 +127,12 @@ export async function security(app: FastifyInstance, ctx: Context) {
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigin(ctx, request, origin)) {
       request.log.warn({ origin }, 'origin refused');
-      return failure(request, reply, new ApiError(403, Status.CSRF_REFUSED, serverMessages.originRefused));
+      return answer(request, reply, Status.CSRF_REFUSED, { message: 'originRefused' });
     }
     const header = request.headers[headers.csrf.toLowerCase()];
     if (!csrf.verify(typeof header === 'string' ? header : undefined, binding)) {
       request.log.warn('csrf token refused');
-      return failure(request, reply, new ApiError(403, Status.CSRF_REFUSED, serverMessages.csrfRefused));
+      return answer(request, reply, Status.CSRF_REFUSED, { message: 'csrfRefused' });
     }
   });
 }

@@ -58,16 +58,6 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'session',
     summary: 'Continue the login transaction after the password: complete it, or say what is due.',
     body: emptyBody,
-    codes: {
-      [Status.SUCCESS]: 'Signed in (no callbacks): the session is authenticated',
-      [Status.AUTH_NOT_COMPLETED]:
-        'A second factor is due: successData.authenticators lists the allowed ones (OTP-SMS, OTP-VOICE, OTP-EMAIL in that order; empty when the account has no usable contact). A device trusted for the account skips this (1200)',
-      [Status.CALLBACKS_REQUIRED]:
-        'callbacks say what must happen first (PASSWORD/EXPIRED, PASSWORD/SETUP, IDENTITY/MAINTENANCE)',
-      [Status.BLOCKED]: 'No login transaction in progress (HTTP 401)',
-      [Status.FORBIDDEN]:
-        "The account is blocked; or a prohibited location (account flag or PROHIBITED_NETWORKS): redirectPath '/prohibited', \"You can't access this website right now\"",
-    },
     handler: async ({ request, reply }) => {
       const token = request.cookies[ctx.cookieNames.session];
       const journey = await journeys.byToken('login', token);
@@ -179,10 +169,6 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     path: paths.sessionLogin,
     tag: 'session',
     summary: 'The signed-in session (used by the portal route guard); 401 when there is none.',
-    codes: {
-      [Status.SUCCESS]: 'Signed in',
-      [Status.UNAUTHENTICATED]: 'No session, or it expired (HTTP 401)',
-    },
     handler: async ({ request, reply }) => {
       const session = await requireSession(ctx, request);
       const account = await findAccountById(db, session.account_id);
@@ -211,8 +197,6 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'session',
     summary: 'Sign out: the session ends on the server and its cookies are cleared. 204.',
     body: emptyBody,
-    noContent: true,
-    codes: {},
     handler: async ({ request, reply }) => {
       const token = request.cookies[ctx.cookieNames.session];
       const session = await sessions.load(token);
@@ -239,8 +223,6 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'session',
     summary: 'Record activity and the host context on the signed-in session. 204.',
     body: sessionUpdateRequest,
-    noContent: true,
-    codes: { [Status.UNAUTHENTICATED]: 'No session (HTTP 401)' },
     handler: async ({ request, reply, body }) => {
       const session = await requireSession(ctx, request);
       if (body?.context) {
@@ -260,8 +242,6 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'session',
     summary: 'Extend the idle limit of the signed-in session (never past the absolute limit). 204.',
     body: sessionExtendRequest,
-    noContent: true,
-    codes: { [Status.UNAUTHENTICATED]: 'No session (HTTP 401)' },
     handler: async ({ request, reply }) => {
       const session = await requireSession(ctx, request);
       await sessions.touch(session, true);

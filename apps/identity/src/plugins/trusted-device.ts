@@ -16,13 +16,6 @@ export async function trustedDevicePlugin(app: FastifyInstance, ctx: Context) {
       'Trust this device (bindDevice true: skip the second factor at sign-in for TRUST_DEVICE_DAYS) or stop trusting it (false).',
     body: trustedDeviceRequest,
     successData: trustedDeviceData,
-    codes: {
-      [Status.SUCCESS]:
-        "bindDevice true: 'This device is trusted.', successData { trusted: true, expiresAt }; false: 'This device is not trusted.', successData { trusted: false }",
-      [Status.FORBIDDEN]:
-        'bindDevice true from a session that did not pass a one-time-code factor at sign-in (step-up, a trusted device, no factor due), or without a device cookie; nothing is bound',
-      [Status.UNAUTHENTICATED]: 'No signed-in session (HTTP 401)',
-    },
     handler: async ({ request, reply, body }) => {
       const session = await requireSession(ctx, request);
       if (!body.bindDevice) {

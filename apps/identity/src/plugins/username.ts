@@ -4,27 +4,17 @@ import {
   checkUsername,
   paths,
   Status,
-  serverMessages,
   usernameStatus,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Account, Journey, Session } from '../db/schema.ts';
-import { ApiError, blockedForReset, failure, outcome, sessionExpired } from '../lib/http.ts';
+import { answer, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { afterIdentityChange } from '../services/account-security.ts';
 import { checkPassword, findAccountById, type PasswordVerdict, usernameKey } from '../services/accounts.ts';
 import { clearSessionCookies, deviceKey } from '../services/cookies.ts';
 import { browserSubject } from '../services/session-guard.ts';
-
-/** The message of each username rule verdict (widget spec §8), by the status code of §4. */
-const ruleMessages: Record<number, string> = {
-  [Status.USERNAME_MIN_LENGTH]: serverMessages.usernameMinLength,
-  [Status.USERNAME_MAX_LENGTH]: serverMessages.usernameMaxLength,
-  [Status.USERNAME_INVALID_CHARACTER]: serverMessages.usernameInvalidCharacter,
-  [Status.USERNAME_NO_ALPHA]: serverMessages.usernameNoAlpha,
-  [Status.USERNAME_GUIDELINES]: serverMessages.usernameGuidelines,
-};
 
 /** PostgreSQL's unique_violation, from pg and from PGlite alike. */
 const isUniqueViolation = (error: unknown) =>
@@ -65,9 +55,9 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
     if (verdict === 'locked') {
       clearSessionCookies(ctx, request, reply);
       request.log.warn({ account: account.id }, 'account locked after failed attempts (change username)');
-      return failure(request, reply, blockedForReset());
+      return answer(request, reply, Status.BLOCKED_FOR_RESET);
     }
-    return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.incorrectPassword));
+    return answer(request, reply, Status.FORBIDDEN);
   }
 
   defineRoute(app, {
@@ -77,21 +67,6 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
     summary: 'Change the username: a forced update during sign-in (login transaction) or a signed-in change.',
     body: changeUsernameRequest,
     successData: changeUsernameData,
-    codes: {
-      [Status.SUCCESS]: 'Changed: successData.username is the new username ("You\'ve changed your username")',
-      [Status.BLOCKED_FOR_RESET]:
-        'Too many wrong passwords: the account is locked and its sessions end (as password authentication)',
-      [Status.FORBIDDEN]: 'Incorrect password (the current password is wrong; counts toward the lockout)',
-      [Status.USERNAME_TAKEN]: 'The username is taken (by another account, or it is the current one)',
-      [Status.USERNAME_MIN_LENGTH]: 'Fewer than 8 characters',
-      [Status.USERNAME_MAX_LENGTH]: 'More than 15 characters',
-      [Status.USERNAME_NO_ALPHA]: '9-11 characters with fewer than 2 letters',
-      [Status.USERNAME_INVALID_CHARACTER]: 'A character other than a letter or digit',
-      [Status.USERNAME_GUIDELINES]:
-        'A run of repeated or sequential characters, or more than 5 consecutive characters shared with the password',
-      [Status.UNAUTHENTICATED]:
-        'No session that may change the username: signed in, or a login transaction with a forced update (HTTP 401)',
-    },
     handler: async ({ request, reply, body }) => {
       const { session, login, account } = await changer(request);
 
@@ -101,19 +76,23 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
       });
       if (password !== 'right') return wrongPassword(request, reply, account, password);
 
-      // The rules of the on-screen checklist, from the contract.
+      // The rules of the on-screen checklist, from the contract; each verdict is a code of the
+      // table with its message (1485 names the shared characters when that is the rule).
       const verdict = usernameStatus(body.username, body.password);
       if (verdict !== Status.SUCCESS) {
-        const message =
-          verdict === Status.USERNAME_GUIDELINES && !checkUsername(body.username, body.password).password
-            ? serverMessages.usernameSharesWithPassword
-            : (ruleMessages[verdict] ?? serverMessages.usernameGuidelines);
-        return failure(request, reply, new ApiError(200, verdict, message));
+        const sharesWithPassword =
+          verdict === Status.USERNAME_GUIDELINES && !checkUsername(body.username, body.password).password;
+        return answer(
+          request,
+          reply,
+          verdict,
+          sharesWithPassword ? { message: 'usernameSharesWithPassword' } : {},
+        );
       }
 
       const key = usernameKey(body.username);
-      const taken = new ApiError(200, Status.USERNAME_TAKEN, serverMessages.usernameTaken);
-      if (key === account.username_key) return failure(request, reply, taken);
+      const taken = () => answer(request, reply, Status.USERNAME_TAKEN);
+      if (key === account.username_key) return taken();
       let changed: bigint;
       try {
         // One statement, so one transaction: name, key and the cleared flag change together. The
@@ -131,7 +110,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
           .executeTakeFirst();
         changed = result.numUpdatedRows;
       } catch (error) {
-        if (isUniqueViolation(error)) return failure(request, reply, taken);
+        if (isUniqueViolation(error)) return taken();
         throw error;
       }
       // Locked or blocked by a simultaneous request: nothing changed.
@@ -151,9 +130,7 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
         keepJourneyIds: [login?.id],
         keepDeviceKey: deviceKey(ctx, request),
       });
-      return outcome(request, reply, Status.SUCCESS, serverMessages.usernameChanged, {
-        successData: { username: body.username },
-      });
+      return answer(request, reply, Status.SUCCESS, { successData: { username: body.username } });
     },
   });
 }

@@ -18,10 +18,6 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "A representative's code. There is no representative console yet: every code answers 1428 (not counted as a wrong try).",
     body: otpCheck,
-    codes: {
-      [Status.INCORRECT_CODE]: "'Security code not recognized. Try again.'",
-      [Status.UNAUTHENTICATED]: 'No login transaction with a factor due and no signed-in session (HTTP 401)',
-    },
     handler: async ({ request, reply }) => {
       const fj = await ctx.engine.require(request);
       await ctx.limiter.enforce(request, [

@@ -1,27 +1,35 @@
-import { passwordUpdateMessages, Status } from '@gatehouse/contract/client';
+import {
+  type ClientAction,
+  type Codes,
+  clientAction,
+  outcomeTables,
+  passwordUpdateMessages,
+} from '@gatehouse/contract/client';
+
+/** The client actions of the password update's outcome tables (PUT and POST), by code. */
+const updateActions = [outcomeTables.passwordEnrollmentPut, outcomeTables.passwordEnrollmentPost].flatMap(
+  (table) =>
+    Object.entries(table.codes as Codes).flatMap(([code, outcome]) =>
+      outcome.action ? [[Number(code), outcome.action] as const] : [],
+    ),
+);
+const codesWhere = (test: (action: ClientAction) => boolean) =>
+  new Set(updateActions.filter(([, action]) => test(action)).map(([code]) => code));
+const isPolicyText = (error: string): error is keyof typeof passwordUpdateMessages =>
+  error in passwordUpdateMessages;
 
 /**
  * Portal spec §8 "Password update", HTTP 400 codes: the message the portal shows for each, as the
- * spec quotes them. 1488 falls through to the 1489 (uppercase) message, as the spec says. Any
- * other 400 code shows the generic message.
+ * spec quotes them (the outcome tables name it; 1488 falls through to the 1489 message, as the
+ * spec says). Any other 400 code shows the generic message.
  */
-export const passwordUpdate400: Record<number, string> = {
-  1475: passwordUpdateMessages.passwordRepeats,
-  1472: passwordUpdateMessages.passwordSequential,
-  1471: passwordUpdateMessages.passwordLength,
-  1491: passwordUpdateMessages.passwordMinimum,
-  1487: passwordUpdateMessages.passwordNumber,
-  // The spec's 1488 falls through to the 1489 message.
-  1488: passwordUpdateMessages.passwordUppercase,
-  1489: passwordUpdateMessages.passwordUppercase,
-  1490: passwordUpdateMessages.passwordNeedsSpecial,
-  1477: passwordUpdateMessages.passwordLetterAndNumber,
-  1486: passwordUpdateMessages.passwordTooCommon,
-  1427: passwordUpdateMessages.passwordBirthDate,
-  1473: passwordUpdateMessages.passwordPersonalData,
-  1474: passwordUpdateMessages.passwordSharesWithUsername,
-  1450: passwordUpdateMessages.passwordReused,
-};
+export const passwordUpdate400: Record<number, string> = Object.fromEntries(
+  updateActions.flatMap(([code, action]) =>
+    action.kind === 'ERROR' && isPolicyText(action.error)
+      ? [[code, passwordUpdateMessages[action.error]]]
+      : [],
+  ),
+);
 
 /**
  * Portal spec §4 "Enrollment call": the user-state code decides the method and the body. The
@@ -35,17 +43,16 @@ export function enrollmentRequest(
   input: { username: string; newPassword: string; initialPassword?: string },
 ): { method: 'PUT' | 'POST'; body: Record<string, unknown> } | null {
   const requestBaseInfo = { sessionTokens: {} };
-  if (
-    stateCode === Status.SUCCESS ||
-    stateCode === Status.BLOCKED_FOR_RESET ||
-    stateCode === Status.PASSWORD_EXPIRED
-  ) {
+  // The user-state call's outcome table forwards to the PUT, or to the POST with only the password.
+  const action = clientAction('passwordStatus', stateCode);
+  const forward = action?.kind === 'FORWARD' ? action.call : undefined;
+  if (forward === 'passwordEnrollmentPut') {
     return {
       method: 'PUT',
       body: { requestBaseInfo, username: input.username, newPassword: input.newPassword },
     };
   }
-  if (stateCode === Status.AUTH_NOT_COMPLETED) {
+  if (forward === 'passwordEnrollmentPost') {
     return { method: 'POST', body: { requestBaseInfo, password: input.newPassword } };
   }
   if (!input.initialPassword) return null;
@@ -61,10 +68,8 @@ export function enrollmentRequest(
 }
 
 /** Password-update success statuses (portal spec §8: "success or a second success code"). */
-export const updateSuccess = new Set<number>([Status.SUCCESS, Status.AUTH_NOT_COMPLETED]);
+export const updateSuccess = codesWhere((action) => action.kind === 'SUCCESS');
 /** Blocked or expired: the support message with 1491. */
-export const updateBlocked = new Set<number>([
-  Status.BLOCKED_FOR_RESET,
-  Status.PASSWORD_EXPIRED,
-  Status.BLOCKED,
-]);
+export const updateBlocked = codesWhere(
+  (action) => action.kind === 'ERROR' && action.error === 'contactSupport',
+);

@@ -1,4 +1,4 @@
-import { format, limits, paths, Status } from '@gatehouse/contract/client';
+import { type CallName, clientAction, format, limits, paths, Status } from '@gatehouse/contract/client';
 import { TransportError } from '@gatehouse/signin';
 import {
   Alert,
@@ -33,6 +33,10 @@ type CallResult = Awaited<ReturnType<typeof api.request>>;
 const requestBaseInfo = { sessionTokens: {} };
 const support = () => format(messages.supportWithCode, settings.supportEmail);
 const generic = () => format(messages.genericError, settings.supportEmail);
+
+/** What the call's outcome table tells the client to do with the answer's code. */
+const actionOf = (call: CallName, result: CallResult) => clientAction(call, result.status.code);
+const succeeded = (call: CallName, result: CallResult) => actionOf(call, result)?.kind === 'SUCCESS';
 
 /** HTTP 429: say to wait (the server's text gives the time), never 'invalid'. */
 const waitText = (result: CallResult): string | null =>
@@ -106,7 +110,7 @@ export function UsernamePage() {
         },
       );
       const value = result.envelope?.successData?.email?.[0]?.value;
-      if (result.status.code !== Status.SUCCESS || !value) {
+      if (!succeeded('attributes', result) || !value) {
         setNotice({ kind: 'critical', text: waitText(result) ?? generic() });
         failed();
         return false;
@@ -140,7 +144,7 @@ export function UsernamePage() {
       setBusy(true);
       try {
         const identified = await request('POST', paths.identifyUsername, { username: stored.username });
-        if (identified.status.code === Status.SUCCESS && (await toEmailStep())) {
+        if (succeeded('identifyUsername', identified) && (await toEmailStep())) {
           setUsername(stored.username);
           // 1201 (authentication not completed) is neither temporary nor expired: no info text.
           setSkipInfo(
@@ -181,7 +185,7 @@ export function UsernamePage() {
         // Too many attempts: the username was not wrong, so it stays.
         setNotice({ kind: 'critical', text: wait });
         failed();
-      } else if (result.status.code !== Status.SUCCESS) {
+      } else if (!succeeded('identifyUsername', result)) {
         setUsername('');
         setFieldError(messages.invalidInformation);
         failed();
@@ -235,7 +239,8 @@ export function UsernamePage() {
     try {
       const result = await request('PUT', paths.otpEmail, { requestBaseInfo, securityCode: code });
       const wait = waitText(result);
-      if (result.status.code === Status.SUCCESS) {
+      const action = actionOf('otpCheckEmail', result);
+      if (action?.kind === 'SUCCESS') {
         // Portal spec §4 step 4: a correct code stores the new session status.
         serviceData.updateLoginResult({ username, sessionStatusCode: result.status.code });
         serviceData.markOtpConfirmed(username);
@@ -246,10 +251,7 @@ export function UsernamePage() {
       }
       if (wait) {
         setNotice({ kind: 'critical', text: wait });
-      } else if (
-        result.status.code === Status.INCORRECT_CODE ||
-        result.status.code === Status.PASSWORD_EXPIRED
-      ) {
+      } else if (action?.kind === 'ERROR' && action.error === 'incorrectCode') {
         setCode('');
         setFieldError(messages.invalidCode);
       } else {

@@ -1,0 +1,270 @@
+import type { CallName } from './outcomes.ts';
+import { Status } from './status.ts';
+
+/**
+ * The one-line description of each code of each outcome table, for docs/api.md and the OpenAPI
+ * document. Kept apart from outcomes.ts so the browser entry does not carry the prose; only the
+ * server and the doc generator import it (from '@gatehouse/contract').
+ */
+export const genericOutcomeDocs: Readonly<Record<number, string>> = {
+  [Status.BAD_REQUEST]:
+    'The request does not match the contract: a missing field, a wrong type, malformed JSON, a body larger than BODY_LIMIT_BYTES, a NUL character, a URL that cannot be decoded (HTTP 415 for a body that is not JSON)',
+  [Status.UNAUTHENTICATED]: 'No session, or it ended or expired',
+  [Status.CSRF_REFUSED]: 'CSRF token missing or wrong, or a foreign Origin (state-changing calls)',
+  [Status.NOT_FOUND]: 'No such endpoint (a wrong method on a known path too)',
+  [Status.RATE_LIMITED]: 'Rate limited; Retry-After gives the seconds to wait',
+  [Status.UNKNOWN]: 'A fault in the service',
+  [Status.UNAVAILABLE]:
+    'The database cannot be reached or did not answer in time, a message could not be delivered, or the service is shutting down',
+};
+
+const noSession = 'No login transaction with a factor due and no signed-in session (HTTP 401)';
+const policy = (what: string) => `HTTP 400: ${what}`;
+const sendDocs = {
+  [Status.SUCCESS]:
+    "Sent: 'We sent the code to (XXX) XXX-0143. It will expire after 30 minutes.' (voice: 'We're calling …'); earlier unused codes of the channel stop working",
+  [Status.CARRIER_OUTAGE]:
+    "SMS_OUTAGE is set: 'There may be a problem texting a code to your number at this time', ruleData { carrierOutage: true }; the code is still sent",
+  [Status.FORBIDDEN]:
+    'The contact id is not one of this account, not usable yet (CONTACT_WAIT_DAYS), or not of this channel (voice: a phone that takes calls); or the channel is not allowed. Nothing is sent',
+  [Status.LIMIT_REACHED]:
+    'FACTOR_MAX_SENDS sends without a correct code, or FACTOR_MAX_WRONG_TRIES wrong codes, on this channel within FACTOR_LOCKOUT_MINUTES; nothing is sent (the widget goes to the representative page)',
+  [Status.UNAUTHENTICATED]: noSession,
+};
+const checkDocs = {
+  [Status.SUCCESS]:
+    'Right code: the session is authenticated under a new ET token (login), or proved the factor again (step-up: steppedUpAt recorded). No redirectPath; the login journey continues with session login. bindDevice true (login only) trusts the device',
+  [Status.PASSWORD_EXPIRED]:
+    'Not sent: widget spec §4 lists 1205 for a failed code check; this server answers a wrong or expired code with 1428',
+  [Status.INCORRECT_CODE]:
+    "'Security code not recognized. Try again.' (wrong, expired, replaced or already used)",
+  [Status.LIMIT_REACHED]:
+    'FACTOR_MAX_WRONG_TRIES wrong codes on this channel (counted per account across resends and restarts): the login transaction ends (step-up: the session stays, the channel is refused)',
+  [Status.UNAUTHENTICATED]: noSession,
+  [Status.BLOCKED]: 'Another simultaneous request finished this login transaction first (HTTP 401)',
+};
+const enrollmentDocs = {
+  [Status.SUCCESS]: "'Password changed successfully': other sessions end, a lockout is lifted",
+  [Status.AUTH_NOT_COMPLETED]:
+    "Not sent: portal spec §8's 'second success code'; this server answers 1200 only",
+  [Status.PASSWORD_LENGTH]: policy('not 8-20 characters'),
+  [Status.PASSWORD_UPPERCASE]: policy('no uppercase letter'),
+  [Status.PASSWORD_LOWERCASE]: policy('no lowercase letter'),
+  [Status.PASSWORD_NUMBER]: policy('no number'),
+  [Status.PASSWORD_SPECIAL]: policy('contains a special character (forbidden by our policy)'),
+  [Status.PASSWORD_REPEATS]: policy('more than 5 of one character in a row'),
+  [Status.PASSWORD_SEQUENTIAL]: policy('5 or more sequential digits'),
+  [Status.PASSWORD_TOO_COMMON]: policy('on the common-password list'),
+  [Status.BIRTH_DATE]: policy('contains the birth date'),
+  [Status.PASSWORD_PERSONAL_DATA]: policy('contains the SSN / tax id or the username'),
+  [Status.SHARES_WITH_USERNAME]: policy('shares 5 or more consecutive characters with the username'),
+  [Status.PASSWORD_REUSED]: policy('matches the current or one of the 6 previous passwords'),
+  [Status.PASSWORD_LETTER_AND_NUMBER]:
+    'Not sent: portal spec §8 lists it; our policy checks upper case, lower case and digits one by one (1489, 1488, 1487)',
+  [Status.FORBIDDEN]: "The username given is not the flow's",
+  [Status.LIMIT_REACHED]:
+    "The account is blocked for security reasons or closed: 'Please contact {email} for assistance (status code 1491).' (the portal's §8 text for a 1491 with HTTP 400 is 'Password does not meet minimum requirements.')",
+  [Status.BLOCKED_FOR_RESET]:
+    "Not sent by PUT: portal spec §8's blocked status (the portal shows the support message)",
+  [Status.PASSWORD_EXPIRED]:
+    "Not sent: portal spec §8's expired status (the portal shows the support message)",
+  [Status.BLOCKED]: "Not sent: portal spec §8's blocked status (the portal shows the support message)",
+  [Status.UNAUTHENTICATED]:
+    "No recovery flow with a confirmed code: 'Cannot access this page without OTP confirmation' (HTTP 401)",
+};
+const notBuilt = 'Not sent: this factor is not served yet (docs/decisions/014-unbuilt-factors.md)';
+
+export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, string>>>> = {
+  passwordAuthentication: {
+    [Status.SUCCESS]:
+      'Password correct: the login transaction starts (new ET cookie, new XSRF-TOKEN); continue with session login',
+    [Status.PASSWORD_EXPIRED]:
+      'Password correct but expired: the login transaction starts; session login returns the callbacks',
+    [Status.BLOCKED_FOR_RESET]:
+      'Locked after too many failed attempts: the password must be reset. Told only to the right password, and to the attempt that reaches LOGIN_LOCKOUT_FAILURES',
+    [Status.BLOCKED]: "Blocked for security reasons (right password only), with redirectPath '/blocked'",
+    [Status.FORBIDDEN]:
+      'Incorrect username or password (the same answer for an unknown username, and for a locked, blocked or closed account with a wrong password)',
+    [Status.ACCOUNT_DISABLED]:
+      'The account is closed (right password only; shown as incorrect username or password)',
+    [Status.RATE_LIMITED]: 'Rate limited per client address and per account (Retry-After)',
+  },
+  sessionLogin: {
+    [Status.SUCCESS]:
+      'Signed in (no callbacks): a new ET token, a new XSRF-TOKEN, SESSION_SCTX when there is a context; successData { username, displayName, authenticated: true, context? }',
+    [Status.AUTH_NOT_COMPLETED]:
+      'A second factor is due: successData.authenticators lists the allowed ones (OTP-SMS, OTP-VOICE, OTP-EMAIL in that order; empty when the account has no usable contact). A device trusted for the account skips this (1200)',
+    [Status.CALLBACKS_REQUIRED]:
+      'callbacks say what must happen first (PASSWORD/EXPIRED, PASSWORD/SETUP, IDENTITY/MAINTENANCE)',
+    [Status.BLOCKED]: 'No login transaction in progress, or a simultaneous request completed it (HTTP 401)',
+    [Status.FORBIDDEN]:
+      "The account was blocked or locked since the password step; or a prohibited location (account flag or PROHIBITED_NETWORKS): redirectPath '/prohibited', \"You can't access this website right now\". The transaction ends",
+  },
+  session: {
+    [Status.SUCCESS]:
+      'Signed in: successData { authenticated, username, displayName, signedInAt, idleExpiresAt, absoluteExpiresAt, steppedUpAt? }; counts as activity',
+  },
+  logout: {
+    [Status.SUCCESS]:
+      'HTTP 204: the session ends on the server and its cookies are cleared (also without a session)',
+  },
+  sessionUpdate: { [Status.SUCCESS]: 'HTTP 204: activity and the host context recorded' },
+  sessionExtend: {
+    [Status.SUCCESS]: 'HTTP 204: the idle limit moves forward (never past the absolute limit)',
+  },
+  rememberGet: {
+    [Status.SUCCESS]:
+      "'User Identified' with successData.usernames when the device has saved usernames, else 'User Not Identified' and an empty list",
+  },
+  rememberPut: {
+    [Status.SUCCESS]: 'Saved (ADD) or not saved any more (DELETE, also when it was not saved)',
+    [Status.FORBIDDEN]:
+      'ADD without a live session (login transaction or signed in) of the account with that username',
+  },
+  rememberPost: {
+    [Status.SUCCESS]: 'The saved username is now first',
+    [Status.FORBIDDEN]: 'This device has no such saved username',
+  },
+  changeUsername: {
+    [Status.SUCCESS]: 'Changed: successData.username is the new username ("You\'ve changed your username")',
+    [Status.BLOCKED_FOR_RESET]:
+      'Too many wrong passwords: the account is locked and its sessions end (as password authentication)',
+    [Status.GUIDELINES_NOT_MET]:
+      'Not sent: widget spec §4 lists 1400 for guidelines not met; this server names the rule (1481-1485)',
+    [Status.USERNAME_GUIDELINES]:
+      'A run of repeated or sequential characters, or more than 5 consecutive characters shared with the password',
+    [Status.FORBIDDEN]: 'Incorrect password (the current password is wrong; counts toward the lockout)',
+    [Status.USERNAME_TAKEN]: 'The username is taken (by another account, or it is the current one)',
+    [Status.USERNAME_MIN_LENGTH]: 'Fewer than 8 characters',
+    [Status.USERNAME_MAX_LENGTH]: 'More than 15 characters',
+    [Status.USERNAME_NO_ALPHA]: '9-11 characters with fewer than 2 letters',
+    [Status.USERNAME_INVALID_CHARACTER]: 'A character other than a letter or digit',
+  },
+  identifyUsername: {
+    [Status.SUCCESS]: "A known username: 'User Identified'; a flow starts (a new GH_RECOVERY)",
+    [Status.FORBIDDEN]:
+      "Unknown (or closed) username: 'The information provided is invalid. Please try again.' (a flow row without an account is made all the same)",
+  },
+  attributes: {
+    [Status.SUCCESS]: 'successData.email (and .phone when asked): masked values, never the full address',
+    [Status.UNAUTHENTICATED]: 'No recovery flow of a known user and no session (HTTP 401)',
+  },
+  authenticators: {
+    [Status.SUCCESS]:
+      'successData.authenticators: [{ type }] in the order OTP-SMS, OTP-VOICE, OTP-EMAIL; empty when none is usable',
+  },
+  otpState: {
+    [Status.SUCCESS]:
+      "successData: { phone: [{ type: 'TEXT', value: <contact id>, countryCode?, label: '(XXX) XXX-0143', enable }], email: [{ type: 'EMAIL', value: <contact id>, label: 'a****1@example.com', enable }] }",
+  },
+  otpSendSms: sendDocs,
+  otpSendVoice: {
+    ...sendDocs,
+    [Status.CARRIER_OUTAGE]:
+      'Not sent: the widget handles 1224 on every send (widget spec §4); only a text reports the carrier outage',
+  },
+  otpSendEmail: {
+    ...sendDocs,
+    [Status.SUCCESS]:
+      "Recovery: sent to the matching address on file ('A validation code has been emailed to you. …'). Second factor: 'We sent the code to a****1@example.com. It will expire after 30 minutes.'",
+    [Status.CARRIER_OUTAGE]:
+      'Not sent: the widget handles 1224 on every send (widget spec §4); only a text reports the carrier outage',
+    [Status.FORBIDDEN]:
+      'Recovery: the address given matches none on file. Second factor: not a usable e-mail contact of this account, or e-mail not allowed. Nothing is sent',
+    [Status.LIMIT_REACHED]:
+      "Recovery: this send would be the 4th without a code entered (the recovery channel is locked for RECOVERY_LOCK_MINUTES and the owner is told; sign-in is untouched), or recovery is locked, or the account is blocked: 'Please contact {email} for assistance (status code 1491).' Second factor: FACTOR_MAX_SENDS or FACTOR_MAX_WRONG_TRIES reached on e-mail",
+    [Status.UNAUTHENTICATED]: 'No recovery flow of a known user and no session (HTTP 401)',
+  },
+  otpCheckSms: checkDocs,
+  otpCheckVoice: checkDocs,
+  otpCheckEmail: {
+    ...checkDocs,
+    [Status.SUCCESS]:
+      'Recovery: the code is right, the flow is confirmed (the password may be reset). Second factor: as for text and voice (a new ET token; no redirectPath)',
+    [Status.INCORRECT_CODE]:
+      "Recovery: 'Your one-time code is invalid. Please try again or request a new code.' Second factor: 'Security code not recognized. Try again.' (wrong, expired, replaced or already used)",
+    [Status.LIMIT_REACHED]:
+      'Recovery: too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends): the flow ends and the recovery channel is locked for RECOVERY_LOCK_MINUTES; or recovery is locked, or the account is blocked. Second factor: as for text and voice',
+    [Status.UNAUTHENTICATED]:
+      'No recovery flow of a known user, and no session whose factor is due (HTTP 401)',
+  },
+  otpCheckRep: {
+    [Status.SUCCESS]: 'Not sent yet: there is no representative console, so no code is right',
+    [Status.PASSWORD_EXPIRED]: checkDocs[Status.PASSWORD_EXPIRED],
+    [Status.INCORRECT_CODE]:
+      "Every code: 'Security code not recognized. Try again.' (not counted as a wrong try)",
+    [Status.LIMIT_REACHED]:
+      'Not sent yet: no code is counted as a wrong try without a representative console',
+    [Status.UNAUTHENTICATED]: noSession,
+  },
+  passwordStatus: {
+    [Status.SUCCESS]: 'Normal: the update is a PUT',
+    [Status.PASSWORD_TEMPORARY]: 'Temporary password: the update is a POST with only the password (CREATE)',
+    [Status.BLOCKED_FOR_RESET]: 'Locked (too many failed sign-ins) or blocked: the update is a PUT',
+    [Status.PASSWORD_EXPIRED]: 'Expired: the update is a PUT',
+    [Status.FORBIDDEN]: "The username given is not the flow's or the session's",
+    [Status.UNAUTHENTICATED]:
+      "Neither a confirmed recovery flow nor a session: 'Cannot access this page without OTP confirmation' (HTTP 401)",
+  },
+  passwordEnrollmentPut: enrollmentDocs,
+  passwordEnrollmentPost: {
+    ...enrollmentDocs,
+    [Status.FORBIDDEN]:
+      "Old password wrong or unknown username (counted as a failed sign-in), or the username is not the flow's",
+    [Status.BLOCKED_FOR_RESET]:
+      'The wrong old password reached the lockout (the portal shows the support message)',
+    [Status.UNAUTHENTICATED]:
+      '{ password } without a confirmed recovery flow; or the old-password form for an account with a second factor and a current password, from a browser not signed in with that factor (HTTP 401)',
+    [Status.RATE_LIMITED]: 'Old-password attempts count against the sign-in rate limits (HTTP 429)',
+  },
+  trustedDevice: {
+    [Status.SUCCESS]:
+      "bindDevice true: 'This device is trusted.', successData { trusted: true, expiresAt }; false: 'This device is not trusted.', successData { trusted: false }",
+    [Status.FORBIDDEN]:
+      'bindDevice true from a session that did not pass a one-time-code factor at sign-in (step-up, a trusted device, no factor due), or without a device cookie; nothing is bound',
+  },
+  clientLogs: {
+    [Status.SUCCESS]: 'HTTP 204: each entry is written to the server log, cleaned',
+    [Status.BAD_REQUEST]: 'Not valid, too many entries, or a body too large (HTTP 400)',
+    [Status.RATE_LIMITED]: 'More than CLIENT_LOG_RATE_MAX requests a minute from this client (HTTP 429)',
+  },
+  health: { [Status.SUCCESS]: '{"status":"ok"} (no envelope) while the process runs' },
+  ready: {
+    [Status.SUCCESS]: '{"status":"ok"} (no envelope) when the database answers within DB_READY_TIMEOUT_MS',
+    [Status.UNAVAILABLE]: 'The database does not answer (HTTP 503, envelope)',
+  },
+  openapi: { [Status.SUCCESS]: 'The OpenAPI 3.1 document (no envelope)' },
+  apiDocs: { [Status.SUCCESS]: 'The reference as a script-free HTML page' },
+  devOutbox: {
+    [Status.SUCCESS]:
+      '{ messages: [{ channel, to, text, code, sentAt }] }, newest first, at most 50 (no envelope)',
+  },
+  svipStatus: { [Status.SUCCESS]: notBuilt },
+  svipAuthentication: {
+    [Status.SUCCESS]: notBuilt,
+    [Status.INCORRECT_CODE]: notBuilt,
+    [Status.REDIRECT_REP]: notBuilt,
+    [Status.LIMIT_REACHED]: notBuilt,
+  },
+  svipSynchronization: {
+    [Status.SUCCESS]: notBuilt,
+    [Status.INCORRECT_CODE]: notBuilt,
+    [Status.REDIRECT_REP]: notBuilt,
+    [Status.TOTP_REDIRECT_REP]: notBuilt,
+  },
+  totpAuthentication: {
+    [Status.SUCCESS]: notBuilt,
+    [Status.AUTH_NOT_COMPLETED]: notBuilt,
+    [Status.CALLBACKS_REQUIRED]: notBuilt,
+    [Status.REDIRECT_REP]: notBuilt,
+    [Status.TOTP_REDIRECT_REP]: notBuilt,
+    [Status.INCORRECT_CODE]: notBuilt,
+    [Status.LIMIT_REACHED]: notBuilt,
+  },
+  pushAuthentication: { [Status.SUCCESS]: notBuilt },
+  pushStatus: { [Status.SUCCESS]: notBuilt },
+};
+
+/** The description of a code of a call: its own line, else the generic one. */
+export const outcomeDoc = (call: CallName, code: number): string =>
+  outcomeDocs[call][code] ?? genericOutcomeDocs[code] ?? '';

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { serverMessages } from './messages.ts';
+import { genericOutcomeDocs, outcomeDocs } from './outcome-docs.ts';
+import {
+  type CallName,
+  type Codes,
+  callOf,
+  clientAction,
+  genericOutcomes,
+  type OutcomeTable,
+  outcomeMessages,
+  outcomesOf,
+  outcomeTables,
+} from './outcomes.ts';
+import { Status } from './status.ts';
+
+const tables = Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>;
+const statusCodes = new Set<number>(Object.values(Status));
+
+describe('outcome tables', () => {
+  it('name each call once by method and path', () => {
+    const keys = tables.map(([, t]) => `${t.method} ${t.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const [call, table] of tables) expect(callOf(table.method, table.path)).toBe(call);
+    expect(callOf('GET', '/no/such/path')).toBeUndefined();
+  });
+
+  it('hold only status codes of the contract, with message keys of serverMessages', () => {
+    for (const [call, table] of tables) {
+      for (const [code, outcome] of Object.entries(outcomesOf(table))) {
+        expect(statusCodes.has(Number(code)), `${call} ${code}`).toBe(true);
+        for (const key of outcomeMessages(outcome))
+          expect(serverMessages, `${call} ${code}`).toHaveProperty(key);
+        expect([200, 204, 400, 401, 403, 404, 429, 500, 503], `${call} ${code}`).toContain(outcome.http);
+      }
+    }
+  });
+
+  it('repeat a generic code only with its HTTP status', () => {
+    for (const [call, table] of tables) {
+      for (const [code, outcome] of Object.entries(table.codes as Codes)) {
+        const generic = genericOutcomes[Number(code)];
+        if (generic) expect(outcome.http, `${call} ${code}`).toBe(generic.http);
+      }
+    }
+  });
+
+  it('describe every code they hold, and nothing else', () => {
+    for (const [call, table] of tables) {
+      const codes = outcomesOf(table);
+      for (const code of Object.keys(outcomeDocs[call]))
+        expect(codes, `${call} ${code}`).toHaveProperty(code);
+      for (const code of Object.keys(table.codes))
+        expect(outcomeDocs[call][Number(code)], `${call} ${code}`).toBeTruthy();
+    }
+    for (const code of Object.keys(genericOutcomes)) expect(genericOutcomeDocs[Number(code)]).toBeTruthy();
+  });
+
+  it('give the spec lines of widget spec §4 and portal spec §4 their actions', () => {
+    expect(clientAction('passwordAuthentication', 1200)).toEqual({ kind: 'FORWARD', call: 'sessionLogin' });
+    expect(clientAction('sessionLogin', 1401)).toEqual({ kind: 'REDIRECT', to: 'error' });
+    expect(clientAction('otpSendSms', 1224)).toEqual({
+      kind: 'REDIRECT',
+      to: 'authenticatorOtpCode',
+      state: { carrierOutage: true },
+    });
+    expect(clientAction('passwordStatus', 1201)).toEqual({ kind: 'FORWARD', call: 'passwordEnrollmentPost' });
+    expect(clientAction('passwordStatus', 1205)).toEqual({ kind: 'FORWARD', call: 'passwordEnrollmentPut' });
+    // A code a table does not hold has no action (the widget then throws its unmapped-status error).
+    expect(clientAction('sessionLogin', 5000)).toBeUndefined();
+  });
+
+  it('keep the calls not served yet apart: every code of theirs is marked not sent', () => {
+    const unserved = tables.filter(([, t]) => t.unserved).map(([call]) => call);
+    expect(unserved.sort()).toEqual(
+      [
+        'pushAuthentication',
+        'pushStatus',
+        'svipAuthentication',
+        'svipStatus',
+        'svipSynchronization',
+        'totpAuthentication',
+      ].sort(),
+    );
+    for (const call of unserved) {
+      expect(Object.values(outcomeTables[call].codes as Codes).every((o) => o.unsent)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,457 @@
+import type { passwordUpdateMessages, serverMessages } from './messages.ts';
+import { paths } from './paths.ts';
+
+/**
+ * The outcome tables (docs/decisions/015-outcome-tables.md): one per call (method + path), each
+ * status code the server can answer -> its HTTP status, its message key (a key of serverMessages)
+ * and what the client does with it, in the widget spec's §4 vocabulary. The server answers from
+ * these tables (apps/identity/src/lib/http.ts, `answer`), the widget's status tables and the
+ * portal's screens read their client side, and docs/api.md and the OpenAPI document are generated
+ * from them. Zod-free and without prose, so the browser entry carries it cheaply; the one-line
+ * descriptions of the docs are in outcome-docs.ts.
+ *
+ * Codes are written as numbers, as the specs write them (`1403`, not `Status.FORBIDDEN`): a reader
+ * holds a table against the spec's line, and the widget's bundle does not pay for a property
+ * access per key. A contract test checks that each is a code of status.ts.
+ */
+
+export type ServerMessageKey = keyof typeof serverMessages;
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Screens a client action names: the widget's routes of widget spec §2, by their key. */
+export type Screen =
+  | 'blocked'
+  | 'error'
+  | 'authenticatorRep'
+  | 'authenticatorOtpCode'
+  | 'authenticatorSvipSync'
+  | 'authenticatorTotpBlock'
+  | 'usernameConfirmation';
+
+/** Named errors: the widget shows `error.<name>` of its catalog, the portal its own text. */
+export type ErrorName =
+  | 'incorrectCredentials'
+  | 'incorrectCode'
+  | 'contactUnavailable'
+  | 'rateLimited'
+  | 'usernameGuidelines'
+  | 'wrongPassword'
+  | 'usernameTaken'
+  | 'usernameMinLength'
+  | 'usernameMaxLength'
+  | 'usernameNoAlpha'
+  | 'usernameInvalidCharacter'
+  | 'invalidInformation'
+  | 'contactSupport'
+  | keyof typeof passwordUpdateMessages;
+
+/** Calls an answer forwards to (widget spec §4 session login; portal spec §4 enrollment call). */
+export type ForwardCall = 'sessionLogin' | 'passwordEnrollmentPut' | 'passwordEnrollmentPost';
+
+/**
+ * What the client does (both specs §4): SUCCESS, FORWARD to a next call, REDIRECT to a screen,
+ * FOLLOW the answer's redirectPath, a CUSTOM callback, COMPLETE, or a named ERROR (`server`: show
+ * the server's own text).
+ */
+export type ClientAction =
+  | { readonly kind: 'SUCCESS' }
+  | { readonly kind: 'FORWARD'; readonly call: ForwardCall }
+  | { readonly kind: 'REDIRECT'; readonly to: Screen; readonly state?: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'FOLLOW' }
+  | { readonly kind: 'CUSTOM'; readonly name: 'callbacks' | 'totpCustom' }
+  | { readonly kind: 'COMPLETE' }
+  | { readonly kind: 'ERROR'; readonly error: ErrorName; readonly server?: true };
+
+export type Outcome = {
+  /** The HTTP status of the answer. 204: no body. */
+  readonly http: number;
+  /** Only for 4400: the other HTTP status it may have (415, a body that is not JSON). */
+  readonly alsoHttp?: readonly number[];
+  /** The message (or the messages, the first the default) of serverMessages; none for 204 or a raw body. */
+  readonly message?: ServerMessageKey | readonly ServerMessageKey[];
+  /** A failure: the envelope also carries errorType and error. */
+  readonly failure?: true;
+  /** What the client does; absent where no client reads this code. */
+  readonly action?: ClientAction;
+  /**
+   * A code a spec gives this call that this server does not answer (the reason is in the docs):
+   * kept so the clients handle it as the spec says; the server may not send it.
+   */
+  readonly unsent?: true;
+};
+
+export type Codes = Readonly<Record<number, Outcome>>;
+
+export type OutcomeTable = {
+  readonly method: Method;
+  readonly path: string;
+  /** envelope (default), raw JSON (health, outbox, the OpenAPI document) or an HTML page. */
+  readonly body?: 'raw' | 'html';
+  /** A call of a spec this server does not serve yet (docs/decisions/014-unbuilt-factors.md). */
+  readonly unserved?: true;
+  readonly codes: Codes;
+};
+
+// --- building blocks ----------------------------------------------------------------------------
+const success = { kind: 'SUCCESS' } as const;
+const ok = (message: Outcome['message'], action?: ClientAction): Outcome =>
+  action ? { http: 200, message, action } : { http: 200, message };
+const fail = (message: Outcome['message'], action?: ClientAction, http = 200): Outcome =>
+  action ? { http, message, failure: true, action } : { http, message, failure: true };
+const unsent = (action: ClientAction, http = 200): Outcome => ({ http, unsent: true, action });
+const noContent: Outcome = { http: 204, action: success };
+const raw: Outcome = { http: 200 };
+const error = (name: ErrorName, server?: true): ClientAction =>
+  server ? { kind: 'ERROR', error: name, server } : { kind: 'ERROR', error: name };
+const redirect = (to: Screen, state?: Record<string, unknown>): ClientAction =>
+  state ? { kind: 'REDIRECT', to, state } : { kind: 'REDIRECT', to };
+
+/**
+ * Answers any call may give (the transport-level refusals of design.md's HTTP policy): every
+ * table includes them. A table may list one of these codes again, with the same HTTP status, to
+ * add messages or a client action.
+ */
+export const genericOutcomes: Codes = {
+  4400: {
+    http: 400,
+    alsoHttp: [415],
+    message: ['badRequest', 'malformedJson', 'bodyTooLarge', 'unsupportedMediaType'],
+    failure: true,
+  },
+  4401: fail('sessionExpired', undefined, 401),
+  4403: fail(['csrfRefused', 'originRefused'], undefined, 403),
+  4404: fail('notFound', undefined, 404),
+  4429: fail('rateLimited', undefined, 429),
+  5000: fail('unknown', undefined, 500),
+  5003: fail('unavailable', undefined, 503),
+};
+
+const toRep = redirect('authenticatorRep');
+const limitToRep = redirect('authenticatorRep', { reason: 'limit' });
+const toBlockedReset = redirect('blocked', { reason: 'reset' });
+const incorrectCodeServer = error('incorrectCode', true);
+const noSession = fail(['sessionExpired'], redirect('error', { reason: 'unauthorized' }), 401);
+
+const otpSend = (sent: Outcome['message'], outage: boolean): Codes => ({
+  1200: ok(sent, redirect('authenticatorOtpCode')),
+  1224: outage
+    ? ok('carrierOutage', redirect('authenticatorOtpCode', { carrierOutage: true }))
+    : unsent(redirect('authenticatorOtpCode', { carrierOutage: true })),
+  // The contact or channel is not usable (the server says which): shown on the contact screen.
+  1403: fail(['contactNotUsable', 'factorNotAllowed'], error('contactUnavailable', true)),
+  1491: fail('factorLimitReached', limitToRep),
+});
+
+const otpCheck: Codes = {
+  1200: ok('factorVerified', success),
+  1205: unsent(incorrectCodeServer),
+  1428: fail('securityCodeNotRecognized', incorrectCodeServer),
+  1491: fail('factorLimitReached', limitToRep),
+  4401: noSession,
+  1401: fail('noLoginInProgress', undefined, 401),
+};
+
+/** Portal spec §8 "Password update": the HTTP 400 codes and the texts the portal shows for them. */
+const policy = (message: ServerMessageKey, name: keyof typeof passwordUpdateMessages): Outcome =>
+  fail(message, error(name), 400);
+const enrollment: Codes = {
+  1200: ok('passwordChanged', success),
+  // Portal spec §8: "success or a second success code"; this server answers 1200 only.
+  1201: unsent(success),
+  1471: policy('passwordLength', 'passwordLength'),
+  1489: policy('passwordUppercase', 'passwordUppercase'),
+  // The spec's 1488 falls through to the 1489 (uppercase) message.
+  1488: policy('passwordLowercase', 'passwordUppercase'),
+  1487: policy('passwordNumber', 'passwordNumber'),
+  1490: policy('passwordSpecialForbidden', 'passwordNeedsSpecial'),
+  1475: policy('passwordRepeats', 'passwordRepeats'),
+  1472: policy('passwordSequential', 'passwordSequential'),
+  1486: policy('passwordTooCommon', 'passwordTooCommon'),
+  1427: policy('passwordBirthDate', 'passwordBirthDate'),
+  1473: policy('passwordPersonalData', 'passwordPersonalData'),
+  1474: policy('passwordSharesWithUsername', 'passwordSharesWithUsername'),
+  1450: policy('passwordReused', 'passwordReused'),
+  1477: unsent(error('passwordLetterAndNumber'), 400),
+  1403: fail('invalidInformation'),
+  // Sent with HTTP 200 and the support text (a blocked or closed account); the portal's §8 table
+  // gives its HTTP 400 text, which the portal shows when it comes with a 400.
+  1491: fail('contactSupport', error('passwordMinimum')),
+  // Portal spec §8: blocked or expired password statuses show the support message with 1491.
+  1203: unsent(error('contactSupport')),
+  1205: unsent(error('contactSupport')),
+  1401: unsent(error('contactSupport')),
+  4401: fail(['otpConfirmationRequired', 'passwordChangeNeedsFactor'], undefined, 401),
+};
+
+const incorrectCredentials = error('incorrectCredentials');
+
+/** Every call of both specs' §7 tables and the service's own, by name. */
+export const outcomeTables = {
+  passwordAuthentication: {
+    method: 'POST',
+    path: paths.passwordAuthentication,
+    codes: {
+      1200: ok('success', { kind: 'FORWARD', call: 'sessionLogin' }),
+      // Not in the spec's table: the password is right but expired; session login's callbacks
+      // then lead to the expired-password page (docs/decisions/005-widget-texts.md).
+      1205: ok('passwordExpired', { kind: 'FORWARD', call: 'sessionLogin' }),
+      1203: fail('blockedForReset', toBlockedReset),
+      // Widget spec §8 'Security blocked': the error route with the spec's text.
+      1401: fail('securityBlocked', redirect('error', { reason: 'securityBlocked' })),
+      1403: fail('incorrectCredentials', incorrectCredentials),
+      4000: fail('incorrectCredentials', incorrectCredentials),
+      4429: fail('rateLimited', error('rateLimited', true), 429),
+    },
+  },
+  sessionLogin: {
+    method: 'POST',
+    path: paths.sessionLogin,
+    codes: {
+      1200: ok('authenticated', { kind: 'CUSTOM', name: 'callbacks' }),
+      1201: ok('authNotCompleted', { kind: 'CUSTOM', name: 'callbacks' }),
+      1202: ok('callbacksRequired', { kind: 'CUSTOM', name: 'callbacks' }),
+      1401: fail('noLoginInProgress', redirect('error'), 401),
+      1403: fail(
+        ['securityBlocked', 'prohibitedLocation'],
+        redirect('blocked', { reason: 'securityBlocked' }),
+      ),
+    },
+  },
+  session: {
+    method: 'GET',
+    path: paths.sessionLogin,
+    codes: { 1200: ok('authenticated', success) },
+  },
+  logout: { method: 'DELETE', path: paths.sessionLogout, codes: { 1200: noContent } },
+  sessionUpdate: { method: 'POST', path: paths.sessionUpdate, codes: { 1200: noContent } },
+  sessionExtend: { method: 'POST', path: paths.sessionExtend, codes: { 1200: noContent } },
+  rememberGet: {
+    method: 'GET',
+    path: paths.rememberUsername,
+    codes: { 1200: ok(['userIdentified', 'userNotIdentified'], success) },
+  },
+  rememberPut: {
+    method: 'PUT',
+    path: paths.rememberUsername,
+    codes: {
+      1200: ok(['usernameRemembered', 'usernameForgotten'], success),
+      1403: fail('rememberNeedsSignIn'),
+    },
+  },
+  rememberPost: {
+    method: 'POST',
+    path: paths.rememberUsername,
+    codes: {
+      1200: ok('usernameMarkedUsed', success),
+      1403: fail('rememberNotSaved'),
+    },
+  },
+  changeUsername: {
+    method: 'PUT',
+    path: paths.changeUsername,
+    codes: {
+      1200: ok('usernameChanged', redirect('usernameConfirmation')),
+      1203: fail('blockedForReset', toBlockedReset),
+      1400: unsent(error('usernameGuidelines')),
+      // The server names the rule that failed (for example the 5 shared characters); show its text.
+      1485: fail(['usernameGuidelines', 'usernameSharesWithPassword'], error('usernameGuidelines', true)),
+      1403: fail('incorrectPassword', error('wrongPassword')),
+      1474: fail('usernameTaken', error('usernameTaken')),
+      1481: fail('usernameMinLength', error('usernameMinLength')),
+      1482: fail('usernameMaxLength', error('usernameMaxLength')),
+      1483: fail('usernameNoAlpha', error('usernameNoAlpha')),
+      1484: fail('usernameInvalidCharacter', error('usernameInvalidCharacter')),
+    },
+  },
+  identifyUsername: {
+    method: 'POST',
+    path: paths.identifyUsername,
+    codes: {
+      1200: ok('userIdentified', success),
+      1403: fail('invalidInformation', error('invalidInformation')),
+    },
+  },
+  attributes: {
+    method: 'GET',
+    path: paths.identityAttributes,
+    codes: {
+      1200: ok('success', success),
+      4401: fail('recoveryNotStarted', undefined, 401),
+    },
+  },
+  authenticators: {
+    method: 'GET',
+    path: paths.authenticators,
+    codes: { 1200: ok('success', success) },
+  },
+  otpState: { method: 'GET', path: paths.otpState, codes: { 1200: ok('success', success) } },
+  otpSendSms: { method: 'POST', path: paths.otpSms, codes: otpSend('factorCodeSent', true) },
+  otpSendVoice: { method: 'POST', path: paths.otpVoice, codes: otpSend('factorCallPlaced', false) },
+  otpSendEmail: {
+    method: 'POST',
+    path: paths.otpEmail,
+    codes: {
+      ...otpSend(['codeSent', 'factorCodeSent'], false),
+      1403: fail(
+        ['invalidInformation', 'contactNotUsable', 'factorNotAllowed'],
+        error('contactUnavailable', true),
+      ),
+      1491: fail(['contactSupport', 'factorLimitReached'], limitToRep),
+      4401: fail(['recoveryNotStarted', 'sessionExpired'], undefined, 401),
+    },
+  },
+  otpCheckSms: { method: 'PUT', path: paths.otpSms, codes: otpCheck },
+  otpCheckVoice: { method: 'PUT', path: paths.otpVoice, codes: otpCheck },
+  otpCheckEmail: {
+    method: 'PUT',
+    path: paths.otpEmail,
+    codes: {
+      ...otpCheck,
+      1200: ok(['codeConfirmed', 'factorVerified'], success),
+      1428: fail(['incorrectCode', 'securityCodeNotRecognized'], incorrectCodeServer),
+      1491: fail(['contactSupport', 'factorLimitReached'], limitToRep),
+      4401: { ...noSession, message: ['recoveryNotStarted', 'sessionExpired'] },
+    },
+  },
+  otpCheckRep: {
+    method: 'PUT',
+    path: paths.otpRep,
+    codes: {
+      // No representative console yet: every code is 1428 (docs/api.md).
+      1200: unsent(success),
+      1205: unsent(incorrectCodeServer),
+      1428: fail('securityCodeNotRecognized', incorrectCodeServer),
+      1491: unsent(limitToRep),
+      4401: noSession,
+    },
+  },
+  passwordStatus: {
+    method: 'POST',
+    path: paths.passwordStatus,
+    // Portal spec §4 "Enrollment call": the state decides the update's method and body.
+    codes: {
+      1200: ok('success', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
+      1201: ok('passwordTemporary', {
+        kind: 'FORWARD',
+        call: 'passwordEnrollmentPost',
+      }),
+      1203: ok('blockedForReset', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
+      1205: ok('passwordExpired', { kind: 'FORWARD', call: 'passwordEnrollmentPut' }),
+      1403: fail('invalidInformation'),
+      4401: fail('otpConfirmationRequired', undefined, 401),
+    },
+  },
+  passwordEnrollmentPut: {
+    method: 'PUT',
+    path: paths.passwordEnrollment,
+    codes: enrollment,
+  },
+  passwordEnrollmentPost: {
+    method: 'POST',
+    path: paths.passwordEnrollment,
+    codes: {
+      ...enrollment,
+      1403: fail(['incorrectCredentials', 'invalidInformation']),
+      1203: fail('blockedForReset', error('contactSupport')),
+    },
+  },
+  trustedDevice: {
+    method: 'POST',
+    path: paths.trustedDevice,
+    codes: {
+      1200: ok(['deviceTrusted', 'deviceNotTrusted'], success),
+      1403: fail('trustNeedsFactor'),
+    },
+  },
+  clientLogs: { method: 'POST', path: paths.clientLogs, codes: { 1200: noContent } },
+  health: { method: 'GET', path: paths.health, body: 'raw', codes: { 1200: raw } },
+  ready: { method: 'GET', path: paths.ready, body: 'raw', codes: { 1200: raw } },
+  openapi: { method: 'GET', path: paths.openapi, body: 'raw', codes: { 1200: raw } },
+  apiDocs: { method: 'GET', path: paths.apiDocs, body: 'html', codes: { 1200: raw } },
+  devOutbox: { method: 'GET', path: paths.devOutbox, body: 'raw', codes: { 1200: raw } },
+
+  // Widget spec §7 calls of the factors whose screens and routes are not built yet (decision 014).
+  svipStatus: {
+    method: 'GET',
+    path: paths.svipStatus,
+    unserved: true,
+    codes: { 1200: unsent(success) },
+  },
+  svipAuthentication: {
+    method: 'POST',
+    path: paths.svipAuthentication,
+    unserved: true,
+    codes: {
+      1200: unsent(success),
+      1428: unsent(error('incorrectCode')),
+      1204: unsent(toRep),
+      1491: unsent(redirect('authenticatorSvipSync')),
+    },
+  },
+  svipSynchronization: {
+    method: 'POST',
+    path: paths.svipSynchronization,
+    unserved: true,
+    codes: {
+      // Widget spec §4: 'Sync submit follows the server redirect'.
+      1200: unsent({ kind: 'FOLLOW' }),
+      1428: unsent(error('incorrectCode')),
+      1204: unsent(toRep),
+      1493: unsent(toRep),
+    },
+  },
+  totpAuthentication: {
+    method: 'POST',
+    path: paths.totpAuthentication,
+    unserved: true,
+    codes: {
+      1200: unsent(success),
+      1201: unsent({ kind: 'CUSTOM', name: 'totpCustom' }),
+      1202: unsent(toRep),
+      1204: unsent(toRep),
+      1493: unsent(toRep),
+      1428: unsent(error('incorrectCode')),
+      1491: unsent(redirect('authenticatorTotpBlock')),
+    },
+  },
+  pushAuthentication: {
+    method: 'POST',
+    path: paths.pushAuthentication,
+    unserved: true,
+    codes: { 1200: unsent(success) },
+  },
+  pushStatus: {
+    method: 'POST',
+    path: paths.pushStatus,
+    unserved: true,
+    codes: { 1200: unsent(success) },
+  },
+} as const satisfies Record<string, OutcomeTable>;
+
+export type CallName = keyof typeof outcomeTables;
+
+/** A table's codes with the generic ones it does not list itself. */
+export function outcomesOf(table: OutcomeTable): Codes {
+  return { ...genericOutcomes, ...table.codes };
+}
+
+/** The call of a method and path (relative to API_BASE), or undefined. */
+export function callOf(method: string, path: string): CallName | undefined {
+  for (const [call, table] of Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>) {
+    if (table.method === method && table.path === path) return call;
+  }
+  return undefined;
+}
+
+/** The client action of a code in a call's table, or undefined when the table maps none. */
+export function clientAction(call: CallName, code: number): ClientAction | undefined {
+  return (outcomeTables[call].codes as Codes)[code]?.action;
+}
+
+/** The messages of an outcome, the default first. */
+export const outcomeMessages = (outcome: Outcome): readonly ServerMessageKey[] =>
+  outcome.message === undefined
+    ? []
+    : typeof outcome.message === 'string'
+      ? [outcome.message]
+      : outcome.message;
