@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { HashRouter, Navigate, Route, Routes } from 'react-router';
+import { Redirect, Route, Router, Switch } from 'wouter';
 import { Announcer } from './announcer.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
+import { useHashLocation } from './router.ts';
 
 // Pages off the login route load on demand, in one chunk, so the login route stays within its budget.
 const pages = () => import('./pages/lazy.ts');
@@ -17,20 +18,36 @@ const InfoPage = lazy(() => pages().then((m) => ({ default: m.InfoPage })));
 export function App() {
   return (
     <Announcer>
-      <HashRouter>
+      <Router hook={useHashLocation}>
         <Suspense fallback={null}>
-          <Routes>
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/logout" element={<LogoutPage />} />
-            <Route path="/noaccess" element={<NoAccessPage />} />
-            <Route path="/username" element={<UsernamePage />} />
-            <Route path="/resetPassword" element={<ResetPasswordPage />} />
-            <Route path="/info/:page" element={<InfoPage />} />
-            <Route path="/home" element={<GuardedHomePage />} />
-            <Route path="*" element={<Navigate to="/login" replace />} />
-          </Routes>
+          <Switch>
+            <Route path="/login">
+              <LoginPage />
+            </Route>
+            <Route path="/logout">
+              <LogoutPage />
+            </Route>
+            <Route path="/noaccess">
+              <NoAccessPage />
+            </Route>
+            <Route path="/username">
+              <UsernamePage />
+            </Route>
+            <Route path="/resetPassword">
+              <ResetPasswordPage />
+            </Route>
+            <Route path="/info/:page">
+              <InfoPage />
+            </Route>
+            <Route path="/home">
+              <GuardedHomePage />
+            </Route>
+            <Route>
+              <Redirect to="/login" replace />
+            </Route>
+          </Switch>
         </Suspense>
-      </HashRouter>
+      </Router>
     </Announcer>
   );
 }

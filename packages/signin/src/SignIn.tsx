@@ -1,12 +1,12 @@
 import { limits } from '@gatehouse/contract/client';
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Switch } from 'wouter';
 import { ApiClient } from './api/client.ts';
 import { type FinishResult, resolveConfig, type SignInConfig } from './config.ts';
 import { useWidget as useWidgetInternal, WidgetContext } from './context.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { IsolatedRouter } from './IsolatedRouter.tsx';
 import { t } from './messages/index.ts';
+import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
@@ -33,7 +33,7 @@ const ExtendSession = lazy(() => screens().then((m) => ({ default: m.ExtendSessi
  * sign in again (widget spec §8); anything else is the generic error card.
  */
 function ErrorRoute() {
-  const state = useLocation().state as { reason?: string } | null;
+  const state = useLocationState<{ reason?: string }>();
   return state?.reason === 'unauthorized' ? <StatePage name="unauthorized" /> : <ErrorScreen />;
 }
 
@@ -61,31 +61,75 @@ function Screens() {
   return (
     <ErrorBoundary fallback={(reset) => <ErrorScreen onBack={reset} />} onError={report}>
       <Suspense fallback={<Loading />}>
-        <Routes>
-          <Route path={routes.login} element={<LoginScreen />} />
-          <Route path={routes.blocked} element={<BlockedRoute />} />
-          <Route path={routes.expired} element={<StatePage name="expired" />} />
-          <Route path={routes.reject} element={<RejectRoute />} />
-          <Route path={routes.prohibited} element={<StatePage name="prohibited" />} />
-          <Route path={routes.forcedUpdate} element={<StatePage name="forced" />} />
-          <Route path={routes.totpBlock} element={<StatePage name="totpBlock" />} />
-          <Route path={routes.authenticatorTotpBlock} element={<StatePage name="totpBlock" />} />
-          <Route path={routes.ssoError} element={<StatePage name="ssoError" />} />
-          <Route path={routes.logout} element={<StatePage name="logout" />} />
-          <Route path={routes.createUsername} element={<ChangeUsernameScreen />} />
-          <Route path={routes.usernameConfirmation} element={<UsernameConfirmationScreen />} />
-          <Route path={routes.authenticator} element={<AuthenticatorEntry />} />
-          <Route path={routes.authenticatorOtp} element={<OtpContactScreen />} />
-          <Route path={routes.otp} element={<OtpContactScreen />} />
-          <Route path={routes.authenticatorOtpCode} element={<OtpCodeScreen />} />
-          <Route path={routes.securityCode} element={<OtpCodeScreen />} />
-          <Route path={routes.authenticatorRep} element={<RepScreen />} />
-          <Route path={routes.rep} element={<RepScreen />} />
-          <Route path={routes.extendSession} element={<ExtendSession />} />
+        <Switch>
+          <Route path={routes.login}>
+            <LoginScreen />
+          </Route>
+          <Route path={routes.blocked}>
+            <BlockedRoute />
+          </Route>
+          <Route path={routes.expired}>
+            <StatePage name="expired" />
+          </Route>
+          <Route path={routes.reject}>
+            <RejectRoute />
+          </Route>
+          <Route path={routes.prohibited}>
+            <StatePage name="prohibited" />
+          </Route>
+          <Route path={routes.forcedUpdate}>
+            <StatePage name="forced" />
+          </Route>
+          <Route path={routes.totpBlock}>
+            <StatePage name="totpBlock" />
+          </Route>
+          <Route path={routes.authenticatorTotpBlock}>
+            <StatePage name="totpBlock" />
+          </Route>
+          <Route path={routes.ssoError}>
+            <StatePage name="ssoError" />
+          </Route>
+          <Route path={routes.logout}>
+            <StatePage name="logout" />
+          </Route>
+          <Route path={routes.createUsername}>
+            <ChangeUsernameScreen />
+          </Route>
+          <Route path={routes.usernameConfirmation}>
+            <UsernameConfirmationScreen />
+          </Route>
+          <Route path={routes.authenticator}>
+            <AuthenticatorEntry />
+          </Route>
+          <Route path={routes.authenticatorOtp}>
+            <OtpContactScreen />
+          </Route>
+          <Route path={routes.otp}>
+            <OtpContactScreen />
+          </Route>
+          <Route path={routes.authenticatorOtpCode}>
+            <OtpCodeScreen />
+          </Route>
+          <Route path={routes.securityCode}>
+            <OtpCodeScreen />
+          </Route>
+          <Route path={routes.authenticatorRep}>
+            <RepScreen />
+          </Route>
+          <Route path={routes.rep}>
+            <RepScreen />
+          </Route>
+          <Route path={routes.extendSession}>
+            <ExtendSession />
+          </Route>
           {/* Factor screens not built yet (routes.unbuiltRoutes) have no route: the error card. */}
-          <Route path={routes.error} element={<ErrorRoute />} />
-          <Route path="*" element={<ErrorScreen />} />
-        </Routes>
+          <Route path={routes.error}>
+            <ErrorRoute />
+          </Route>
+          <Route>
+            <ErrorScreen />
+          </Route>
+        </Switch>
       </Suspense>
     </ErrorBoundary>
   );
@@ -159,9 +203,9 @@ export function SignIn({ config }: { config: SignInConfig }) {
         ) : (
           // Step-up starts at the factor part: the user is already signed in (widget spec §1). It
           // first extends the session (the extend-session path), which also finds an ended one.
-          <IsolatedRouter start={resolved.journey === 'STEPUP' ? routes.extendSession : routes.login}>
+          <WidgetRouter start={resolved.journey === 'STEPUP' ? routes.extendSession : routes.login}>
             <Screens />
-          </IsolatedRouter>
+          </WidgetRouter>
         )}
       </div>
     </WidgetContext.Provider>

@@ -1,8 +1,8 @@
 import { format } from '@gatehouse/contract/client';
 import { Button, Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
 import { messages } from '../messages.ts';
+import { useNavigate } from '../router.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
 import { RequireAuth, useSession } from './RequireAuth.tsx';

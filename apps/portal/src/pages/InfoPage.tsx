@@ -1,6 +1,6 @@
 import { Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Redirect, useParams } from 'wouter';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
 
@@ -42,7 +42,7 @@ export function InfoPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [page]);
   usePageTitle(content?.title ?? 'Sign in');
-  if (!content) return <Navigate to="/login" replace />;
+  if (!content) return <Redirect to="/login" replace />;
   return (
     <Shell>
       <Card width={448}>

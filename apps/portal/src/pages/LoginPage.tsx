@@ -2,12 +2,12 @@ import { headers, paths } from '@gatehouse/contract/client';
 import { SignIn, type SignInConfig } from '@gatehouse/signin';
 import { Alert, Card } from '@gatehouse/ui';
 import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { useAnnounce } from '../announcer.tsx';
 import { api, clearSessionCookies, journeyMemory, serviceData } from '../api.ts';
 import { currentEnvironment } from '../environment.ts';
 import { messages } from '../messages.ts';
 import { leaveTo } from '../navigation.ts';
+import { useNavigate, usePageState } from '../router.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
@@ -17,15 +17,14 @@ const SuccessToast = lazy(() => import('./lazy.ts').then((m) => ({ default: m.Su
 
 export function LoginPage() {
   const navigate = useNavigate();
-  const location = useLocation();
-  const state = location.state as { toast?: { title: string; message: string }; notice?: string } | null;
+  const state = usePageState<{ toast?: { title: string; message: string }; notice?: string }>();
   // Shown once: the state is cleared so a reload or Back does not bring the toast back.
   const [toast] = useState(state?.toast);
   const [notice, setNotice] = useState(state?.notice);
   const noticeRef = useRef<HTMLDivElement>(null);
   usePageTitle(messages.signInTitle);
   useEffect(() => {
-    if (state?.toast || state?.notice) navigate('.', { replace: true, state: null });
+    if (state?.toast || state?.notice) navigate('/login', { replace: true, state: null });
   }, [state, navigate]);
   const announce = useAnnounce();
   const config = useMemo<SignInConfig>(

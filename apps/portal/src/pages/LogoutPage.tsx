@@ -1,9 +1,9 @@
 import { format, headers, paths, recoveryMessages, Status } from '@gatehouse/contract/client';
 import { Button, Card, Spinner } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { api, clearSessionCookies, serviceData } from '../api.ts';
 import { messages } from '../messages.ts';
+import { useNavigate } from '../router.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';

@@ -1,7 +1,7 @@
 import { paths, type SessionData } from '@gatehouse/contract/client';
 import { Card, Spinner } from '@gatehouse/ui';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
-import { Navigate } from 'react-router';
+import { Redirect } from 'wouter';
 import { api } from '../api.ts';
 import { messages } from '../messages.ts';
 import { Shell } from '../shell/Shell.tsx';
@@ -35,7 +35,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     };
   }, []);
   if (state === 'checking') return <CheckingSession />;
-  if (state === 'denied') return <Navigate to="/login" replace />;
+  if (state === 'denied') return <Redirect to="/login" replace />;
   return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;
 }
 

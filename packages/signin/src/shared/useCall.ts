@@ -1,11 +1,11 @@
 import { type Callback, headers, Status } from '@gatehouse/contract/client';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
 import { type CallName, callFactor } from '../api/calls.ts';
 import type { CallOptions } from '../api/client.ts';
 import { ignoredFailures, interpret } from '../api/status-tables.ts';
 import { useWidget } from '../context.tsx';
 import { type MessageKey, t } from '../messages/index.ts';
+import { useNavigate } from '../router.tsx';
 import { isShownRoute, routes } from '../routes.ts';
 import { useAsyncError } from './useAsyncError.ts';
 

@@ -1,7 +1,7 @@
 import type { AuthenticatorItem } from '@gatehouse/contract/client';
 import { useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
+import { useLocationState, useNavigate } from '../../router.tsx';
 import { routes, unbuiltRoutes } from '../../routes.ts';
 import { Loading } from '../../shared/Loading.tsx';
 import { useCall } from '../../shared/useCall.ts';
@@ -52,7 +52,7 @@ export function AuthenticatorEntry() {
   const { idPrefix, config } = useWidget();
   const call = useCall();
   const navigate = useNavigate();
-  const state = useLocation().state as { data?: { authenticators?: AuthenticatorItem[] } } | null;
+  const state = useLocationState() as { data?: { authenticators?: AuthenticatorItem[] } } | null;
   const started = useRef(false);
 
   useEffect(() => {
