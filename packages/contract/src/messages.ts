@@ -129,14 +129,23 @@ export const factorMessages = {
 export const smsTemplate =
   '{0} msg: Your security code is: $$CODE$$ DO NOT SHARE THIS CODE WITH ANYONE. Enter it online to complete your transaction. Thank you.';
 
-/** Every text the server sends in an envelope: the groups above, so a client imports only its own. */
-export const serverMessages = {
-  ...loginMessages,
-  ...identityMessages,
-  ...recoveryMessages,
-  ...passwordUpdateMessages,
-  ...factorMessages,
-} as const;
+/**
+ * Every text the server sends in an envelope: the groups above, so a client imports only its own.
+ * A pure call, not an object spread: a bundler can drop it (and the groups only it uses) from a
+ * client that never reads it, where a spread of the groups would be kept for its possible getters.
+ */
+export const serverMessages: typeof loginMessages &
+  typeof identityMessages &
+  typeof recoveryMessages &
+  typeof passwordUpdateMessages &
+  typeof factorMessages = /* @__PURE__ */ Object.assign(
+  {},
+  loginMessages,
+  identityMessages,
+  recoveryMessages,
+  passwordUpdateMessages,
+  factorMessages,
+);
 
 /** The reset screen's password rules (portal spec §5), in the spec's order, and the mismatch. */
 export const passwordMessages = {
