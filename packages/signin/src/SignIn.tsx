@@ -1,5 +1,5 @@
 import { limits } from '@gatehouse/contract/client';
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Route, Switch } from 'wouter';
 import { ApiClient } from './api/client.ts';
 import { type FinishResult, resolveConfig, type SignInConfig } from './config.ts';
@@ -11,22 +11,24 @@ import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
 import { Loading } from './shared/Loading.tsx';
+import { onDemand } from './shared/onDemand.tsx';
+import { alertChunk } from './shared/onDemandAlert.tsx';
+import { statusTables } from './shared/useCall.ts';
 import './signin.css';
 
-// Screens off the login route load on demand, all in one chunk (issue 4: the login route stays within budget).
-const screens = () => import('./screens/lazy.ts');
-const StatePage = lazy(() => screens().then((m) => ({ default: m.StatePage })));
-const BlockedRoute = lazy(() => screens().then((m) => ({ default: m.BlockedRoute })));
-const RejectRoute = lazy(() => screens().then((m) => ({ default: m.RejectRoute })));
-const ChangeUsernameScreen = lazy(() => screens().then((m) => ({ default: m.ChangeUsernameScreen })));
-const AuthenticatorEntry = lazy(() => screens().then((m) => ({ default: m.AuthenticatorEntry })));
-const OtpContactScreen = lazy(() => screens().then((m) => ({ default: m.OtpContactScreen })));
-const OtpCodeScreen = lazy(() => screens().then((m) => ({ default: m.OtpCodeScreen })));
-const RepScreen = lazy(() => screens().then((m) => ({ default: m.RepScreen })));
-const UsernameConfirmationScreen = lazy(() =>
-  screens().then((m) => ({ default: m.UsernameConfirmationScreen })),
-);
-const ExtendSession = lazy(() => screens().then((m) => ({ default: m.ExtendSession })));
+// Screens off the login route load on demand, all in one chunk (issue 4: the login route stays
+// within budget), fetched when the browser is idle so the next screen does not wait (issue 14).
+const screens = onDemand(() => import('./screens/lazy.ts'));
+const StatePage = screens.component((m) => m.StatePage);
+const BlockedRoute = screens.component((m) => m.BlockedRoute);
+const RejectRoute = screens.component((m) => m.RejectRoute);
+const ChangeUsernameScreen = screens.component((m) => m.ChangeUsernameScreen);
+const AuthenticatorEntry = screens.component((m) => m.AuthenticatorEntry);
+const OtpContactScreen = screens.component((m) => m.OtpContactScreen);
+const OtpCodeScreen = screens.component((m) => m.OtpCodeScreen);
+const RepScreen = screens.component((m) => m.RepScreen);
+const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmationScreen);
+const ExtendSession = screens.component((m) => m.ExtendSession);
 
 /**
  * The error route: an ended session (HTTP 401) has its own page, '401 Unauthorized' with a way to
@@ -178,6 +180,12 @@ export function SignIn({ config }: { config: SignInConfig }) {
     },
     [],
   );
+  // Once the login route is up: the other screens and the status tables, while the browser is idle.
+  useEffect(() => {
+    screens.prefetch();
+    statusTables.prefetch();
+    alertChunk.prefetch();
+  }, []);
   useEffect(() => {
     if (!finished) return;
     doneRef.current?.focus();

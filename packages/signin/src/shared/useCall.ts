@@ -2,12 +2,18 @@ import { type Callback, headers, Status } from '@gatehouse/contract/client';
 import { useCallback } from 'react';
 import { type CallName, callFactor } from '../api/calls.ts';
 import type { CallOptions } from '../api/client.ts';
-import { ignoredFailures, interpret } from '../api/status-tables.ts';
 import { useWidget } from '../context.tsx';
 import { type MessageKey, t } from '../messages/index.ts';
 import { useNavigate } from '../router.tsx';
 import { isShownRoute, routes } from '../routes.ts';
+import { onDemand } from './onDemand.tsx';
 import { useAsyncError } from './useAsyncError.ts';
+
+/**
+ * The status tables are read once a call answers, never on the login route's first paint: they
+ * are fetched when the browser is idle (SignIn prefetches them), or with the first call at the latest.
+ */
+export const statusTables = onDemand(() => import('../api/status-tables.ts'));
 
 /** What a screen learns from a call once the status table has been followed. */
 export type Outcome =
@@ -52,7 +58,10 @@ export function useCall() {
         const factor = callFactor[name];
         if (config.journey === 'STEPUP' && factor) extra[headers.acceptTokenType] = factor;
         const sent = { ...options, headers: { ...extra, ...options.headers } };
-        const result = await client.call(name, sent);
+        const [result, { ignoredFailures, interpret }] = await Promise.all([
+          client.call(name, sent),
+          statusTables.load(),
+        ]);
         // Page events (widget spec §4): every answer's status, never a secret. The portal keeps
         // its login result (username, session and password status codes) from these.
         const body = options.body as { username?: unknown } | undefined;
