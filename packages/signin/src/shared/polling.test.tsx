@@ -8,8 +8,12 @@ const final = (a: Answer) => a.status !== 'PENDING';
 
 /** A poll whose calls the test answers one by one, recording when each started. */
 function scriptedPoll() {
-  const calls: Array<{ at: number; signal: AbortSignal; resolve: (a: Answer) => void; reject: (e: unknown) => void }> =
-    [];
+  const calls: Array<{
+    at: number;
+    signal: AbortSignal;
+    resolve: (a: Answer) => void;
+    reject: (e: unknown) => void;
+  }> = [];
   const poll = vi.fn(
     (signal: AbortSignal) =>
       new Promise<Answer>((resolve, reject) => {
@@ -168,7 +172,13 @@ describe('usePolling', () => {
     vi.useRealTimers();
   });
 
-  function PushWaiting({ poll, onResult }: { poll: (s: AbortSignal) => Promise<Answer>; onResult: () => void }) {
+  function PushWaiting({
+    poll,
+    onResult,
+  }: {
+    poll: (s: AbortSignal) => Promise<Answer>;
+    onResult: () => void;
+  }) {
     usePolling(true, { poll, isFinal: final, onResult, onGiveUp: vi.fn() });
     return <p>Waiting for your approval</p>;
   }
