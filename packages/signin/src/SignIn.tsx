@@ -13,7 +13,7 @@ import { LoginScreen } from './screens/login/LoginScreen.tsx';
 import { Loading } from './shared/Loading.tsx';
 import { onDemand } from './shared/onDemand.tsx';
 import { alertChunk } from './shared/onDemandAlert.tsx';
-import { statusTables } from './shared/useCall.ts';
+import { answerTables } from './shared/useCall.ts';
 import './signin.css';
 
 // Screens off the login route load on demand, all in one chunk (issue 4: the login route stays
@@ -183,7 +183,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
   // Once the login route is up: the other screens and the status tables, while the browser is idle.
   useEffect(() => {
     screens.prefetch();
-    statusTables.prefetch();
+    answerTables.prefetch();
     alertChunk.prefetch();
   }, []);
   useEffect(() => {
