@@ -9,6 +9,7 @@ export * from './headers.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './paths.ts';
+export * from './recovery-messages.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';
 export type {
@@ -22,4 +23,5 @@ export type {
   SessionLoginData,
   TrustedDeviceData,
 } from './schemas.ts';
+export * from './server-messages.ts';
 export * from './status.ts';
