@@ -60,7 +60,9 @@ export function loginRoute(dir: string, entry: string): { js: string[]; css: str
     const code = readFileSync(file, 'utf8');
     // Static imports only: `import … from "./x.js"`, `import "./x.js"` and re-exports
     // (`export … from "./x.js"`), not `import("./x.js")`.
-    for (const m of code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^'"()]*?from\s*)?["']([^"']+\.js)["']/g)) {
+    for (const m of code.matchAll(
+      /(?:^|[;\s}])(?:import|export)\s*(?:[^'"()]*?from\s*)?["']([^"']+\.js)["']/g,
+    )) {
       queue.push(resolve(dirname(file), m[1]!));
     }
   }
