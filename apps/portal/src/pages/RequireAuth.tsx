@@ -3,9 +3,9 @@ import { Card, Spinner } from '@gatehouse/ui';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { Redirect } from 'wouter';
 import { api } from '../api.ts';
-import { messages } from '../messages.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
+import { pageMessages } from './page-messages.ts';
 
 const SessionContext = createContext<SessionData | null>(null);
 
@@ -41,12 +41,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 
 /** While the guard asks: the shell (a main landmark), a heading and the spinner. */
 function CheckingSession() {
-  usePageTitle(messages.checkingSession);
+  usePageTitle(pageMessages.checkingSession);
   return (
     <Shell>
       <Card width={448}>
-        <h1 className="portal__page-heading">{messages.checkingSession}</h1>
-        <Spinner announce size="small" primaryText={messages.checkingSession} />
+        <h1 className="portal__page-heading">{pageMessages.checkingSession}</h1>
+        <Spinner announce size="small" primaryText={pageMessages.checkingSession} />
       </Card>
     </Shell>
   );
