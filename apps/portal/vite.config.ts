@@ -13,6 +13,17 @@ export default defineConfig({
     target: 'es2022',
     // Every browser the portal supports (docs: browser requirements) has modulepreload.
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      // React's own wrappers are pure: a forwardRef, memo or createContext result that nothing
+      // uses is dropped (wouter's Link, for one) instead of being kept as a possible side effect.
+      treeshake: { manualPureFunctions: ['forwardRef', 'memo', 'createContext'] },
+      output: {
+        // The login route in one file: every module the entry imports statically (rolldown's
+        // '$initial' tag), so the browser fetches one file and gzip sees it whole
+        // (docs/decisions/019-small-router.md). Pages off the login route stay on demand.
+        codeSplitting: { groups: [{ name: 'login', tags: ['$initial'] }] },
+      },
+    },
   },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

@@ -1,36 +1,53 @@
-import { lazy, Suspense } from 'react';
-import { HashRouter, Navigate, Route, Routes } from 'react-router';
+import { Suspense, useEffect } from 'react';
+import { Redirect, Route, Router, Switch } from 'wouter';
 import { Announcer } from './announcer.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
+import { pages } from './pages/onDemand.ts';
+import { useHashLocation } from './router.ts';
 
-// Pages off the login route load on demand, in one chunk, so the login route stays within its budget.
-const pages = () => import('./pages/lazy.ts');
 // The signed-in page and its route guard load together, on demand.
-const GuardedHomePage = lazy(() => pages().then((m) => ({ default: m.GuardedHomePage })));
-const LogoutPage = lazy(() => pages().then((m) => ({ default: m.LogoutPage })));
-const NoAccessPage = lazy(() => pages().then((m) => ({ default: m.NoAccessPage })));
-const UsernamePage = lazy(() => pages().then((m) => ({ default: m.UsernamePage })));
-const ResetPasswordPage = lazy(() => pages().then((m) => ({ default: m.ResetPasswordPage })));
-const InfoPage = lazy(() => pages().then((m) => ({ default: m.InfoPage })));
+const GuardedHomePage = pages.component((m) => m.GuardedHomePage);
+const LogoutPage = pages.component((m) => m.LogoutPage);
+const NoAccessPage = pages.component((m) => m.NoAccessPage);
+const UsernamePage = pages.component((m) => m.UsernamePage);
+const ResetPasswordPage = pages.component((m) => m.ResetPasswordPage);
+const InfoPage = pages.component((m) => m.InfoPage);
 
 /** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
+  useEffect(() => pages.prefetch(), []);
   return (
     <Announcer>
-      <HashRouter>
+      <Router hook={useHashLocation}>
         <Suspense fallback={null}>
-          <Routes>
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/logout" element={<LogoutPage />} />
-            <Route path="/noaccess" element={<NoAccessPage />} />
-            <Route path="/username" element={<UsernamePage />} />
-            <Route path="/resetPassword" element={<ResetPasswordPage />} />
-            <Route path="/info/:page" element={<InfoPage />} />
-            <Route path="/home" element={<GuardedHomePage />} />
-            <Route path="*" element={<Navigate to="/login" replace />} />
-          </Routes>
+          <Switch>
+            <Route path="/login">
+              <LoginPage />
+            </Route>
+            <Route path="/logout">
+              <LogoutPage />
+            </Route>
+            <Route path="/noaccess">
+              <NoAccessPage />
+            </Route>
+            <Route path="/username">
+              <UsernamePage />
+            </Route>
+            <Route path="/resetPassword">
+              <ResetPasswordPage />
+            </Route>
+            <Route path="/info/:page">
+              <InfoPage />
+            </Route>
+            <Route path="/home">
+              <GuardedHomePage />
+            </Route>
+            <Route>
+              <Redirect to="/login" replace />
+            </Route>
+          </Switch>
         </Suspense>
-      </HashRouter>
+      </Router>
     </Announcer>
   );
 }

@@ -1,4 +1,8 @@
-/** Every text the portal shows (portal spec §1, §2, §8), verbatim where the spec quotes it. */
+/**
+ * The texts of the portal's shell and login page (portal spec §1, §2, §8), verbatim where the spec
+ * quotes them. The other pages' texts load with those pages: pages/page-messages.ts and
+ * pages/recovery-messages.ts.
+ */
 export const messages = {
   productName: 'Prime Portal',
   skipToContent: 'Skip to main content',
@@ -14,23 +18,8 @@ export const messages = {
   security: 'Security',
   signInRegion: 'Sign in',
   signInTitle: 'Sign in',
-  homeTitle: 'Your account',
   signedInAnnouncement: 'Signed in. Opening the portal.',
   otherContext:
     'This sign-in was for another service, not the Prime Portal, so you have been signed out. Please sign in again.',
   errorTitlePrefix: 'Error: ',
-  signedInHeading: 'Welcome, {0}',
-  signedInAs: 'You are signed in as {0}.',
-  sessionTimes: 'Your session ends after four hours without activity.',
-  signOut: 'Sign out',
-  checkingSession: 'Checking your session',
-  loggingOut: 'Signing you out',
-  sessionEnded: 'Session Ended',
-  signedOut: 'You were successfully signed out of the portal',
-  backToSignIn: 'Back to sign in',
-  logoutProblem: 'There was a problem',
-  logoutRetrySuffix: ' please click logout to retry',
-  logoutRetry: 'Logout',
-  accessDenied: 'Access Denied',
-  checkNetwork: 'Check your network connection',
 } as const;

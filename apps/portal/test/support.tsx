@@ -1,8 +1,9 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
+import { Route, Router, Switch, useLocation } from 'wouter';
 import { Announcer } from '../src/announcer.tsx';
+import { useHashLocation } from '../src/router.ts';
 
 export type Answer = { status?: number; body?: unknown };
 export type Recorded = { method: string; path: string; headers: Record<string, string>; body: unknown };
@@ -45,21 +46,25 @@ export function fakeServer(answers: Record<string, Answer | Answer[]>) {
 
 /** Where the router is: rendered so tests can read it. */
 function Where() {
-  return <output data-testid="where">{useLocation().pathname}</output>;
+  return <output data-testid="where">{useLocation()[0]}</output>;
 }
 
 /** One portal route under test, with the other routes as placeholders that say where we went. */
 export function renderRoute(path: string, element: ReactElement, at = path, state?: unknown) {
   // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the CSRF cookie.
   document.cookie = 'XSRF-TOKEN=abc.def';
+  // The portal's own hash location, started at the page under test (with its navigation state).
+  window.history.replaceState(state ?? null, '', `#${at}`);
   return render(
     <Announcer>
-      <MemoryRouter initialEntries={[{ pathname: at, state }]}>
-        <Routes>
-          <Route path={path} element={element} />
-          <Route path="*" element={<Where />} />
-        </Routes>
-      </MemoryRouter>
+      <Router hook={useHashLocation}>
+        <Switch>
+          <Route path={path}>{element}</Route>
+          <Route>
+            <Where />
+          </Route>
+        </Switch>
+      </Router>
     </Announcer>,
   );
 }

@@ -10,6 +10,7 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './outcomes.ts';
 export * from './paths.ts';
+export * from './recovery-messages.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';
 export type {
@@ -23,4 +24,5 @@ export type {
   SessionLoginData,
   TrustedDeviceData,
 } from './schemas.ts';
+export * from './server-messages.ts';
 export * from './status.ts';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { serverMessages } from './messages.ts';
 import { genericOutcomeDocs, outcomeDocs } from './outcome-docs.ts';
 import {
   type CallName,
@@ -12,6 +11,7 @@ import {
   outcomesOf,
   outcomeTables,
 } from './outcomes.ts';
+import { serverMessages } from './server-messages.ts';
 import { Status } from './status.ts';
 
 const tables = Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>;

@@ -1,5 +1,6 @@
-import type { passwordUpdateMessages, serverMessages } from './messages.ts';
 import { paths } from './paths.ts';
+import type { passwordUpdateMessages } from './recovery-messages.ts';
+import type { serverMessages } from './server-messages.ts';
 
 /**
  * The outcome tables (docs/decisions/015-outcome-tables.md): one per call (method + path), each

@@ -1,39 +1,41 @@
 import { limits } from '@gatehouse/contract/client';
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Route, Switch } from 'wouter';
 import { ApiClient } from './api/client.ts';
 import { type FinishResult, resolveConfig, type SignInConfig } from './config.ts';
 import { useWidget as useWidgetInternal, WidgetContext } from './context.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { IsolatedRouter } from './IsolatedRouter.tsx';
 import { t } from './messages/index.ts';
+import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
 import { Loading } from './shared/Loading.tsx';
+import { onDemand } from './shared/onDemand.tsx';
+import { alertChunk } from './shared/onDemandAlert.tsx';
+import { answerTables } from './shared/useCall.ts';
 import './signin.css';
 
-// Screens off the login route load on demand, all in one chunk (issue 4: the login route stays within budget).
-const screens = () => import('./screens/lazy.ts');
-const StatePage = lazy(() => screens().then((m) => ({ default: m.StatePage })));
-const BlockedRoute = lazy(() => screens().then((m) => ({ default: m.BlockedRoute })));
-const RejectRoute = lazy(() => screens().then((m) => ({ default: m.RejectRoute })));
-const ChangeUsernameScreen = lazy(() => screens().then((m) => ({ default: m.ChangeUsernameScreen })));
-const AuthenticatorEntry = lazy(() => screens().then((m) => ({ default: m.AuthenticatorEntry })));
-const OtpContactScreen = lazy(() => screens().then((m) => ({ default: m.OtpContactScreen })));
-const OtpCodeScreen = lazy(() => screens().then((m) => ({ default: m.OtpCodeScreen })));
-const RepScreen = lazy(() => screens().then((m) => ({ default: m.RepScreen })));
-const UsernameConfirmationScreen = lazy(() =>
-  screens().then((m) => ({ default: m.UsernameConfirmationScreen })),
-);
-const ExtendSession = lazy(() => screens().then((m) => ({ default: m.ExtendSession })));
+// Screens off the login route load on demand, all in one chunk (issue 4: the login route stays
+// within budget), fetched when the browser is idle so the next screen does not wait (issue 14).
+const screens = onDemand(() => import('./screens/lazy.ts'));
+const StatePage = screens.component((m) => m.StatePage);
+const BlockedRoute = screens.component((m) => m.BlockedRoute);
+const RejectRoute = screens.component((m) => m.RejectRoute);
+const ChangeUsernameScreen = screens.component((m) => m.ChangeUsernameScreen);
+const AuthenticatorEntry = screens.component((m) => m.AuthenticatorEntry);
+const OtpContactScreen = screens.component((m) => m.OtpContactScreen);
+const OtpCodeScreen = screens.component((m) => m.OtpCodeScreen);
+const RepScreen = screens.component((m) => m.RepScreen);
+const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmationScreen);
+const ExtendSession = screens.component((m) => m.ExtendSession);
 
 /**
  * The error route: an ended session (HTTP 401) has its own page, '401 Unauthorized' with a way to
  * sign in again (widget spec §8); anything else is the generic error card.
  */
 function ErrorRoute() {
-  const state = useLocation().state as { reason?: string } | null;
+  const state = useLocationState<{ reason?: string }>();
   return state?.reason === 'unauthorized' ? <StatePage name="unauthorized" /> : <ErrorScreen />;
 }
 
@@ -61,31 +63,75 @@ function Screens() {
   return (
     <ErrorBoundary fallback={(reset) => <ErrorScreen onBack={reset} />} onError={report}>
       <Suspense fallback={<Loading />}>
-        <Routes>
-          <Route path={routes.login} element={<LoginScreen />} />
-          <Route path={routes.blocked} element={<BlockedRoute />} />
-          <Route path={routes.expired} element={<StatePage name="expired" />} />
-          <Route path={routes.reject} element={<RejectRoute />} />
-          <Route path={routes.prohibited} element={<StatePage name="prohibited" />} />
-          <Route path={routes.forcedUpdate} element={<StatePage name="forced" />} />
-          <Route path={routes.totpBlock} element={<StatePage name="totpBlock" />} />
-          <Route path={routes.authenticatorTotpBlock} element={<StatePage name="totpBlock" />} />
-          <Route path={routes.ssoError} element={<StatePage name="ssoError" />} />
-          <Route path={routes.logout} element={<StatePage name="logout" />} />
-          <Route path={routes.createUsername} element={<ChangeUsernameScreen />} />
-          <Route path={routes.usernameConfirmation} element={<UsernameConfirmationScreen />} />
-          <Route path={routes.authenticator} element={<AuthenticatorEntry />} />
-          <Route path={routes.authenticatorOtp} element={<OtpContactScreen />} />
-          <Route path={routes.otp} element={<OtpContactScreen />} />
-          <Route path={routes.authenticatorOtpCode} element={<OtpCodeScreen />} />
-          <Route path={routes.securityCode} element={<OtpCodeScreen />} />
-          <Route path={routes.authenticatorRep} element={<RepScreen />} />
-          <Route path={routes.rep} element={<RepScreen />} />
-          <Route path={routes.extendSession} element={<ExtendSession />} />
+        <Switch>
+          <Route path={routes.login}>
+            <LoginScreen />
+          </Route>
+          <Route path={routes.blocked}>
+            <BlockedRoute />
+          </Route>
+          <Route path={routes.expired}>
+            <StatePage name="expired" />
+          </Route>
+          <Route path={routes.reject}>
+            <RejectRoute />
+          </Route>
+          <Route path={routes.prohibited}>
+            <StatePage name="prohibited" />
+          </Route>
+          <Route path={routes.forcedUpdate}>
+            <StatePage name="forced" />
+          </Route>
+          <Route path={routes.totpBlock}>
+            <StatePage name="totpBlock" />
+          </Route>
+          <Route path={routes.authenticatorTotpBlock}>
+            <StatePage name="totpBlock" />
+          </Route>
+          <Route path={routes.ssoError}>
+            <StatePage name="ssoError" />
+          </Route>
+          <Route path={routes.logout}>
+            <StatePage name="logout" />
+          </Route>
+          <Route path={routes.createUsername}>
+            <ChangeUsernameScreen />
+          </Route>
+          <Route path={routes.usernameConfirmation}>
+            <UsernameConfirmationScreen />
+          </Route>
+          <Route path={routes.authenticator}>
+            <AuthenticatorEntry />
+          </Route>
+          <Route path={routes.authenticatorOtp}>
+            <OtpContactScreen />
+          </Route>
+          <Route path={routes.otp}>
+            <OtpContactScreen />
+          </Route>
+          <Route path={routes.authenticatorOtpCode}>
+            <OtpCodeScreen />
+          </Route>
+          <Route path={routes.securityCode}>
+            <OtpCodeScreen />
+          </Route>
+          <Route path={routes.authenticatorRep}>
+            <RepScreen />
+          </Route>
+          <Route path={routes.rep}>
+            <RepScreen />
+          </Route>
+          <Route path={routes.extendSession}>
+            <ExtendSession />
+          </Route>
           {/* Factor screens not built yet (routes.unbuiltRoutes) have no route: the error card. */}
-          <Route path={routes.error} element={<ErrorRoute />} />
-          <Route path="*" element={<ErrorScreen />} />
-        </Routes>
+          <Route path={routes.error}>
+            <ErrorRoute />
+          </Route>
+          <Route>
+            <ErrorScreen />
+          </Route>
+        </Switch>
       </Suspense>
     </ErrorBoundary>
   );
@@ -134,6 +180,12 @@ export function SignIn({ config }: { config: SignInConfig }) {
     },
     [],
   );
+  // Once the login route is up: the other screens and the status tables, while the browser is idle.
+  useEffect(() => {
+    screens.prefetch();
+    answerTables.prefetch();
+    alertChunk.prefetch();
+  }, []);
   useEffect(() => {
     if (!finished) return;
     doneRef.current?.focus();
@@ -159,9 +211,9 @@ export function SignIn({ config }: { config: SignInConfig }) {
         ) : (
           // Step-up starts at the factor part: the user is already signed in (widget spec §1). It
           // first extends the session (the extend-session path), which also finds an ended one.
-          <IsolatedRouter start={resolved.journey === 'STEPUP' ? routes.extendSession : routes.login}>
+          <WidgetRouter start={resolved.journey === 'STEPUP' ? routes.extendSession : routes.login}>
             <Screens />
-          </IsolatedRouter>
+          </WidgetRouter>
         )}
       </div>
     </WidgetContext.Provider>

@@ -6,3 +6,5 @@ export { SignInConfigError } from './config.ts';
 export { mount } from './mount.tsx';
 export { routes } from './routes.ts';
 export { SignIn } from './SignIn.tsx';
+export { onDemand, whenIdle } from './shared/onDemand.tsx';
+export { alertChunk, OnDemandAlert } from './shared/onDemandAlert.tsx';

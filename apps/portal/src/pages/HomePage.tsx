@@ -1,10 +1,10 @@
 import { format } from '@gatehouse/contract/client';
 import { Button, Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
-import { messages } from '../messages.ts';
+import { useNavigate } from '../router.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
+import { pageMessages } from './page-messages.ts';
 import { RequireAuth, useSession } from './RequireAuth.tsx';
 
 /** The signed-in page: who is signed in, and Sign out. */
@@ -13,17 +13,17 @@ export function HomePage() {
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  usePageTitle(messages.homeTitle);
+  usePageTitle(pageMessages.homeTitle);
   return (
     <Shell>
       <Card width={448}>
         <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-          {format(messages.signedInHeading, session.displayName)}
+          {format(pageMessages.signedInHeading, session.displayName)}
         </h1>
-        <p>{format(messages.signedInAs, session.username)}</p>
-        <p>{messages.sessionTimes}</p>
+        <p>{format(pageMessages.signedInAs, session.username)}</p>
+        <p>{pageMessages.sessionTimes}</p>
         <Button variant="secondary" onClick={() => navigate('/logout')}>
-          {messages.signOut}
+          {pageMessages.signOut}
         </Button>
       </Card>
     </Shell>

@@ -1,6 +1,6 @@
 import { Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Redirect, useParams } from 'wouter';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
 
@@ -43,7 +43,7 @@ export function InfoPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: each page moves focus to its heading when it opens
   useEffect(() => heading.current?.focus(), [page]);
   usePageTitle(content?.title ?? 'Sign in');
-  if (!content) return <Navigate to="/login" replace />;
+  if (!content) return <Redirect to="/login" replace />;
   return (
     <Shell>
       <Card width={448}>

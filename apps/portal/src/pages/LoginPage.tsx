@@ -1,31 +1,30 @@
 import { headers, paths } from '@gatehouse/contract/client';
-import { SignIn, type SignInConfig } from '@gatehouse/signin';
-import { Alert, Card } from '@gatehouse/ui';
-import { type FormEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { OnDemandAlert, SignIn, type SignInConfig } from '@gatehouse/signin';
+import { Card } from '@gatehouse/ui';
+import { type FormEvent, Suspense, useEffect, useMemo, useState } from 'react';
 import { useAnnounce } from '../announcer.tsx';
 import { api, clearSessionCookies, journeyMemory, serviceData } from '../api.ts';
 import { currentEnvironment } from '../environment.ts';
 import { messages } from '../messages.ts';
 import { leaveTo } from '../navigation.ts';
+import { useNavigate, usePageState } from '../router.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
+import { pages } from './onDemand.ts';
 
 /** Portal spec §2 "Login screen": the widget in a fixed-width container with a live region. */
-const SuccessToast = lazy(() => import('./lazy.ts').then((m) => ({ default: m.SuccessToast })));
+const SuccessToast = pages.component((m) => m.SuccessToast);
 
 export function LoginPage() {
   const navigate = useNavigate();
-  const location = useLocation();
-  const state = location.state as { toast?: { title: string; message: string }; notice?: string } | null;
+  const state = usePageState<{ toast?: { title: string; message: string }; notice?: string }>();
   // Shown once: the state is cleared so a reload or Back does not bring the toast back.
   const [toast] = useState(state?.toast);
   const [notice, setNotice] = useState(state?.notice);
-  const noticeRef = useRef<HTMLDivElement>(null);
   usePageTitle(messages.signInTitle);
   useEffect(() => {
-    if (state?.toast || state?.notice) navigate('.', { replace: true, state: null });
+    if (state?.toast || state?.notice) navigate('/login', { replace: true, state: null });
   }, [state, navigate]);
   const announce = useAnnounce();
   const config = useMemo<SignInConfig>(
@@ -78,9 +77,12 @@ export function LoginPage() {
     }),
     [announce],
   );
+  // The notice takes focus once its alert is on the page (it may still be loading when the page
+  // renders), after the widget's own effects, and again when its text changes.
+  const [noticeElement, setNoticeElement] = useState<HTMLDivElement | null>(null);
   useEffect(() => {
-    if (notice) noticeRef.current?.focus();
-  }, [notice]);
+    if (notice) noticeElement?.focus();
+  }, [notice, noticeElement]);
   /**
    * The initial password of portal spec §3, for the enrollment call's third form: read from the
    * widget's form as it is submitted, kept in memory only (docs/decisions/007-portal-recovery.md).
@@ -100,11 +102,13 @@ export function LoginPage() {
         </Suspense>
       ) : null}
       {notice ? (
-        <Card width={448}>
-          <Alert variant="critical" ref={noticeRef} tabIndex={-1}>
-            {notice}
-          </Alert>
-        </Card>
+        <Suspense fallback={null}>
+          <Card width={448}>
+            <OnDemandAlert variant="critical" ref={setNoticeElement} tabIndex={-1}>
+              {notice}
+            </OnDemandAlert>
+          </Card>
+        </Suspense>
       ) : null}
       <Card width={448}>
         <section

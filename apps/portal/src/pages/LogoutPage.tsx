@@ -1,12 +1,12 @@
 import { format, headers, paths, recoveryMessages, Status } from '@gatehouse/contract/client';
 import { Button, Card, Spinner } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { api, clearSessionCookies, serviceData } from '../api.ts';
-import { messages } from '../messages.ts';
+import { useNavigate } from '../router.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
+import { pageMessages } from './page-messages.ts';
 
 /** Portal spec §8, session statuses: '204 logout' (the status code of a signed-out answer). */
 const LOGOUT_STATUS = 204;
@@ -21,10 +21,10 @@ export function LogoutPage() {
   // WCAG 2.4.2: the title says what the page shows, not 'Session Ended' before or after a failure.
   usePageTitle(
     state.kind === 'done'
-      ? messages.sessionEnded
+      ? pageMessages.sessionEnded
       : state.kind === 'failed'
-        ? messages.logoutProblem
-        : messages.loggingOut,
+        ? pageMessages.logoutProblem
+        : pageMessages.loggingOut,
   );
 
   const logout = useCallback(async () => {
@@ -62,16 +62,16 @@ export function LogoutPage() {
       <Card width={448}>
         {state.kind === 'loading' ? (
           <>
-            <h1 className="portal__page-heading">{messages.loggingOut}</h1>
-            <Spinner announce size="small" primaryText={messages.loggingOut} />
+            <h1 className="portal__page-heading">{pageMessages.loggingOut}</h1>
+            <Spinner announce size="small" primaryText={pageMessages.loggingOut} />
           </>
         ) : null}
         {state.kind === 'done' ? (
           <>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {messages.sessionEnded}
+              {pageMessages.sessionEnded}
             </h1>
-            <p>{messages.signedOut}</p>
+            <p>{pageMessages.signedOut}</p>
             <Button
               variant="primary"
               onClick={() => {
@@ -79,21 +79,21 @@ export function LogoutPage() {
                 navigate('/login');
               }}
             >
-              {messages.backToSignIn}
+              {pageMessages.backToSignIn}
             </Button>
           </>
         ) : null}
         {state.kind === 'failed' ? (
           <>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {messages.logoutProblem}
+              {pageMessages.logoutProblem}
             </h1>
             <p role="alert">
               {state.message}
-              {messages.logoutRetrySuffix}
+              {pageMessages.logoutRetrySuffix}
             </p>
             <Button variant="primary" onClick={() => void logout()}>
-              {messages.logoutRetry}
+              {pageMessages.logoutRetry}
             </Button>
           </>
         ) : null}

@@ -1,21 +1,21 @@
 import { Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
-import { messages } from '../messages.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
+import { pageMessages } from './page-messages.ts';
 
 /** Portal spec §2 "No-access screen". */
 export function NoAccessPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  usePageTitle(messages.accessDenied);
+  usePageTitle(pageMessages.accessDenied);
   return (
     <Shell>
       <Card width={448}>
         <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-          {messages.accessDenied}
+          {pageMessages.accessDenied}
         </h1>
-        <p>{messages.checkNetwork}</p>
+        <p>{pageMessages.checkNetwork}</p>
       </Card>
     </Shell>
   );

@@ -1,11 +1,11 @@
 import { paths, type SessionData } from '@gatehouse/contract/client';
 import { Card, Spinner } from '@gatehouse/ui';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
-import { Navigate } from 'react-router';
+import { Redirect } from 'wouter';
 import { api } from '../api.ts';
-import { messages } from '../messages.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { usePageTitle } from '../usePageTitle.ts';
+import { pageMessages } from './page-messages.ts';
 
 const SessionContext = createContext<SessionData | null>(null);
 
@@ -35,18 +35,18 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     };
   }, []);
   if (state === 'checking') return <CheckingSession />;
-  if (state === 'denied') return <Navigate to="/login" replace />;
+  if (state === 'denied') return <Redirect to="/login" replace />;
   return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;
 }
 
 /** While the guard asks: the shell (a main landmark), a heading and the spinner. */
 function CheckingSession() {
-  usePageTitle(messages.checkingSession);
+  usePageTitle(pageMessages.checkingSession);
   return (
     <Shell>
       <Card width={448}>
-        <h1 className="portal__page-heading">{messages.checkingSession}</h1>
-        <Spinner announce size="small" primaryText={messages.checkingSession} />
+        <h1 className="portal__page-heading">{pageMessages.checkingSession}</h1>
+        <Spinner announce size="small" primaryText={pageMessages.checkingSession} />
       </Card>
     </Shell>
   );

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { serverMessages } from '../messages.ts';
+import { serverMessages } from '../server-messages.ts';
 import {
   birthDateForms,
   hasRepeatedRun,

@@ -1,5 +1,6 @@
 import { limits } from '../limits.ts';
-import { passwordMessages, serverMessages } from '../messages.ts';
+import { passwordMessages } from '../recovery-messages.ts';
+import { serverMessages } from '../server-messages.ts';
 import { Status } from '../status.ts';
 import { sharesMoreThan } from './username.ts';
 

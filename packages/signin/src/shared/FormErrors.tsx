@@ -1,5 +1,5 @@
-import { Alert } from '@gatehouse/ui';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, Suspense, useCallback, useState } from 'react';
+import { OnDemandAlert as Alert, alertChunk } from './onDemandAlert.tsx';
 
 /** One error of a failed submit: on a field, or about the whole form. */
 export type FormError = { fieldId?: string; message: string };
@@ -14,10 +14,10 @@ export type FormError = { fieldId?: string; message: string };
  */
 export function useFormErrors() {
   const [state, setState] = useState<{ errors: FormError[]; attempt: number }>({ errors: [], attempt: 0 });
-  const fail = useCallback(
-    (errors: FormError[]) => setState((s) => ({ errors, attempt: s.attempt + 1 })),
-    [],
-  );
+  const fail = useCallback((errors: FormError[]) => {
+    if (errors.some((e) => e.fieldId === undefined)) void alertChunk.load().catch(() => undefined);
+    setState((s) => ({ errors, attempt: s.attempt + 1 }));
+  }, []);
   const clear = useCallback(() => setState((s) => (s.errors.length ? { ...s, errors: [] } : s)), []);
   const { errors, attempt } = state;
   /** The field's error message, for the field's `error` prop. */
@@ -32,10 +32,13 @@ export function useFormErrors() {
   /** Errors about the whole form, as a critical alert. */
   const formAlert = (props: { id?: string } = {}): ReactNode => {
     const messages = errors.filter((e) => e.fieldId === undefined).map((e) => e.message);
+    // Its own boundary: an alert still loading never hides the form.
     return messages.length ? (
-      <Alert key={attempt} variant="critical" {...props}>
-        {messages.join(' ')}
-      </Alert>
+      <Suspense key={attempt} fallback={null}>
+        <Alert variant="critical" {...props}>
+          {messages.join(' ')}
+        </Alert>
+      </Suspense>
     ) : null;
   };
   return { errors, invalid: errors.length > 0, attempt, fail, clear, onField, formAlert };

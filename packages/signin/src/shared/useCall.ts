@@ -1,13 +1,20 @@
 import { type Callback, headers, Status } from '@gatehouse/contract/client';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
 import { type CallName, callFactor } from '../api/calls.ts';
 import type { CallOptions } from '../api/client.ts';
-import { ignoredFailures, interpret } from '../api/status-tables.ts';
 import { useWidget } from '../context.tsx';
 import { type MessageKey, t } from '../messages/index.ts';
+import { useNavigate } from '../router.tsx';
 import { isShownRoute, routes } from '../routes.ts';
+import { onDemand } from './onDemand.tsx';
 import { useAsyncError } from './useAsyncError.ts';
+
+/**
+ * The status tables and the callback table are read once a call answers, never on the login
+ * route's first paint: fetched when the browser is idle (SignIn prefetches them), or alongside the
+ * first call at the latest.
+ */
+export const answerTables = onDemand(() => import('../api/answers.ts'));
 
 /** What a screen learns from a call once the status table has been followed. */
 export type Outcome =
@@ -52,7 +59,10 @@ export function useCall() {
         const factor = callFactor[name];
         if (config.journey === 'STEPUP' && factor) extra[headers.acceptTokenType] = factor;
         const sent = { ...options, headers: { ...extra, ...options.headers } };
-        const result = await client.call(name, sent);
+        const [result, { callbackScreen, ignoredFailures, interpret }] = await Promise.all([
+          client.call(name, sent),
+          answerTables.load(),
+        ]);
         // Page events (widget spec §4): every answer's status, never a secret. The portal keeps
         // its login result (username, session and password status codes) from these.
         const body = options.body as { username?: unknown } | undefined;
@@ -109,7 +119,7 @@ export function useCall() {
           case 'COMPLETE':
           case 'CUSTOM': {
             const callbacks: Callback[] = result.envelope?.callbacks ?? [];
-            const next = callbackRoute(callbacks);
+            const next = callbackScreen(callbacks);
             if (next) {
               navigate(next.to, next.state ? { state: next.state } : undefined);
               return { kind: 'navigated' };
@@ -139,15 +149,4 @@ export function useCall() {
     [client, config, finish, navigate, sessionHeaders, throwAsync],
   );
   return run;
-}
-
-/** Widget spec §4, session login: which screen each callback leads to. */
-function callbackRoute(callbacks: Callback[]): { to: string; state?: Record<string, unknown> } | undefined {
-  for (const cb of callbacks) {
-    if (cb.name === 'PASSWORD' && cb.type === 'EXPIRED') return { to: routes.expired };
-    if (cb.name === 'PASSWORD' && cb.type === 'SETUP') return { to: routes.forcedUpdate };
-    if (cb.name === 'IDENTITY' && cb.type === 'MAINTENANCE')
-      return { to: routes.blocked, state: { reason: 'maintenance' } };
-  }
-  return undefined;
 }

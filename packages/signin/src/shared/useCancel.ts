@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
 import { useWidget } from '../context.tsx';
+import { useNavigate } from '../router.tsx';
 import { routes } from '../routes.ts';
 
 /** Widget spec §4 "Cancel": the login journey goes to login; others tell the host. */

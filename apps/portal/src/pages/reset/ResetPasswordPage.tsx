@@ -1,9 +1,9 @@
 import { format, limits, passwordError, paths } from '@gatehouse/contract/client';
 import { Alert, Button, Card, ErrorSummary, TextInput } from '@gatehouse/ui';
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { api, journeyMemory, serviceData } from '../../api.ts';
 import { messages as shellMessages } from '../../messages.ts';
+import { useNavigate } from '../../router.ts';
 import { recoveryTexts } from '../recovery-messages.ts';
 
 const messages = { ...shellMessages, ...recoveryTexts };

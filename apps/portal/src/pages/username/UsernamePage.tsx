@@ -13,9 +13,9 @@ import {
   Tooltip,
 } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { api, serviceData } from '../../api.ts';
 import { messages as shellMessages } from '../../messages.ts';
+import { useNavigate } from '../../router.ts';
 import { recoveryTexts } from '../recovery-messages.ts';
 
 const messages = { ...shellMessages, ...recoveryTexts };

@@ -1,9 +1,9 @@
 import { format, limits } from '@gatehouse/contract/client';
 import { Alert, Button, Checkbox, CodeInput } from '@gatehouse/ui';
 import { type FormEvent, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
+import { useLocationState, useNavigate } from '../../router.tsx';
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
 import { useFormErrors } from '../../shared/FormErrors.tsx';
@@ -48,7 +48,7 @@ export function OtpCodeScreen() {
   const call = useCall();
   const continueJourney = useContinueJourney();
   const navigate = useNavigate();
-  const nav = (useLocation().state ?? {}) as OtpNavState;
+  const nav = (useLocationState() ?? {}) as OtpNavState;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const [selected, setSelected] = useState<Selected>(

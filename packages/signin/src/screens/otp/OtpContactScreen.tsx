@@ -1,8 +1,8 @@
 import { type Contact, format } from '@gatehouse/contract/client';
 import { Alert, Button, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
+import { useLocationState, useNavigate } from '../../router.tsx';
 import { isShownRoute, routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
 import { useFormErrors } from '../../shared/FormErrors.tsx';
@@ -26,7 +26,7 @@ export function OtpContactScreen() {
   const { idPrefix, client, config } = useWidget();
   const call = useCall();
   const navigate = useNavigate();
-  const nav = (useLocation().state ?? {}) as OtpNavState;
+  const nav = (useLocationState() ?? {}) as OtpNavState;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [contacts, setContacts] = useState<Contacts | null>(nav.contacts ?? null);
   const [kind, setKind] = useState<'phone' | 'email'>(nav.switchToEmailOTP ? 'email' : 'phone');

@@ -1,8 +1,8 @@
 import { format } from '@gatehouse/contract/client';
 import { Alert, Button } from '@gatehouse/ui';
 import { useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
+import { useLocationState, useNavigate } from '../../router.tsx';
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
@@ -18,7 +18,7 @@ import './Otp.css';
 export function RepScreen() {
   const { idPrefix, config } = useWidget();
   const navigate = useNavigate();
-  const nav = (useLocation().state ?? {}) as OtpNavState & { reason?: string };
+  const nav = (useLocationState() ?? {}) as OtpNavState & { reason?: string };
   const headingRef = useRef<HTMLHeadingElement>(null);
   useHeadingFocus(headingRef);
   const stepUp = config.journey === 'STEPUP';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../router.tsx';
 import { routes } from '../../routes.ts';
 import { Loading } from '../../shared/Loading.tsx';
 import { useCall } from '../../shared/useCall.ts';

@@ -1,9 +1,9 @@
 import { format } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import { type ReactNode, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { useWidget } from '../../context.tsx';
 import { type MessageKey, t } from '../../messages/index.ts';
+import { useCanGoBack, useNavigate } from '../../router.tsx';
 import { isStateKey, type StateTextsKey, tx } from './messages.ts';
 
 type Key = MessageKey | StateTextsKey;
@@ -65,7 +65,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
   const page: PageDef = statePages[name];
   const { config, idPrefix, client } = useWidget();
   const navigate = useNavigate();
-  const location = useLocation();
+  const canGoBack = useCanGoBack();
   const cancel = useCancel();
   const headingRef = useRef<HTMLHeadingElement>(null);
   useHeadingFocus(headingRef);
@@ -89,7 +89,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
         navigate(routes.createUsername);
         return;
       case 'back':
-        if (location.key !== 'default') navigate(-1);
+        if (canGoBack) navigate(-1);
         else cancel();
         return;
       case 'signInAgain':

@@ -1,10 +1,10 @@
-import { useLocation } from 'react-router';
 import { useWidget } from '../../context.tsx';
+import { useLocationState } from '../../router.tsx';
 import { StatePage, type StatePageName } from './StatePage.tsx';
 
 /** Blocked, or blocked for reset when the state says so (password authentication 1203). */
 export function BlockedRoute() {
-  const state = useLocation().state as { reason?: string } | null;
+  const state = useLocationState() as { reason?: string } | null;
   const names: Record<string, StatePageName> = {
     reset: 'blockedReset',
     maintenance: 'maintenance',

@@ -1,8 +1,8 @@
 import { format } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
-import { useLocation } from 'react-router';
 import { useWidget } from '../../context.tsx';
+import { useLocationState } from '../../router.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
@@ -12,7 +12,7 @@ import { tx } from './messages.ts';
 export function UsernameConfirmationScreen() {
   const { idPrefix } = useWidget();
   const call = useCall();
-  const state = useLocation().state as { username?: string } | null;
+  const state = useLocationState() as { username?: string } | null;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [busy, setBusy] = useState(false);
   useHeadingFocus(headingRef);

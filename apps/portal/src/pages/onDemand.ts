@@ -1,0 +1,8 @@
+import { onDemand } from '@gatehouse/signin';
+
+/**
+ * The portal's pages off the login route, behind one dynamic import (one on-demand chunk), so the
+ * login route stays within its budget; the portal fetches it when the browser is idle, so the next
+ * page does not wait on the network (docs/decisions/019-small-router.md).
+ */
+export const pages = onDemand(() => import('./lazy.ts'));

@@ -1,0 +1,20 @@
+import { factorMessages, identityMessages, loginMessages } from './messages.ts';
+import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';
+
+/**
+ * Every text the server sends in an envelope: the groups above, so a client imports only its own.
+ * A pure call, not an object spread: a bundler can drop it (and the groups only it uses) from a
+ * client that never reads it, where a spread of the groups would be kept for its possible getters.
+ */
+export const serverMessages: typeof loginMessages &
+  typeof identityMessages &
+  typeof recoveryMessages &
+  typeof passwordUpdateMessages &
+  typeof factorMessages = /* @__PURE__ */ Object.assign(
+  {},
+  loginMessages,
+  identityMessages,
+  recoveryMessages,
+  passwordUpdateMessages,
+  factorMessages,
+);
