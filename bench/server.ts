@@ -35,6 +35,10 @@ const { values: args, positionals } = parseArgs({
     bare: { type: 'string' },
     argon2: { type: 'string' },
     'log-file': { type: 'string', default: '/tmp/gatehouse-bench-identity.log' },
+    /** Rows to run (comma-separated): probe, browser, remember, otp, signin; all by default. */
+    only: { type: 'string' },
+    /** Writes a CPU profile of the service (node --cpu-prof) into this folder. */
+    profile: { type: 'string' },
   },
 });
 
@@ -47,6 +51,8 @@ const PASSWORD = 'Harbor7Lights';
 /** Sign-in accounts: one per connection, since the attempts on one account are serialised. */
 const SIGNIN_ACCOUNTS = 64;
 const root = new URL('..', import.meta.url);
+const wanted = args.only?.split(',');
+const want = (row: string) => !wanted || wanted.includes(row);
 
 // --- child modes -----------------------------------------------------------------------------------
 
@@ -267,28 +273,32 @@ async function main() {
 
   const threadpool = String(Math.max(4, cores));
   const log = openSync(args['log-file']!, 'w');
-  const node = (script: string[], env: Record<string, string>) =>
-    spawn(process.execPath, ['--import', 'tsx', ...script], {
+  const node = (script: string[], env: Record<string, string>, flags: string[] = []) =>
+    spawn(process.execPath, [...flags, '--import', 'tsx', ...script], {
       cwd: new URL('.', root).pathname,
       env: { ...process.env, UV_THREADPOOL_SIZE: threadpool, ...env },
       stdio: ['ignore', log, 'inherit'],
     });
-  const service = node(['apps/identity/src/main.ts'], {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    SESSION_SECRET: randomBytes(24).toString('hex'),
-    PUBLIC_ORIGIN: 'https://bench.example',
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    MAIL_FROM: 'Bench <bench@bank.example>',
-    SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
-    SMS_WEBHOOK_TOKEN: 'bench-webhook-token',
-    SERVE_APPS: 'false',
-    RATE_LIMIT_CLIENT_MAX: '100000',
-    RATE_LIMIT_ACCOUNT_MAX: '10000',
-  });
+  const service = node(
+    ['apps/identity/src/main.ts'],
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: randomBytes(24).toString('hex'),
+      PUBLIC_ORIGIN: 'https://bench.example',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      MAIL_FROM: 'Bench <bench@bank.example>',
+      SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
+      SMS_WEBHOOK_TOKEN: 'bench-webhook-token',
+      SERVE_APPS: 'false',
+      RATE_LIMIT_CLIENT_MAX: '100000',
+      RATE_LIMIT_ACCOUNT_MAX: '10000',
+    },
+    args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [],
+  );
   const bareApp = node(['bench/server.ts', '--bare', String(barePort)], {});
   const children = [service, bareApp];
   const stop = () => {
@@ -324,62 +334,67 @@ async function main() {
     rows.push({ name: 'bare Fastify GET /health', r: bareResult });
     const vsBare = (name: string, r: Result) =>
       rows.push({ name, r, ratio: { of: 'bare', value: r.rps / bareResult.rps } });
-    vsBare('GET /api/health, no cookies (a probe)', await cannon({ url: `${base}/api/health` }));
-    vsBare(
-      'GET /api/health, browser cookies',
-      await cannon({ url: `${base}/api/health`, headers: { cookie: cookieHeader(browser) } }),
-    );
-    vsBare(
-      'GET remember username',
-      await cannon({
-        url: `${base}/api/user/identity/remember/username`,
-        headers: { cookie: cookieHeader(browser) },
-      }),
-    );
-    vsBare(
-      'GET OTP state (login transaction)',
-      await cannon({
-        url: `${base}/api/user/factor/otp/state?timestamp=1`,
-        headers: { cookie: cookieHeader(atFactor) },
-      }),
-    );
+    if (want('probe'))
+      vsBare('GET /api/health, no cookies (a probe)', await cannon({ url: `${base}/api/health` }));
+    if (want('browser'))
+      vsBare(
+        'GET /api/health, browser cookies',
+        await cannon({ url: `${base}/api/health`, headers: { cookie: cookieHeader(browser) } }),
+      );
+    if (want('remember'))
+      vsBare(
+        'GET remember username',
+        await cannon({
+          url: `${base}/api/user/identity/remember/username`,
+          headers: { cookie: cookieHeader(browser) },
+        }),
+      );
+    if (want('otp'))
+      vsBare(
+        'GET OTP state (login transaction)',
+        await cannon({
+          url: `${base}/api/user/factor/otp/state?timestamp=1`,
+          headers: { cookie: cookieHeader(atFactor) },
+        }),
+      );
 
-    // The argon2id ceiling: its own process, the server idle.
-    const ceilingChild = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'bench/server.ts', '--argon2', String(duration), '--', hash],
-      {
-        cwd: new URL('.', root).pathname,
-        env: { ...process.env, UV_THREADPOOL_SIZE: threadpool },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    ceilingChild.stdout!.on('data', (d) => {
-      out += d;
-    });
-    await new Promise((r) => ceilingChild.on('exit', r));
-    const ceiling = JSON.parse(out) as { rate: number; threads: number };
-    rows.push({
-      name: `argon2id verify, ${ceiling.threads} threads (ceiling)`,
-      r: { rps: ceiling.rate, p50: Number.NaN, p99: Number.NaN, errors: 0, non2xx: 0 },
-    });
+    if (want('signin')) {
+      // The argon2id ceiling: its own process, the server idle.
+      const ceilingChild = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'bench/server.ts', '--argon2', String(duration), '--', hash],
+        {
+          cwd: new URL('.', root).pathname,
+          env: { ...process.env, UV_THREADPOOL_SIZE: threadpool },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let out = '';
+      ceilingChild.stdout!.on('data', (d) => {
+        out += d;
+      });
+      await new Promise((r) => ceilingChild.on('exit', r));
+      const ceiling = JSON.parse(out) as { rate: number; threads: number };
+      rows.push({
+        name: `argon2id verify, ${ceiling.threads} threads (ceiling)`,
+        r: { rps: ceiling.rate, p50: Number.NaN, p99: Number.NaN, errors: 0, non2xx: 0 },
+      });
 
-    const signIn = await signIns(usernames);
-    rows.push({
-      name: `complete sign-ins, ${Math.min(usernames.length, signInConnections)} browsers`,
-      r: signIn,
-      ratio: { of: 'argon2id', value: signIn.rps / ceiling.rate },
-    });
+      const signIn = await signIns(usernames);
+      rows.push({
+        name: `complete sign-ins, ${Math.min(usernames.length, signInConnections)} browsers`,
+        r: signIn,
+        ratio: { of: 'argon2id', value: signIn.rps / ceiling.rate },
+      });
 
-    // Health while sign-ins saturate the hashing: 20 checks a second on one connection.
-    const [loaded, probe] = await Promise.all([
-      signIns(usernames),
-      cannon({ url: `${base}/api/health`, connections: 1, overallRate: 20 }),
-    ]);
-    rows.push({ name: 'complete sign-ins (with the probe below)', r: loaded });
-    rows.push({ name: 'GET /api/health during sign-ins, 20/s', r: probe });
-
+      // Health while sign-ins saturate the hashing: 20 checks a second on one connection.
+      const [loaded, probe] = await Promise.all([
+        signIns(usernames),
+        cannon({ url: `${base}/api/health`, connections: 1, overallRate: 20 }),
+      ]);
+      rows.push({ name: 'complete sign-ins (with the probe below)', r: loaded });
+      rows.push({ name: 'GET /api/health during sign-ins, 20/s', r: probe });
+    }
     const f = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
     console.log(
       `\nServer throughput: ${cores} cores, ${duration} s per row, ${connections} connections, UV_THREADPOOL_SIZE=${threadpool}, LOG_LEVEL=info (production)\n`,
