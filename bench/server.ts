@@ -3,7 +3,8 @@
  * side by side, measured in one run with autocannon; every figure is printed beside a ratio to a
  * baseline of the same run, since absolute figures move with the machine and its neighbours.
  *
- *   node --import tsx bench/server.ts [--duration 5] [--connections 10] [--database-url URL]
+ *   node --import tsx bench/server.ts [--duration 5] [--rounds 3] [--connections 10] [--database-url URL]
+ *                                     [--only probe,browser,remember,otp,signin] [--profile DIR]
  *
  * - non-hashing calls (health without cookies as a load balancer probes it, health with a
  *   browser's cookies, the remember GET, the OTP state of a login transaction) against the bare
@@ -30,6 +31,7 @@ const { values: args, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
     bare: { type: 'string' },
@@ -44,6 +46,7 @@ const { values: args, positionals } = parseArgs({
 
 const cores = availableParallelism();
 const duration = Number(args.duration);
+const rounds = Number(args.rounds);
 const connections = Number(args.connections);
 const port = Number(process.env.BENCH_PORT ?? 8282);
 const barePort = port + 1;
@@ -329,89 +332,117 @@ async function main() {
     await cannon({ url: `${base}/api/health`, duration: 2 });
     await signIns(usernames, 2);
 
-    const rows: Array<{ name: string; r: Result; ratio?: { of: string; value: number } }> = [];
-    const bareResult = await cannon({ url: `http://127.0.0.1:${barePort}/health` });
-    rows.push({ name: 'bare Fastify GET /health', r: bareResult });
-    const vsBare = (name: string, r: Result) =>
-      rows.push({ name, r, ratio: { of: 'bare', value: r.rps / bareResult.rps } });
+    // Rows run in rounds, each round measuring the baseline and then the rows that compare with
+    // it, so a neighbour's load that comes and goes weighs on both alike. Requests per second: the
+    // mean over rounds; p50 and p99: the median over rounds.
+    type Row = { name: string; results: Result[]; of?: Row };
+    const rows: Row[] = [];
+    const row = (name: string, of?: Row): Row => {
+      const r: Row = { name, results: [], ...(of ? { of } : {}) };
+      rows.push(r);
+      return r;
+    };
+    const bareRow = row('bare Fastify GET /health');
+    const light: Array<[Row, () => Promise<Result>]> = [];
     if (want('probe'))
-      vsBare('GET /api/health, no cookies (a probe)', await cannon({ url: `${base}/api/health` }));
+      light.push([
+        row('GET /api/health, no cookies (a probe)', bareRow),
+        () => cannon({ url: `${base}/api/health` }),
+      ]);
     if (want('browser'))
-      vsBare(
-        'GET /api/health, browser cookies',
-        await cannon({ url: `${base}/api/health`, headers: { cookie: cookieHeader(browser) } }),
-      );
+      light.push([
+        row('GET /api/health, browser cookies', bareRow),
+        () => cannon({ url: `${base}/api/health`, headers: { cookie: cookieHeader(browser) } }),
+      ]);
     if (want('remember'))
-      vsBare(
-        'GET remember username',
-        await cannon({
-          url: `${base}/api/user/identity/remember/username`,
-          headers: { cookie: cookieHeader(browser) },
-        }),
-      );
+      light.push([
+        row('GET remember username', bareRow),
+        () =>
+          cannon({
+            url: `${base}/api/user/identity/remember/username`,
+            headers: { cookie: cookieHeader(browser) },
+          }),
+      ]);
     if (want('otp'))
-      vsBare(
-        'GET OTP state (login transaction)',
-        await cannon({
-          url: `${base}/api/user/factor/otp/state?timestamp=1`,
-          headers: { cookie: cookieHeader(atFactor) },
-        }),
-      );
+      light.push([
+        row('GET OTP state (login transaction)', bareRow),
+        () =>
+          cannon({
+            url: `${base}/api/user/factor/otp/state?timestamp=1`,
+            headers: { cookie: cookieHeader(atFactor) },
+          }),
+      ]);
+    for (let round = 0; round < rounds; round++) {
+      bareRow.results.push(await cannon({ url: `http://127.0.0.1:${barePort}/health` }));
+      for (const [r, run] of light) r.results.push(await run());
+    }
 
     if (want('signin')) {
-      // The argon2id ceiling: its own process, the server idle.
-      const ceilingChild = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'bench/server.ts', '--argon2', String(duration), '--', hash],
-        {
-          cwd: new URL('.', root).pathname,
-          env: { ...process.env, UV_THREADPOOL_SIZE: threadpool },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        },
-      );
-      let out = '';
-      ceilingChild.stdout!.on('data', (d) => {
-        out += d;
-      });
-      await new Promise((r) => ceilingChild.on('exit', r));
-      const ceiling = JSON.parse(out) as { rate: number; threads: number };
-      rows.push({
-        name: `argon2id verify, ${ceiling.threads} threads (ceiling)`,
-        r: { rps: ceiling.rate, p50: Number.NaN, p99: Number.NaN, errors: 0, non2xx: 0 },
-      });
-
-      const signIn = await signIns(usernames);
-      rows.push({
-        name: `complete sign-ins, ${Math.min(usernames.length, signInConnections)} browsers`,
-        r: signIn,
-        ratio: { of: 'argon2id', value: signIn.rps / ceiling.rate },
-      });
-
-      // Health while sign-ins saturate the hashing: 20 checks a second on one connection.
-      const [loaded, probe] = await Promise.all([
-        signIns(usernames),
-        cannon({ url: `${base}/api/health`, connections: 1, overallRate: 20 }),
-      ]);
-      rows.push({ name: 'complete sign-ins (with the probe below)', r: loaded });
-      rows.push({ name: 'GET /api/health during sign-ins, 20/s', r: probe });
+      const browsers = Math.min(usernames.length, signInConnections);
+      const ceilingRow = row(`argon2id verify, ${threadpool} threads (ceiling)`);
+      const signInRow = row(`complete sign-ins, ${browsers} browsers`, ceilingRow);
+      const loadedRow = row('complete sign-ins, with the probe below', ceilingRow);
+      const probeRow = row('GET /api/health during those sign-ins, 20/s');
+      for (let round = 0; round < rounds; round++) {
+        // The argon2id ceiling: its own process, the service idle.
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', 'bench/server.ts', '--argon2', String(duration), '--', hash],
+          {
+            cwd: new URL('.', root).pathname,
+            env: { ...process.env, UV_THREADPOOL_SIZE: threadpool },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        let out = '';
+        child.stdout!.on('data', (d) => {
+          out += d;
+        });
+        await new Promise((r) => child.on('exit', r));
+        const { rate } = JSON.parse(out) as { rate: number };
+        ceilingRow.results.push({ rps: rate, p50: Number.NaN, p99: Number.NaN, errors: 0, non2xx: 0 });
+        signInRow.results.push(await signIns(usernames));
+        // The health check while sign-ins saturate the hashing: 20 a second on one connection.
+        const [loaded, probe] = await Promise.all([
+          signIns(usernames),
+          cannon({ url: `${base}/api/health`, connections: 1, overallRate: 20 }),
+        ]);
+        loadedRow.results.push(loaded);
+        probeRow.results.push(probe);
+      }
     }
     const f = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const median = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)]! : Number.NaN;
+    };
     console.log(
-      `\nServer throughput: ${cores} cores, ${duration} s per row, ${connections} connections, UV_THREADPOOL_SIZE=${threadpool}, LOG_LEVEL=info (production)\n`,
+      `\nServer throughput: ${cores} cores, ${rounds} rounds of ${duration} s per row, ${connections} connections (sign-ins: ${signInConnections}), UV_THREADPOOL_SIZE=${threadpool}, LOG_LEVEL=info, production mode\n`,
     );
     console.log(
       `${'call'.padEnd(46)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}  ratio`,
     );
-    for (const { name, r, ratio } of rows) {
+    for (const { name, results, of } of rows) {
+      const rps = mean(results.map((r) => r.rps));
+      const errors = results.reduce((n, r) => n + r.errors + r.non2xx, 0);
+      const ratio = of
+        ? `${(rps / mean(of.results.map((r) => r.rps))).toFixed(2)} of ${of.name.split(' ')[0]}`
+        : '';
       console.log(
-        `${name.padEnd(46)} ${f(r.rps, 1).padStart(9)} ${f(r.p50, 1).padStart(8)} ${f(r.p99, 1).padStart(8)} ${String(r.errors + r.non2xx).padStart(7)}  ${ratio ? `${ratio.value.toFixed(2)} of ${ratio.of}` : ''}`,
+        `${name.padEnd(46)} ${f(rps, 1).padStart(9)} ${f(median(results.map((r) => r.p50)), 1).padStart(8)} ${f(median(results.map((r) => r.p99)), 1).padStart(8)} ${String(errors).padStart(7)}  ${ratio}`,
       );
     }
     console.log(
       '\nGoals: non-hashing calls >= 0.50 of bare; sign-ins >= 0.90 of argon2id with p99 < 1000 ms; health p99 < 20 ms during sign-ins.',
     );
   } finally {
+    // Let the service close (and write its profile) before this process ends.
+    const exited = children.map((c) =>
+      c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve(),
+    );
     stop();
+    await Promise.race([Promise.all(exited), new Promise((r) => setTimeout(r, 10_000))]);
     closeSync(log);
   }
 }
