@@ -185,7 +185,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     },
   });
 
-  const hasher = new PasswordHasher(config.argon2);
+  const hasher = new PasswordHasher(config.argon2, config.argon2Pool);
   const sessions = new SessionStore(db, clock, config);
   const mailer = createMailer(config, db, clock);
   const ctx: Context = {
