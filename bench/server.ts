@@ -20,7 +20,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { verify } from '@node-rs/argon2';
@@ -133,16 +133,38 @@ async function waitFor(url: string, child: ChildProcess, name: string) {
   throw new Error(`${name} did not answer at ${url}`);
 }
 
-type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuUs?: number };
 
-async function cannon(options: autocannon.Options): Promise<Result> {
+/** CPU time a process has used, in µs (Linux /proc; undefined elsewhere). */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime (fields 14 and 15 of stat), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One autocannon run. With the serving process's pid, also its CPU time per request: a measure of
+ * the server's own cost that does not depend on how much of the machine the client and the
+ * neighbours leave it.
+ */
+async function cannon(options: autocannon.Options, pid?: number): Promise<Result> {
+  const before = cpuMicros(pid);
   const result = await autocannon({ duration, connections, ...options });
+  const after = cpuMicros(pid);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    ...(before !== undefined && after !== undefined && result.requests.total
+      ? { cpuUs: (after - before) / result.requests.total }
+      : {}),
   };
 }
 
@@ -348,33 +370,39 @@ async function main() {
     if (want('probe'))
       light.push([
         row('GET /api/health, no cookies (a probe)', bareRow),
-        () => cannon({ url: `${base}/api/health` }),
+        () => cannon({ url: `${base}/api/health` }, service.pid),
       ]);
     if (want('browser'))
       light.push([
         row('GET /api/health, browser cookies', bareRow),
-        () => cannon({ url: `${base}/api/health`, headers: { cookie: cookieHeader(browser) } }),
+        () => cannon({ url: `${base}/api/health`, headers: { cookie: cookieHeader(browser) } }, service.pid),
       ]);
     if (want('remember'))
       light.push([
         row('GET remember username', bareRow),
         () =>
-          cannon({
-            url: `${base}/api/user/identity/remember/username`,
-            headers: { cookie: cookieHeader(browser) },
-          }),
+          cannon(
+            {
+              url: `${base}/api/user/identity/remember/username`,
+              headers: { cookie: cookieHeader(browser) },
+            },
+            service.pid,
+          ),
       ]);
     if (want('otp'))
       light.push([
         row('GET OTP state (login transaction)', bareRow),
         () =>
-          cannon({
-            url: `${base}/api/user/factor/otp/state?timestamp=1`,
-            headers: { cookie: cookieHeader(atFactor) },
-          }),
+          cannon(
+            {
+              url: `${base}/api/user/factor/otp/state?timestamp=1`,
+              headers: { cookie: cookieHeader(atFactor) },
+            },
+            service.pid,
+          ),
       ]);
     for (let round = 0; round < rounds; round++) {
-      bareRow.results.push(await cannon({ url: `http://127.0.0.1:${barePort}/health` }));
+      bareRow.results.push(await cannon({ url: `http://127.0.0.1:${barePort}/health` }, bareApp.pid));
       for (const [r, run] of light) r.results.push(await run());
     }
 
@@ -422,18 +450,26 @@ async function main() {
       `\nServer throughput: ${cores} cores, ${rounds} rounds of ${duration} s per row, ${connections} connections (sign-ins: ${signInConnections}), argon2id pool ${process.env.ARGON2_THREADS ?? cores} threads at nice +${process.env.ARGON2_NICE ?? 0}, LOG_LEVEL=info, production mode\n`,
     );
     console.log(
-      `${'call'.padEnd(46)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}  ratio`,
+      `${'call'.padEnd(46)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'ratio'.padStart(16)} ${'CPU µs/req'.padStart(11)} ${'CPU ratio'.padStart(10)}`,
     );
+    const cpu = (results: Result[]) => {
+      const known = results.filter((r) => r.cpuUs !== undefined);
+      return known.length ? mean(known.map((r) => r.cpuUs!)) : Number.NaN;
+    };
     for (const { name, results, of } of rows) {
+      const cpuRatio = of ? cpu(of.results) / cpu(results) : Number.NaN;
       const rps = mean(results.map((r) => r.rps));
       const errors = results.reduce((n, r) => n + r.errors + r.non2xx, 0);
       const ratio = of
         ? `${(rps / mean(of.results.map((r) => r.rps))).toFixed(2)} of ${of.name.split(' ')[0]}`
         : '';
       console.log(
-        `${name.padEnd(46)} ${f(rps, 1).padStart(9)} ${f(median(results.map((r) => r.p50)), 1).padStart(8)} ${f(median(results.map((r) => r.p99)), 1).padStart(8)} ${String(errors).padStart(7)}  ${ratio}`,
+        `${name.padEnd(46)} ${f(rps, 1).padStart(9)} ${f(median(results.map((r) => r.p50)), 1).padStart(8)} ${f(median(results.map((r) => r.p99)), 1).padStart(8)} ${String(errors).padStart(7)} ${ratio.padStart(16)} ${f(cpu(results)).padStart(11)} ${f(cpuRatio, 2).padStart(10)}`,
       );
     }
+    console.log(
+      "\nratio: requests per second against the baseline of the same rounds. CPU µs/req: the serving process's CPU time per request. CPU ratio: the baseline's CPU per request over the row's, i.e. what one core serves of this call against the bare route, whatever share of the machine the client and the neighbours leave.",
+    );
     console.log(
       '\nGoals: non-hashing calls >= 0.50 of bare; sign-ins >= 0.90 of argon2id with p99 < 1000 ms; health p99 < 20 ms during sign-ins.',
     );
