@@ -60,7 +60,7 @@ const schema = z
     ARGON2_ITERATIONS: int(1, 10).default(2),
     ARGON2_PARALLELISM: int(1, 16).default(1),
     ARGON2_THREADS: int(1, 256).optional(),
-    ARGON2_NICE: int(0, 19).default(0),
+    ARGON2_NICE: int(0, 19).default(10),
     BODY_LIMIT_BYTES: int(1024, 1048576).default(16384),
     REMEMBER_MAX: int(1, 50).default(5),
     PROHIBITED_NETWORKS: list.default([]),
