@@ -77,6 +77,29 @@ function notFound(request: FastifyRequest, reply: FastifyReply) {
   return answer(request, reply, Status.NOT_FOUND, { params: [`${request.method} ${shown}`] });
 }
 
+/**
+ * One log line per request at info, written when the answer is sent: `request completed` with the
+ * request id, method, path, route, client address, the clients' correlation headers, status and
+ * time in ms (`request errored` at error level when the answer failed). The arrival
+ * (`incoming request`) only at debug: two lines per request cost a tenth of the throughput of a
+ * light call (issue 14). Fastify's other lines (stream and header errors) are unchanged.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(request: FastifyRequest) {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) {
+      request.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        'request errored',
+      );
+    } else {
+      request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    }
+  }
+}
+
 export type BuildOptions = {
   config: Config;
   db?: DB;
@@ -97,12 +120,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         req: (req) => ({
           method: req.method,
           url: String(req.url).replace(/\?.*$/, '?…'),
+          route: req.routeOptions?.url,
           remoteAddress: req.ip,
           appId: req.headers?.appid,
           appName: req.headers?.appname,
           eventType: req.headers?.eventtype,
           subEventType: req.headers?.sub_eventtype,
         }),
+        res: (reply) => ({ statusCode: reply.statusCode }),
       },
     },
     options.logStream ?? process.stdout,
@@ -136,7 +161,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
     },
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
     // Requests that arrive while the service shuts down get the 503 envelope below, not
     // Fastify's own body.
     return503OnClosing: false,
@@ -151,7 +176,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   // An answer outside its route's outcome table fails loudly except in production (lib/http.ts).
   app.decorate('outcomesStrict', !config.production);
 
-  const hasher = new PasswordHasher(config.argon2);
+  const hasher = new PasswordHasher(config.argon2, config.argon2Pool);
   const sessions = new SessionStore(db, clock, config);
   const mailer = createMailer(config, db, clock);
   const ctx: Context = {

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { limits } from '@gatehouse/contract';
 import { z } from 'zod';
 import type { CredentialKeys } from './credentials/cipher.ts';
@@ -65,6 +66,8 @@ const schema = z
     ARGON2_MEMORY_KIB: int(8192, 1048576).default(19456),
     ARGON2_ITERATIONS: int(1, 10).default(2),
     ARGON2_PARALLELISM: int(1, 16).default(1),
+    ARGON2_THREADS: int(1, 256).optional(),
+    ARGON2_NICE: int(0, 19).default(10),
     BODY_LIMIT_BYTES: int(1024, 1048576).default(16384),
     REMEMBER_MAX: int(1, 50).default(5),
     PROHIBITED_NETWORKS: list.default([]),
@@ -172,6 +175,8 @@ export type Config = {
     client: { max: number; windowMs: number };
   };
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  /** The argon2id worker pool: threads (default one per core) and their nice increment. */
+  argon2Pool: { threads: number; nice: number };
   bodyLimit: number;
   /** Saved usernames per device (the oldest drops). */
   rememberMax: number;
@@ -513,6 +518,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeCost: v.ARGON2_ITERATIONS,
       parallelism: v.ARGON2_PARALLELISM,
     },
+    argon2Pool: { threads: v.ARGON2_THREADS ?? availableParallelism(), nice: v.ARGON2_NICE },
     bodyLimit: v.BODY_LIMIT_BYTES,
     rememberMax: v.REMEMBER_MAX,
     prohibitedNetworks,

@@ -1,7 +1,10 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
-import { cookies, headers, Status } from '@gatehouse/contract';
+import { API_BASE, cookies, headers, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/crypto.ts';
 import { answer } from '../lib/http.ts';
@@ -53,10 +56,28 @@ function allowedOrigin(ctx: Context, request: FastifyRequest, origin: string): b
   return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
 }
 
-export async function security(app: FastifyInstance, ctx: Context) {
-  const frameAncestors = ["'self'", ...ctx.config.frameAncestors];
-  await app.register(helmet, {
-    global: true,
+/**
+ * The security headers of every answer, as helmet writes them for these options. None depends on
+ * the request, so helmet runs once, at start, on a response that is never sent, and each request
+ * copies the result (helmet per request rebuilt the same policy text every time: issue 14).
+ */
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const request = new IncomingMessage(new Socket());
+  const response = new ServerResponse(request);
+  helmet(options)(request, response, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return Object.fromEntries(
+    Object.entries(response.getHeaders()).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : String(value),
+    ]),
+  );
+}
+
+/** The helmet options of the service: CSP, framing, HSTS in production, referrer policy. */
+export function helmetOptions(config: Config): HelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -65,19 +86,43 @@ export async function security(app: FastifyInstance, ctx: Context) {
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...ctx.config.connectSrc],
+        connectSrc: ["'self'", ...config.connectSrc],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
-        frameAncestors,
-        ...(ctx.config.production ? { upgradeInsecureRequests: [] } : {}),
+        frameAncestors: ["'self'", ...config.frameAncestors],
+        ...(config.production ? { upgradeInsecureRequests: [] } : {}),
       },
     },
     // frame-ancestors in the CSP decides framing; X-Frame-Options cannot list several hosts.
-    frameguard: ctx.config.frameAncestors.length ? false : { action: 'sameorigin' },
-    strictTransportSecurity: ctx.config.production ? { maxAge: 31536000, includeSubDomains: true } : false,
+    frameguard: config.frameAncestors.length ? false : { action: 'sameorigin' },
+    strictTransportSecurity: config.production ? { maxAge: 31536000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+  };
+}
+
+/** Operational routes: a probe or a reader of the API reference needs no CSRF token. */
+const OPERATIONAL = new Set([paths.ready, paths.openapi, paths.apiDocs].map((p) => `${API_BASE}${p}`));
+
+/**
+ * Whether an answer hands out the CSRF token (and, before sign-in, the device cookie it is bound
+ * to): every state-changing call (checked below; a refused one gets a fresh token to retry with)
+ * and every GET of an API route a browser calls, health included (the widget fetches its first
+ * token there). Static files, readiness, the API reference, preflights and unknown paths set no
+ * cookie: they need none, and a Set-Cookie would keep a shared cache from storing a static file.
+ */
+function handsOutToken(request: FastifyRequest): boolean {
+  if (UNSAFE.has(request.method)) return true;
+  if (request.method !== 'GET') return false;
+  const route = request.routeOptions.url;
+  return route?.startsWith(`${API_BASE}/`) === true && !OPERATIONAL.has(route);
+}
+
+export async function security(app: FastifyInstance, ctx: Context) {
+  const secure = securityHeaders(helmetOptions(ctx.config));
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(secure);
   });
 
   // A portal on another host (the dev, uat, qa and prod environments) calls the API with its
@@ -110,6 +155,7 @@ export async function security(app: FastifyInstance, ctx: Context) {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
+    if (!handsOutToken(request)) return;
     const sessionToken = request.cookies[ctx.cookieNames.session];
     let anonymous = request.cookies[ctx.cookieNames.device];
     if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(ctx, reply);

@@ -16,6 +16,12 @@ export const builtSites = (): Site[] => [
 /**
  * Serves the built apps (or the given folders, in tests). A path the file server refuses
  * (traversal, NUL, `//host`) reaches the app's error handler, which answers 404 in the envelope.
+ *
+ * Text files are sent compressed: the build writes a `.br` and a `.gz` beside each one
+ * (vite.precompress.ts) and the file server picks by Accept-Encoding (Brotli first, then gzip,
+ * else the file itself), with `Vary: Accept-Encoding` on every variant. Nothing is compressed per
+ * request. Hashed assets (`assets/`) are cached for a year, immutable; the HTML, env.json and the
+ * widget's fixed names are revalidated (`no-cache`, with ETag and Last-Modified).
  */
 export async function staticPlugin(app: FastifyInstance, options: { sites?: Site[] } = {}) {
   const sites = options.sites ?? builtSites();
@@ -30,6 +36,7 @@ export async function staticPlugin(app: FastifyInstance, options: { sites?: Site
       prefix: site.prefix,
       decorateReply: first,
       index: ['index.html'],
+      preCompressed: true,
       maxAge: 0,
       setHeaders: (res, path) => {
         // Hashed assets never change; everything else is revalidated.

@@ -1,0 +1,197 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cookies, headers as headerNames, paths } from '@gatehouse/contract';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { helmetOptions, securityHeaders } from '../src/plugins/security.ts';
+import {
+  api,
+  baseEnv,
+  Client,
+  code,
+  createAccount,
+  expectFailureEnvelope,
+  targets,
+  useHarness,
+} from './support/harness.ts';
+
+/**
+ * Issue 14 point 4: what a request costs besides its work. One log line per request at info; the
+ * security headers built once; a CSRF token and device cookie only on the answers that hand one out,
+ * with every state-changing call still checked exactly as before.
+ */
+
+const PASSWORD = 'Harbor7Lights';
+const setCookies = (r: LightMyRequestResponse) => {
+  const raw = r.headers['set-cookie'];
+  return raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
+};
+
+describe.each(targets)('one log line per request ($name)', (target) => {
+  const h = useHarness(target);
+
+  test('at info: one `request completed` line with request id, method, path, route, status and time', async () => {
+    const { app, logs } = await h.start({ LOG_LEVEL: 'info' });
+    const r = await app.inject({
+      method: 'GET',
+      url: `${api(paths.otpState)}?timestamp=1`,
+      headers: { appid: 'PRIMESRVPORTAL', eventtype: 'LOGIN' },
+    });
+    const requestId = r.headers['x-request-id'];
+    const lines = logs.map((l) => JSON.parse(l)).filter((l) => l.requestId === requestId);
+    expect(lines.map((l) => l.msg)).toEqual(['request completed']);
+    const [line] = lines;
+    expect(line.level).toBe(30);
+    expect(line.req).toMatchObject({
+      method: 'GET',
+      url: `${api(paths.otpState)}?…`,
+      route: api(paths.otpState),
+      remoteAddress: '127.0.0.1',
+      appId: 'PRIMESRVPORTAL',
+      eventType: 'LOGIN',
+    });
+    expect(line.res).toEqual({ statusCode: 401 });
+    expect(typeof line.responseTime).toBe('number');
+  });
+
+  test('at debug the arrival is logged too; secrets stay redacted in both lines', async () => {
+    const { app, ctx, logs } = await h.start({ LOG_LEVEL: 'debug' });
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const client = new Client(app);
+    const r = await client.signInPassword('alexdemo1', PASSWORD);
+    expect(code(r)).toBe(1200);
+    const lines = logs.map((l) => JSON.parse(l)).filter((l) => l.requestId === r.headers['x-request-id']);
+    expect(lines.map((l) => l.msg)).toContain('incoming request');
+    expect(lines.map((l) => l.msg)).toContain('request completed');
+    for (const line of logs) {
+      expect(line).not.toContain(PASSWORD);
+      expect(line).not.toContain(client.cookies.get('XSRF-TOKEN')!);
+    }
+  });
+
+  test('at warn no request line is written', async () => {
+    const { app, logs } = await h.start({ LOG_LEVEL: 'warn' });
+    await app.inject({ method: 'GET', url: api(paths.health) });
+    expect(logs.filter((l) => l.includes('request completed'))).toEqual([]);
+  });
+});
+
+describe.each(targets)('security headers built once ($name)', (target) => {
+  const h = useHarness(target);
+
+  test('every answer carries exactly the headers helmet computes for the settings', async () => {
+    const env = { FRAME_ANCESTORS: 'https://portal.bank.example' };
+    const { app } = await h.start(env);
+    const expected = securityHeaders(helmetOptions(loadConfig({ ...baseEnv, ...env })));
+    expect(expected['content-security-policy']).toMatch(
+      /frame-ancestors 'self' https:\/\/portal\.bank\.example/,
+    );
+    expect(Object.keys(expected).length).toBeGreaterThan(8);
+    for (const url of [api(paths.health), api('/nope'), api(paths.ready)]) {
+      const r = await app.inject({ method: 'GET', url });
+      for (const [name, value] of Object.entries(expected))
+        expect(r.headers[name], `${url} ${name}`).toBe(value);
+    }
+    const refused = await app.inject({ method: 'POST', url: api(paths.sessionLogin) });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['content-security-policy']).toBe(expected['content-security-policy']);
+  });
+});
+
+describe.each(targets)('CSRF token and device cookie only where they are handed out ($name)', (target) => {
+  const h = useHarness(target);
+
+  test('health and the API GETs a browser makes hand out the token and the device cookie it is bound to', async () => {
+    const { app } = await h.start();
+    for (const url of [api(paths.health), api(paths.rememberUsername)]) {
+      const r = await app.inject({ method: 'GET', url });
+      const names = setCookies(r).map((c) => c.split('=')[0]);
+      expect(names, url).toEqual(expect.arrayContaining([cookies.device, cookies.csrf]));
+      expect(r.headers[headerNames.csrf.toLowerCase()], url).toBeTruthy();
+    }
+  });
+
+  test('readiness, the API reference, preflights and unknown paths set no cookie', async () => {
+    const { app } = await h.start();
+    for (const [method, url] of [
+      ['GET', api(paths.ready)],
+      ['GET', api(paths.openapi)],
+      ['GET', api('/docs')],
+      ['GET', api('/nope')],
+      ['GET', '/nope'],
+      ['OPTIONS', api(paths.passwordAuthentication)],
+    ] as const) {
+      const r = await app.inject({ method, url });
+      expect(setCookies(r), `${method} ${url}`).toEqual([]);
+      expect(r.headers[headerNames.csrf.toLowerCase()], `${method} ${url}`).toBeUndefined();
+      expect(r.headers['cache-control'], `${method} ${url}`).toBe('no-store');
+    }
+  });
+
+  test('every state-changing call is still checked, on any path, and a refused one gets a token to retry with', async () => {
+    const { app, ctx } = await h.start();
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      for (const url of [
+        api(paths.passwordAuthentication),
+        api('/nope'),
+        '/assets/app.js',
+        api(paths.health),
+      ]) {
+        const r = await app.inject({ method, url, payload: {} });
+        expectFailureEnvelope(r, 403, 4403);
+        expect(
+          setCookies(r).some((c) => c.startsWith(`${cookies.csrf}=`)),
+          `${method} ${url}`,
+        ).toBe(true);
+      }
+    }
+    // The refused call's token works for the retry, with the cookies it came with.
+    const client = new Client(app);
+    const refused = await client.request({
+      method: 'POST',
+      url: api(paths.passwordAuthentication),
+      body: { username: 'alexdemo1', password: PASSWORD },
+      csrf: false,
+    });
+    expectFailureEnvelope(refused, 403, 4403);
+    expect(code(await client.signInPassword('alexdemo1', PASSWORD))).toBe(1200);
+  });
+});
+
+describe('static files set no cookie', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-nocookie-'));
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>portal</title>');
+    writeFileSync(join(dir, 'assets', 'app-Ab12.js'), 'console.log(1)');
+    const pglite = targets.find((t) => t.name === 'pglite')!;
+    const db = await pglite.open();
+    ({ app } = await buildApp({
+      config: loadConfig({ ...baseEnv, SERVE_APPS: 'true' }),
+      db,
+      logStream: { write: () => {} },
+      staticSites: [{ prefix: '/', dir }],
+    }));
+    app.addHook('onClose', async () => {
+      await db.destroy();
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the page and its assets answer without Set-Cookie, so any cache may keep them', async () => {
+    for (const url of ['/', '/index.html', '/assets/app-Ab12.js']) {
+      const r = await app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(200);
+      expect(setCookies(r), url).toEqual([]);
+      expect(r.headers['content-security-policy'], url).toBeTruthy();
+    }
+  });
+});
