@@ -1,16 +1,9 @@
-import {
-  authenticatorsData,
-  otpStateData,
-  otpStateQuery,
-  paths,
-  Status,
-  serverMessages,
-} from '@gatehouse/contract';
+import { authenticatorsData, otpStateData, otpStateQuery, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts, contactView } from '../credentials/contacts.ts';
 import { allowedAuthenticators, factorModules } from '../factors/registry.ts';
-import { outcome } from '../lib/http.ts';
+import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 
 /**
@@ -33,9 +26,7 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply }) => {
       const { account } = await ctx.engine.require(request);
       const authenticators = await allowedAuthenticators(ctx, account);
-      return outcome(request, reply, Status.SUCCESS, serverMessages.success, {
-        successData: { authenticators },
-      });
+      return answer(request, reply, Status.SUCCESS, { message: 'success', successData: { authenticators } });
     },
   });
 
@@ -51,7 +42,8 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
       const { account } = await ctx.engine.require(request);
       const contacts = await accountContacts(ctx.db, account.id);
       const view = (kind: string) => contacts.filter((c) => c.kind === kind).map((c) => contactView(ctx, c));
-      return outcome(request, reply, Status.SUCCESS, serverMessages.success, {
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'success',
         successData: { phone: view('phone'), email: view('email') },
       });
     },

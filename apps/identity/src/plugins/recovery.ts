@@ -17,7 +17,7 @@ import type { Account, Journey } from '../db/schema.ts';
 import type { FactorJourney } from '../factors/engine.ts';
 import { OtpFactor } from '../factors/otp/otp-factor.ts';
 import { loadFlow, recoveryOpenStates, startFlow } from '../journeys/recovery.ts';
-import { ApiError, contactSupport, failure, outcome } from '../lib/http.ts';
+import { ApiError, answer } from '../lib/http.ts';
 import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { OtpCodes } from '../lib/otp.ts';
 import { clientKey } from '../lib/rate-limit.ts';
@@ -133,7 +133,11 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       on conflict (account_id, channel) do update set updated_at = ${now}, locked_until = ${until}
         where otp_counters.locked_until is null or otp_counters.locked_until <= ${now}
       returning account_id`.execute(db);
-    if (!locked.rows.length) return failure(request, reply, contactSupport(config.supportEmail));
+    if (!locked.rows.length)
+      return answer(request, reply, Status.LIMIT_REACHED, {
+        message: 'contactSupport',
+        params: [config.supportEmail],
+      });
     await ctx.journeys.endForAccount(account.id, ['recovery']);
     await codes.revokeAll(account.id, 'email', 'recovery');
     clearFlowCookie(ctx, reply);
@@ -146,7 +150,10 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       detail: { why, until: until.toISOString() },
     });
     await notifyOwner(ctx, request, account, 'recovery-locked');
-    return failure(request, reply, contactSupport(config.supportEmail));
+    return answer(request, reply, Status.LIMIT_REACHED, {
+      message: 'contactSupport',
+      params: [config.supportEmail],
+    });
   }
 
   defineRoute(app, {
@@ -174,14 +181,10 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       });
       if (!account) {
         request.log.info('recovery: unknown username');
-        return failure(
-          request,
-          reply,
-          new ApiError(200, Status.FORBIDDEN, serverMessages.invalidInformation),
-        );
+        return answer(request, reply, Status.FORBIDDEN, { message: 'invalidInformation' });
       }
       request.log.info({ account: account.id }, 'recovery: user identified');
-      return outcome(request, reply, Status.SUCCESS, serverMessages.userIdentified);
+      return answer(request, reply, Status.SUCCESS, { message: 'userIdentified' });
     },
   });
 
@@ -227,7 +230,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
           ];
         });
       }
-      return outcome(request, reply, Status.SUCCESS, serverMessages.success, { successData: data });
+      return answer(request, reply, Status.SUCCESS, { message: 'success', successData: data });
     },
   });
 
@@ -264,7 +267,10 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       const account = await findAccountById(db, flow.account_id);
       if (!account) throw notStarted();
       if (blocked(account) || (await recoveryLocked(account.id))) {
-        return failure(request, reply, contactSupport(config.supportEmail));
+        return answer(request, reply, Status.LIMIT_REACHED, {
+          message: 'contactSupport',
+          params: [config.supportEmail],
+        });
       }
 
       // Never to an address the client supplies: the one on file whose mask was given. The full
@@ -272,11 +278,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       const given = body.email.trim();
       const address = (await emailsOnFile(ctx, account)).find((a) => maskEmail(a) === given);
       if (!address) {
-        return failure(
-          request,
-          reply,
-          new ApiError(200, Status.FORBIDDEN, serverMessages.invalidInformation),
-        );
+        return answer(request, reply, Status.FORBIDDEN, { message: 'invalidInformation' });
       }
 
       const sends = await codes.countSend(account.id, 'email');
@@ -309,7 +311,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         detail: { purpose: 'recovery', to: maskEmail(address), sends },
       });
       request.log.info({ account: account.id, sends, delivery: mailer.kind }, 'one-time code sent by e-mail');
-      return outcome(request, reply, Status.SUCCESS, serverMessages.codeSent);
+      return answer(request, reply, Status.SUCCESS, { message: 'codeSent' });
     },
   });
 
@@ -328,7 +330,10 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       const account = await findAccountById(db, flow.account_id);
       if (!account) throw notStarted();
       if (blocked(account) || (await recoveryLocked(account.id))) {
-        return failure(request, reply, contactSupport(config.supportEmail));
+        return answer(request, reply, Status.LIMIT_REACHED, {
+          message: 'contactSupport',
+          params: [config.supportEmail],
+        });
       }
       // Per flow and per client address, never per account: anyone can open a flow for a username,
       // so an account-wide count here would let a stranger spend the owner's code checks.
@@ -336,10 +341,9 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         [`recovery-check:flow:${flow.id}`, config.codeCheck.session],
         [`recovery-check:client:${clientKey(request.ip)}`, config.codeCheck.account],
       ]);
-      const incorrect = new ApiError(200, Status.INCORRECT_CODE, serverMessages.incorrectCode);
       // No code was sent for this flow (or it expired): nothing to guess, so nothing is counted.
       if (!(await codes.hasLiveCode({ accountId: account.id, channel: 'email', journeyId: flow.id }))) {
-        return failure(request, reply, incorrect);
+        return answer(request, reply, Status.INCORRECT_CODE, { message: 'incorrectCode' });
       }
       const result = await codes.check({
         accountId: account.id,
@@ -367,7 +371,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
           keepSessionId: mine ? own?.session?.id : undefined,
           keepJourneyIds: [flow.id, mine ? own?.login?.id : undefined],
         });
-        return outcome(request, reply, Status.SUCCESS, serverMessages.codeConfirmed);
+        return answer(request, reply, Status.SUCCESS, { message: 'codeConfirmed' });
       }
       if (result.outcome === 'wrong') {
         await ctx.audit.record(request, {
@@ -381,7 +385,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       if (result.outcome === 'wrong' && result.exhausted) {
         return lockRecovery(request, reply, account, 'too many wrong one-time codes', flow.id);
       }
-      return failure(request, reply, incorrect);
+      return answer(request, reply, Status.INCORRECT_CODE, { message: 'incorrectCode' });
     },
   });
 }

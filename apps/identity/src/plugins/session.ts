@@ -6,7 +6,6 @@ import {
   paths,
   redirectPaths,
   Status,
-  serverMessages,
   sessionExtendRequest,
   sessionUpdateRequest,
 } from '@gatehouse/contract';
@@ -15,7 +14,7 @@ import type { Context } from '../context.ts';
 import type { PassedFactor } from '../db/schema.ts';
 import { allowedAuthenticators } from '../factors/registry.ts';
 import { passed } from '../journeys/store.ts';
-import { ApiError, failure, noLoginInProgress, outcome, sessionExpired } from '../lib/http.ts';
+import { answer, noLoginInProgress, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { clearFlowCookie, clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
@@ -35,7 +34,8 @@ function signedInAnswer(
   data: { username: string; displayName: string },
   context: string | null,
 ) {
-  return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
+  return answer(request, reply, Status.SUCCESS, {
+    message: 'authenticated',
     successData: { ...data, authenticated: true, ...(context ? { context } : {}) },
   });
 }
@@ -83,7 +83,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           journeyId: journey?.id,
           detail: { reason: account.status },
         });
-        return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.securityBlocked));
+        return answer(request, reply, Status.FORBIDDEN, { message: 'securityBlocked' });
       }
       if (account.prohibited || prohibitedAddress(request.ip)) {
         await end('prohibited');
@@ -96,12 +96,10 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           journeyId: journey?.id,
           detail: { reason: `prohibited ${reason}` },
         });
-        return failure(
-          request,
-          reply,
-          new ApiError(200, Status.FORBIDDEN, serverMessages.prohibitedLocation),
-          { redirectPath: redirectPaths.prohibited },
-        );
+        return answer(request, reply, Status.FORBIDDEN, {
+          message: 'prohibitedLocation',
+          redirectPath: redirectPaths.prohibited,
+        });
       }
       const data = { username: account.username, displayName: account.display_name };
       const context = contextHeader(request);
@@ -119,7 +117,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
 
       /** A second factor is due: the allowed authenticators (empty: the widget's default, the rep page). */
       const factorDue = async () =>
-        outcome(request, reply, Status.AUTH_NOT_COMPLETED, serverMessages.authNotCompleted, {
+        answer(request, reply, Status.AUTH_NOT_COMPLETED, {
+          message: 'authNotCompleted',
           successData: {
             ...data,
             authenticated: false,
@@ -133,7 +132,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       if (account.require_username_update) callbacks.push({ name: 'PASSWORD', type: 'SETUP' });
       if (account.maintenance) callbacks.push({ name: 'IDENTITY', type: 'MAINTENANCE' });
       if (callbacks.length) {
-        return outcome(request, reply, Status.CALLBACKS_REQUIRED, serverMessages.callbacksRequired, {
+        return answer(request, reply, Status.CALLBACKS_REQUIRED, {
+          message: 'callbacksRequired',
           successData: { ...data, authenticated: false },
           callbacks,
         });
@@ -177,7 +177,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
         withinMs: ctx.config.sessionAbsoluteMs,
         journeyKind: 'stepup',
       });
-      return outcome(request, reply, Status.SUCCESS, serverMessages.authenticated, {
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'authenticated',
         successData: {
           authenticated: true,
           username: account.username,
@@ -213,7 +214,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
         });
       }
       request.log.info('signed out');
-      return reply.code(204).send();
+      return answer(request, reply, Status.SUCCESS);
     },
   });
 
@@ -232,7 +233,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           .where('id', '=', session.id)
           .execute();
       }
-      return reply.code(204).send();
+      return answer(request, reply, Status.SUCCESS);
     },
   });
 
@@ -245,7 +246,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply }) => {
       const session = await requireSession(ctx, request);
       await sessions.touch(session, true);
-      return reply.code(204).send();
+      return answer(request, reply, Status.SUCCESS);
     },
   });
 }

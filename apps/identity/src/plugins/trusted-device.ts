@@ -1,7 +1,7 @@
-import { paths, Status, serverMessages, trustedDeviceData, trustedDeviceRequest } from '@gatehouse/contract';
+import { paths, Status, trustedDeviceData, trustedDeviceRequest } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { ApiError, failure, outcome } from '../lib/http.ts';
+import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { requireSession } from '../services/session-guard.ts';
 import { bindDevice, mayBindDevice, unbindDevice } from '../services/trusted-devices.ts';
@@ -21,7 +21,8 @@ export async function trustedDevicePlugin(app: FastifyInstance, ctx: Context) {
       if (!body.bindDevice) {
         await unbindDevice(ctx, request, session.account_id);
         request.log.info({ account: session.account_id }, 'device no longer trusted');
-        return outcome(request, reply, Status.SUCCESS, serverMessages.deviceNotTrusted, {
+        return answer(request, reply, Status.SUCCESS, {
+          message: 'deviceNotTrusted',
           successData: { trusted: false },
         });
       }
@@ -29,10 +30,11 @@ export async function trustedDevicePlugin(app: FastifyInstance, ctx: Context) {
         ? await bindDevice(ctx, request, session.account_id, session.id)
         : null;
       if (!expiresAt) {
-        return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.trustNeedsFactor));
+        return answer(request, reply, Status.FORBIDDEN, { message: 'trustNeedsFactor' });
       }
       request.log.info({ account: session.account_id }, 'device trusted');
-      return outcome(request, reply, Status.SUCCESS, serverMessages.deviceTrusted, {
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'deviceTrusted',
         successData: { trusted: true, expiresAt: expiresAt.toISOString() },
       });
     },

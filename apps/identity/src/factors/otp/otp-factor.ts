@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { accountContacts, contactEnabled, contactLabel, e164 } from '../../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
-import { ApiError, failure, noLoginInProgress, outcome } from '../../lib/http.ts';
+import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { factorCounter, OtpCodes } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
 import type { PhoneSender } from '../../services/sms.ts';
@@ -61,11 +61,7 @@ export class OtpFactor {
   }
 
   private limitReached(request: FastifyRequest, reply: FastifyReply) {
-    return failure(
-      request,
-      reply,
-      new ApiError(200, Status.LIMIT_REACHED, serverMessages.factorLimitReached),
-    );
+    return answer(request, reply, Status.LIMIT_REACHED, { message: 'factorLimitReached' });
   }
 
   /**
@@ -131,10 +127,10 @@ export class OtpFactor {
     if (!account) return this.limitReached(request, reply);
     const { contact, allowed } = await this.usableContact(account, channel, input.contactId);
     if (!allowed) {
-      return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.factorNotAllowed));
+      return answer(request, reply, Status.FORBIDDEN, { message: 'factorNotAllowed' });
     }
     if (!contact) {
-      return failure(request, reply, new ApiError(200, Status.FORBIDDEN, serverMessages.contactNotUsable));
+      return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
     }
     if (await this.refused(account.id, channel, true)) {
       request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
@@ -180,12 +176,13 @@ export class OtpFactor {
     });
     const label = contactLabel(contact);
     if (channel === 'sms' && ctx.config.factor.smsOutage) {
-      return outcome(request, reply, Status.CARRIER_OUTAGE, serverMessages.carrierOutage, {
+      return answer(request, reply, Status.CARRIER_OUTAGE, {
+        message: 'carrierOutage',
         ruleData: { carrierOutage: true },
       });
     }
-    const message = channel === 'voice' ? serverMessages.factorCallPlaced : serverMessages.factorCodeSent;
-    return outcome(request, reply, Status.SUCCESS, format(message, label, minutes));
+    const message = channel === 'voice' ? 'factorCallPlaced' : 'factorCodeSent';
+    return answer(request, reply, Status.SUCCESS, { message, params: [label, minutes] });
   }
 
   /** PUT: check a code. Right: the journey's step completes (engine.complete). */
@@ -222,7 +219,8 @@ export class OtpFactor {
         { account: account.id, channel, journey: fj.kind, trusted: !!done.trustedUntil },
         'second factor: verified',
       );
-      return outcome(request, reply, Status.SUCCESS, serverMessages.factorVerified, {
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'factorVerified',
         successData: {
           authenticated: true,
           factor,
@@ -241,11 +239,7 @@ export class OtpFactor {
       );
       return this.tooManyWrong(request, reply, fj, factor);
     }
-    return failure(
-      request,
-      reply,
-      new ApiError(200, Status.INCORRECT_CODE, serverMessages.securityCodeNotRecognized),
-    );
+    return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
   }
 
   /** 1491; in the LOGIN journey the journey fails too (its cookies are cleared). */

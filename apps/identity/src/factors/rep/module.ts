@@ -1,7 +1,7 @@
-import { otpCheck, paths, Status, serverMessages } from '@gatehouse/contract';
+import { otpCheck, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
-import { ApiError, failure } from '../../lib/http.ts';
+import { answer } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
 import type { FactorModule } from '../registry.ts';
 
@@ -25,11 +25,7 @@ function routes(app: FastifyInstance, ctx: Context) {
         [`code-check:account:${fj.account.id}`, ctx.config.codeCheck.account],
       ]);
       request.log.info({ account: fj.account.id }, 'second factor: representative code (no console)');
-      return failure(
-        request,
-        reply,
-        new ApiError(200, Status.INCORRECT_CODE, serverMessages.securityCodeNotRecognized),
-      );
+      return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
     },
   });
 }
