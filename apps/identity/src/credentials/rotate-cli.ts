@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { openForTask } from '../db/database.ts';
 import { describeError } from '../db/faults.ts';
 import { systemClock } from '../lib/clock.ts';
 import { CredentialCipher } from './cipher.ts';
@@ -14,17 +14,7 @@ import { CredentialStore } from './store.ts';
  */
 try {
   const config = loadConfig();
-  const db = await openDatabase(
-    config.databaseUrl
-      ? {
-          kind: 'postgres',
-          url: config.databaseUrl,
-          ...config.database,
-          statementTimeoutMs: 0,
-          queryTimeoutMs: 0,
-        }
-      : { kind: 'pglite', dir: config.dataDir },
-  );
+  const db = await openForTask(config);
   try {
     const store = new CredentialStore(db, new CredentialCipher(config.credentialKeys), systemClock);
     const result = await store.rotate();

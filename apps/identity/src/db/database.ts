@@ -34,6 +34,28 @@ const defaultLog: DatabaseLog = (fields, message) => {
   console.error(JSON.stringify({ level: 50, msg: message, db: fields }));
 };
 
+/**
+ * The database of a command-line task (`npm run migrate`, `npm run credentials:rotate`): the
+ * configured one, without statement or query timeouts (a task may run longer than a request).
+ */
+export function openForTask(config: {
+  databaseUrl?: string | undefined;
+  database: PostgresOptions;
+  dataDir: string;
+}): Promise<DB> {
+  return openDatabase(
+    config.databaseUrl
+      ? {
+          kind: 'postgres',
+          url: config.databaseUrl,
+          ...config.database,
+          statementTimeoutMs: 0,
+          queryTimeoutMs: 0,
+        }
+      : { kind: 'pglite', dir: config.dataDir },
+  );
+}
+
 /** Opens the database: PostgreSQL through DATABASE_URL, else PGlite under the data folder. */
 export async function openDatabase(target: DatabaseTarget): Promise<DB> {
   if (target.kind === 'postgres') {
