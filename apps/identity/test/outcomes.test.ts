@@ -15,7 +15,7 @@ import { describe, expect, test } from 'vitest';
 import { statusTables } from '../../../packages/signin/src/api/status-tables.ts';
 import { passwordUpdate400, updateBlocked, updateSuccess } from '../../portal/src/pages/reset/statusTable.ts';
 import { API_DOC, generateApiDoc } from '../src/lib/api-doc.ts';
-import { ApiError, answer, failure, outcome } from '../src/lib/http.ts';
+import { ApiError, answer, failure } from '../src/lib/http.ts';
 import { defineRoute } from '../src/lib/route.ts';
 import {
   api,
@@ -165,7 +165,8 @@ function misbehavingRoute(app: FastifyInstance) {
     summary: 'Answers what the test asks for.',
     handler: async ({ request, reply }) => {
       const { kind } = request.query as { kind?: string };
-      if (kind === 'outside') return outcome(request, reply, Status.FORBIDDEN, 'not in the table');
+      if (kind === 'outside')
+        return failure(request, reply, new ApiError(200, Status.FORBIDDEN, 'not in the table'));
       if (kind === 'wrongHttp') return failure(request, reply, new ApiError(503, Status.SUCCESS, 'odd'));
       if (kind === 'message') return answer(request, reply, Status.SUCCESS, { message: 'success' });
       if (kind === 'thrown') throw new ApiError(200, Status.INCORRECT_CODE, 'thrown');

@@ -84,14 +84,6 @@ export class FactorEngine {
     const { ctx } = this;
     const now = ctx.clock.now();
     const proved = passed(factor, 2, now);
-    const factorPassed = () =>
-      ctx.audit.record(request, {
-        event: 'factor-passed',
-        outcome: 'success',
-        accountId: fj.account.id,
-        journeyId: fj.journey.id,
-        detail: { factor, journey: fj.kind },
-      });
     if (fj.kind === 'stepup') {
       // The step completes and the session rotates together, or neither does (a fault, a race).
       const rotated = await ctx.sessions
@@ -110,7 +102,13 @@ export class FactorEngine {
           throw error;
         });
       if (!rotated) return null;
-      await factorPassed();
+      await ctx.audit.record(request, {
+        event: 'factor-passed',
+        outcome: 'success',
+        accountId: fj.account.id,
+        journeyId: fj.journey.id,
+        detail: { factor, journey: 'stepup' },
+      });
       setSessionCookies(ctx, request, reply, rotated.token, rotated.session.context);
       await ctx.audit.record(request, {
         event: 'step-up',

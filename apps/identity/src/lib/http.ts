@@ -42,10 +42,6 @@ export const sessionExpired = () => new ApiError(401, Status.UNAUTHENTICATED, se
 /** 1401 (HTTP 401): no login transaction in progress (or another request finished it first). */
 export const noLoginInProgress = () => new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
 
-/** 1491 with 'Please contact {support} for assistance (status code 1491).' (portal spec §8). */
-export const contactSupport = (supportEmail: string) =>
-  new ApiError(200, Status.LIMIT_REACHED, format(serverMessages.contactSupport, supportEmail));
-
 export function envelope(
   request: FastifyRequest,
   status: { code: number; message: string },
@@ -110,18 +106,6 @@ function checkAnswer(
   return false;
 }
 
-/** A business outcome that is not an error: HTTP 200 with its code in the body. */
-export function outcome(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  code: number,
-  message: string,
-  extra: Extra = {},
-) {
-  if (!checkAnswer(request, reply, 200, code)) return reply;
-  return reply.code(200).send(envelope(request, { code, message }, extra));
-}
-
 /** A refused request or a business failure: the envelope with errorType and error. */
 export function failure(request: FastifyRequest, reply: FastifyReply, error: ApiError, extra: Extra = {}) {
   if (!checkAnswer(request, reply, error.http, error.code)) return reply;
@@ -151,7 +135,7 @@ export type AnswerOptions = Extra & {
  * Answers with a code of the route's outcome table: its HTTP status, its message (filled with
  * `params`), and for a failure errorType and error; 204 without a body; a raw or HTML route
  * sends `body`. A code (or message) the table does not hold goes through the same check as
- * outcome() and failure().
+ * failure() (thrown ApiErrors).
  */
 export function answer(
   request: FastifyRequest,

@@ -13,11 +13,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { PassedFactor } from '../db/schema.ts';
 import { allowedAuthenticators } from '../factors/registry.ts';
+import { endBrowserFlow } from '../journeys/recovery.ts';
 import { passed } from '../journeys/store.ts';
 import { answer, noLoginInProgress, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
-import { clearFlowCookie, clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
+import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { requireSession } from '../services/session-guard.ts';
 import { TRUSTED_DEVICE } from '../services/sessions.ts';
 import { deviceTrusted } from '../services/trusted-devices.ts';
@@ -204,8 +205,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
       await sessions.endByToken(token, 'logout');
       await journeys.endByToken('login', token);
       clearSessionCookies(ctx, request, reply);
-      await journeys.endByToken('recovery', request.cookies[ctx.cookieNames.recovery]);
-      clearFlowCookie(ctx, reply);
+      await endBrowserFlow(ctx, request, reply);
       if (session) {
         await ctx.audit.record(request, {
           event: 'sign-out',

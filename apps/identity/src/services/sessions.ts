@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { PassedFactor, Session } from '../db/schema.ts';
+import { finalStates } from '../journeys/store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 
@@ -194,15 +195,9 @@ export class SessionStore {
   /**
    * Rotates a session after a step-up: the old token stops working, a new one carries the same
    * sign-in time, absolute limit, context and factors, plus the factor just proved. Null when
-   * another request rotated (or ended) it first: one step, one rotation.
+   * another request rotated (or ended) it first: one step, one rotation. The caller holds the
+   * account's row (underAccount), so a change of password cannot slip between end and create.
    */
-  async rotate(session: Session, proved: PassedFactor, journeyId: string) {
-    return this.underAccount(session.account_id, 'share', (sessions) =>
-      sessions.rotateHeld(session, proved, journeyId),
-    );
-  }
-
-  /** rotate() inside underAccount: the caller holds the account's row. */
   async rotateHeld(session: Session, proved: PassedFactor, journeyId: string) {
     if (!(await this.end(session.id, 'rotated'))) return null;
     return this.create({
@@ -265,7 +260,7 @@ export class SessionStore {
       // A change of proof (keep.recovery) ends recovery journeys too: a confirmed one of another
       // browser must not reset the new password again.
       .where('kind', 'in', keep.recovery ? ['login', 'stepup', 'recovery'] : ['login', 'stepup'])
-      .where('state', 'not in', ['completed', 'failed', 'ended', 'expired', 'consumed']);
+      .where('state', 'not in', [...finalStates]);
     if (keep.journeyIds?.length) journeys = journeys.where('id', 'not in', [...keep.journeyIds]);
     if (exceptId) {
       journeys = journeys.where((eb) =>

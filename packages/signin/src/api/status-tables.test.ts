@@ -1,4 +1,4 @@
-import { Status } from '@gatehouse/contract/client';
+import { outcomeTables, Status } from '@gatehouse/contract/client';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../routes.ts';
 import { calls } from './calls.ts';
@@ -90,5 +90,19 @@ describe('status tables (widget spec §4)', () => {
     for (const s of ['EXPIRED_PENDING', 'EXPIRED_FAILURE', 'COMPLETED_FAILURE'])
       expect(interpretPush(s)).toBe('failure');
     expect(interpretPush('SOMETHING_NEW')).toBe('poll');
+    // A name an object has of its own accord is a status like any other: it keeps polling.
+    expect(interpretPush('constructor')).toBe('poll');
+    expect(interpretPush('toString')).toBe('poll');
+  });
+
+  it("each call's method and path are those of its outcome table (the table the answers are read with)", () => {
+    for (const [name, call] of Object.entries(calls)) {
+      const table = outcomeTables[name as keyof typeof outcomeTables];
+      expect(table, name).toBeDefined();
+      expect({ method: call.method, path: call.path }, name).toEqual({
+        method: table.method,
+        path: table.path,
+      });
+    }
   });
 });

@@ -78,7 +78,8 @@ export const pushStates: Record<string, PushAction> = {
   COMPLETED_FAILURE: 'failure',
 };
 /** Any other push status keeps polling (spec: "otherwise polling continues"). */
-export const interpretPush = (status: string): PushAction => pushStates[status] ?? 'poll';
+export const interpretPush = (status: string): PushAction =>
+  Object.hasOwn(pushStates, status) ? (pushStates[status] as PushAction) : 'poll';
 
 /** A status the call's table does not list: the error names call, type, code and message. */
 export class UnmappedStatusError extends Error {

@@ -29,6 +29,7 @@ const fallback = <p role="status">Loading</p>;
 describe('onDemand (screens off the login route)', () => {
   afterEach(() => {
     vi.useRealTimers();
+    vi.unstubAllGlobals();
   });
 
   it('a screen whose chunk is in renders at once: no fallback, not even for a moment', async () => {
@@ -88,7 +89,6 @@ describe('onDemand (screens off the login route)', () => {
   });
 
   it('prefetch waits for the browser to be idle, then fetches', async () => {
-    vi.useFakeTimers();
     const idle: Array<() => void> = [];
     vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run));
     const c = chunk();
@@ -98,6 +98,5 @@ describe('onDemand (screens off the login route)', () => {
       run();
     });
     expect(c.importer).toHaveBeenCalledTimes(1);
-    vi.unstubAllGlobals();
   });
 });

@@ -15,7 +15,10 @@ const browserTimers: Timers = {
 export type PollOptions<T> = {
   /** One poll (the push screen's `push/status` call); the signal aborts it when polling stops. */
   poll: (signal: AbortSignal) => Promise<T>;
-  /** A final answer ends the polling (widget spec §4 push: anything but PENDING). */
+  /**
+   * A final answer ends the polling. The push screen passes `(s) => interpretPush(s) !== 'poll'`, so
+   * the rule stays in `pushStates` (widget spec §4: an unknown status keeps polling).
+   */
   isFinal: (result: T) => boolean;
   /** Every answer, final or not, in order. */
   onResult: (result: T) => void;
