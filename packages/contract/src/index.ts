@@ -1,3 +1,4 @@
+export * from './device.ts';
 export * from './envelope.ts';
 export * from './headers.ts';
 export * from './limits.ts';

@@ -261,8 +261,62 @@ export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, stri
     [Status.INCORRECT_CODE]: notBuilt,
     [Status.LIMIT_REACHED]: notBuilt,
   },
-  pushAuthentication: { [Status.SUCCESS]: notBuilt },
-  pushStatus: { [Status.SUCCESS]: notBuilt },
+  pushAuthentication: {
+    [Status.SUCCESS]:
+      "A push transaction starts and goes to the account's device; successData.id is polled with push/status (and successData.number shown when number matching is on)",
+    [Status.FORBIDDEN]: 'The account has no push device, or push is not among its authenticators',
+    [Status.LIMIT_REACHED]: 'The journey sent its 3 pushes: try another method',
+    [Status.UNAUTHENTICATED]: 'No login with a second factor due and no signed-in session',
+  },
+  pushStatus: {
+    [Status.SUCCESS]:
+      'successData.status: PENDING, COMPLETED_SUCCESSFUL (the journey continues: LOGIN signs in, STEPUP rotates the session), DECLINED, FRAUD (the login journey ends), EXPIRED_PENDING or COMPLETED_FAILURE',
+    [Status.UNKNOWN_TRANSACTION]: "No such push in this browser's journey (unknown and foreign alike)",
+    [Status.UNAUTHENTICATED]: 'No login with a second factor due and no signed-in session',
+  },
+  devicePushes: {
+    [Status.SUCCESS]:
+      "successData.pushes: the device's pending pushes, then its recent answered or expired ones",
+    [Status.FORBIDDEN]: 'The device proof does not verify, or its time is outside the window',
+  },
+  devicePushAnswer: {
+    [Status.SUCCESS]: "The answer is recorded: successData.status is the push's new status",
+    [Status.FORBIDDEN]: "Unsigned, or not signed by this push's device, or the matched number is wrong",
+    [Status.UNKNOWN_TRANSACTION]: 'No such push',
+    [Status.ALREADY_ANSWERED]: 'The push was answered already (a replay or a second answer)',
+    [Status.TRANSACTION_EXPIRED]: 'The push expired before the answer',
+  },
+  deviceStream: {
+    [Status.SUCCESS]:
+      "text/event-stream: a `pushes` event whenever the device's pushes change, a comment every 15 s",
+    [Status.FORBIDDEN]: 'The device proof does not verify',
+  },
+  deviceRegister: {
+    [Status.SUCCESS]: 'The key is now a push device of the signed-in account',
+    [Status.FORBIDDEN]:
+      'The session did not prove a second factor other than push in the last minutes, or the proof does not verify',
+    [Status.UNAUTHENTICATED]: 'No signed-in session',
+  },
+  deviceRegistrations: {
+    [Status.SUCCESS]: 'successData.registrations: the accounts this device approves for',
+    [Status.FORBIDDEN]: 'The device proof does not verify',
+  },
+  deviceRename: {
+    [Status.SUCCESS]: 'Renamed',
+    [Status.FORBIDDEN]: 'The device proof does not verify',
+    [Status.UNKNOWN_TRANSACTION]: 'No such registration of this device',
+  },
+  deviceRemove: {
+    [Status.SUCCESS]: 'Removed: the account no longer sends pushes to this device',
+    [Status.FORBIDDEN]: 'The device proof does not verify',
+    [Status.UNKNOWN_TRANSACTION]: 'No such registration of this device',
+  },
+  devDemoDevices: { [Status.SUCCESS]: 'Development: the demo accounts with a seeded push device' },
+  devDemoDeviceClaim: {
+    [Status.SUCCESS]: "Development: this device's key becomes the demo account's seeded push device",
+    [Status.FORBIDDEN]: 'The device proof does not verify',
+    [Status.UNKNOWN_TRANSACTION]: 'No demo account with push by that username',
+  },
 };
 
 /** The description of a code of a call: its own line, else the generic one. */

@@ -73,14 +73,7 @@ describe('outcome tables', () => {
   it('keep the calls not served yet apart: every code of theirs is marked not sent', () => {
     const unserved = tables.filter(([, t]) => t.unserved).map(([call]) => call);
     expect(unserved.sort()).toEqual(
-      [
-        'pushAuthentication',
-        'pushStatus',
-        'svipAuthentication',
-        'svipStatus',
-        'svipSynchronization',
-        'totpAuthentication',
-      ].sort(),
+      ['svipAuthentication', 'svipStatus', 'svipSynchronization', 'totpAuthentication'].sort(),
     );
     for (const call of unserved) {
       expect(Object.values(outcomeTables[call].codes as Codes).every((o) => o.unsent)).toBe(true);

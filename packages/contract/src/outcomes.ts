@@ -44,6 +44,8 @@ export type ErrorName =
   | 'usernameInvalidCharacter'
   | 'invalidInformation'
   | 'contactSupport'
+  | 'pushLimit'
+  | 'pushCannotConfirm'
   | keyof typeof passwordUpdateMessages;
 
 /** Calls an answer forwards to (widget spec §4 session login; portal spec §4 enrollment call). */
@@ -371,6 +373,93 @@ export const outcomeTables = {
   apiDocs: { method: 'GET', path: paths.apiDocs, body: 'html', codes: { 1200: raw } },
   devOutbox: { method: 'GET', path: paths.devOutbox, body: 'raw', codes: { 1200: raw } },
 
+  // Widget spec §4 "Push states" and the device app's calls (docs/decisions/022-push-and-device.md).
+  pushAuthentication: {
+    method: 'POST',
+    path: paths.pushAuthentication,
+    codes: {
+      1200: ok('pushSent', success),
+      // The push cannot start: the widget shows the limit text without resend (widget spec §4).
+      1403: fail(['pushNoDevice', 'factorNotAllowed'], error('pushLimit')),
+      1491: fail('pushLimitReached', error('pushLimit')),
+      4401: noSession,
+    },
+  },
+  pushStatus: {
+    method: 'POST',
+    path: paths.pushStatus,
+    codes: {
+      // successData.status is read through the widget's push table; a redirectPath is followed.
+      1200: ok('success', success),
+      1404: fail('pushUnknown', error('pushCannotConfirm')),
+      4401: noSession,
+    },
+  },
+  devicePushes: {
+    method: 'POST',
+    path: paths.devicePushes,
+    codes: { 1200: ok('success', success), 1403: fail('deviceProofRefused') },
+  },
+  devicePushAnswer: {
+    method: 'POST',
+    path: paths.devicePushAnswer,
+    codes: {
+      1200: ok('pushAnswered', success),
+      1403: fail('deviceProofRefused'),
+      1404: fail('pushUnknown'),
+      1409: fail('pushAlreadyAnswered'),
+      1410: fail('pushExpired'),
+    },
+  },
+  deviceStream: {
+    method: 'POST',
+    path: paths.deviceStream,
+    // 200 text/event-stream on success; a refused proof answers the envelope.
+    codes: { 1200: raw, 1403: fail('deviceProofRefused') },
+  },
+  deviceRegister: {
+    method: 'POST',
+    path: paths.deviceRegister,
+    codes: {
+      1200: ok('deviceRegistered', success),
+      1403: fail(['deviceNeedsFactor', 'deviceProofRefused']),
+      4401: fail('sessionExpired', undefined, 401),
+    },
+  },
+  deviceRegistrations: {
+    method: 'POST',
+    path: paths.deviceRegistrations,
+    codes: { 1200: ok('success', success), 1403: fail('deviceProofRefused') },
+  },
+  deviceRename: {
+    method: 'POST',
+    path: paths.deviceRename,
+    codes: {
+      1200: ok('deviceRenamed', success),
+      1403: fail('deviceProofRefused'),
+      1404: fail('pushUnknown'),
+    },
+  },
+  deviceRemove: {
+    method: 'POST',
+    path: paths.deviceRemove,
+    codes: {
+      1200: ok('deviceRemoved', success),
+      1403: fail('deviceProofRefused'),
+      1404: fail('pushUnknown'),
+    },
+  },
+  devDemoDevices: { method: 'GET', path: paths.devDemoDevices, body: 'raw', codes: { 1200: raw } },
+  devDemoDeviceClaim: {
+    method: 'POST',
+    path: paths.devDemoDeviceClaim,
+    codes: {
+      1200: ok('deviceRegistered', success),
+      1403: fail('deviceProofRefused'),
+      1404: fail('demoDeviceUnknown'),
+    },
+  },
+
   // Widget spec §7 calls of the factors whose screens and routes are not built yet (decision 014).
   svipStatus: {
     method: 'GET',
@@ -414,18 +503,6 @@ export const outcomeTables = {
       1428: unsent(error('incorrectCode')),
       1491: unsent(redirect('authenticatorTotpBlock')),
     },
-  },
-  pushAuthentication: {
-    method: 'POST',
-    path: paths.pushAuthentication,
-    unserved: true,
-    codes: { 1200: unsent(success) },
-  },
-  pushStatus: {
-    method: 'POST',
-    path: paths.pushStatus,
-    unserved: true,
-    codes: { 1200: unsent(success) },
   },
 } as const satisfies Record<string, OutcomeTable>;
 

@@ -30,6 +30,19 @@ export const paths = {
   totpAuthentication: '/user/factor/totp/authentication',
   pushAuthentication: '/user/factor/push/authentication',
   pushStatus: '/user/factor/push/status',
+  /**
+   * The companion device app (apps/device; docs/decisions/022-push-and-device.md). Every call but
+   * register carries a device proof (a signature by the device's own P-256 key), not a cookie.
+   */
+  devicePushes: '/device/pushes',
+  devicePushAnswer: '/device/pushes/answer',
+  /** Server-sent events: a hint that the device's pushes changed (it then asks devicePushes). */
+  deviceStream: '/device/stream',
+  /** A signed-in session registers the device's key as a push device of its account. */
+  deviceRegister: '/device/register',
+  deviceRegistrations: '/device/registrations',
+  deviceRename: '/device/registrations/rename',
+  deviceRemove: '/device/registrations/remove',
   clientLogs: '/user/cclogger/logs',
   health: '/health',
   ready: '/ready',
@@ -37,6 +50,9 @@ export const paths = {
   /** The same document as a script-free HTML page. */
   apiDocs: '/docs',
   devOutbox: '/dev/outbox',
+  /** Development: the demo accounts that carry push, and claiming one's seeded device. */
+  devDemoDevices: '/dev/demo-devices',
+  devDemoDeviceClaim: '/dev/demo-devices/claim',
 } as const;
 
 /** Screens of the sign-in app that the server names in `redirectPath` (widget spec §2). */

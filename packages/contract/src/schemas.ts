@@ -194,7 +194,13 @@ export const pushInitRequest = z.object({
   localizedPushKey: text().min(1).max(100),
   context: text().max(200).optional(),
 });
-export const pushInitData = z.object({ id: z.string() });
+export const pushInitData = z.object({
+  id: z.string(),
+  /** Number matching on (PUSH_NUMBER_MATCHING): the two-digit number the customer picks on the device. */
+  number: z.string().optional(),
+  /** When the push expires (ISO 8601): the widget stops polling past it. */
+  expiresAt: z.string().optional(),
+});
 export const pushStatusRequest = z.object({
   ...base,
   id: text().min(1).max(64),

@@ -44,6 +44,12 @@ export const Status = {
   /** Send limit reached / minimum requirements not met / blocked, by call. */
   LIMIT_REACHED: 1491,
   TOTP_REDIRECT_REP: 1493,
+  /** Push: no such transaction for this caller (unknown and foreign alike). */
+  UNKNOWN_TRANSACTION: 1404,
+  /** Push: the transaction was answered already (a replayed or second answer). */
+  ALREADY_ANSWERED: 1409,
+  /** Push: the transaction expired before the answer. */
+  TRANSACTION_EXPIRED: 1410,
   /** Password authentication: the account is closed or disabled (shown as incorrect credentials). */
   ACCOUNT_DISABLED: 4000,
   /** Request not valid against the contract schema. */

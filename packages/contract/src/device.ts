@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { pushStatusValue, text } from './schemas.ts';
+
+/**
+ * The companion device app's calls (apps/device; docs/decisions/022-push-and-device.md).
+ *
+ * A device is a P-256 key pair made with WebCrypto in the device app (the private key
+ * non-extractable, kept in IndexedDB). Its public key (a JWK) is the push credential of each account
+ * that registered it; its RFC 7638 thumbprint names it. Every call but `register` is authenticated
+ * by a device proof: an ECDSA P-256 / SHA-256 signature (IEEE P1363 r||s, 64 bytes, base64url, as
+ * WebCrypto makes it) over `deviceProofMessage(purpose, time, key)`, with a time the server accepts
+ * within DEVICE_PROOF_WINDOW_SECONDS of its clock. An answer to a push is signed on its own, over
+ * `pushAnswerMessage(...)`: the transaction id makes it single use.
+ */
+
+const base64url = (bytes: number) =>
+  z
+    .string()
+    .length(Math.ceil((bytes * 4) / 3))
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
+
+/** A P-256 public key as a JWK, only the members RFC 7638's thumbprint reads. */
+export const p256PublicKey = z
+  .object({
+    kty: z.literal('EC'),
+    crv: z.literal('P-256'),
+    x: base64url(32),
+    y: base64url(32),
+  })
+  .strip();
+export type P256PublicKey = z.infer<typeof p256PublicKey>;
+
+/** The RFC 7638 thumbprint of a device key: SHA-256, base64url (43 characters). */
+export const deviceKeyId = base64url(32);
+/** An ECDSA P-256 signature, IEEE P1363 (r||s), base64url (86 characters). */
+export const deviceSignature = base64url(64);
+
+/** What a device proof is for; `rename` and `remove` name the registration, `claim` the account. */
+export type DeviceProofPurpose =
+  | 'pushes'
+  | 'stream'
+  | 'register'
+  | 'registrations'
+  | `rename:${string}`
+  | `remove:${string}`
+  | `claim:${string}`;
+
+export const deviceProof = z.object({
+  /** The device key's thumbprint. */
+  key: deviceKeyId,
+  /** ISO 8601 time of signing. */
+  time: z.string().datetime({ offset: true }),
+  signature: deviceSignature,
+});
+export type DeviceProof = z.infer<typeof deviceProof>;
+
+/** The text a device proof signs. */
+export const deviceProofMessage = (purpose: DeviceProofPurpose, time: string, key: string) =>
+  `gatehouse-device-v1\n${purpose}\n${time}\n${key}`;
+
+export const pushDecision = z.enum(['APPROVE', 'DECLINE', 'FRAUD']);
+export type PushDecision = z.infer<typeof pushDecision>;
+
+/** The text an answer to a push signs (`number`: the matched number, '' when matching is off). */
+export const pushAnswerMessage = (id: string, decision: PushDecision, number: string) =>
+  `gatehouse-push-answer-v1\n${id}\n${decision}\n${number}`;
+
+/** RFC 7638 thumbprint of a P-256 JWK (WebCrypto's SHA-256, in browsers and Node alike). */
+export async function jwkThumbprint(key: P256PublicKey): Promise<string> {
+  const canonical = `{"crv":"${key.crv}","kty":"${key.kty}","x":"${key.x}","y":"${key.y}"}`;
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical));
+  return toBase64url(new Uint8Array(digest));
+}
+
+export function toBase64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function fromBase64url(value: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(value.replace(/-/g, '+').replace(/_/g, '/'));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+const base = { requestBaseInfo: z.object({}).passthrough().optional() };
+
+/** The content a push shows on the device: the widget's secureTransactionContent, as the server read it. */
+export const pushContent = z.object({
+  browserName: z.string(),
+  osName: z.string(),
+  time: z.string(),
+  host: z.string(),
+  journey: z.string(),
+});
+export type PushContent = z.infer<typeof pushContent>;
+
+/** A push as the device sees it. */
+export const devicePush = z.object({
+  id: z.string(),
+  /** The account's username, as the customer knows it. */
+  username: z.string(),
+  status: pushStatusValue,
+  description: z.string(),
+  content: pushContent,
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  answeredAt: z.string().nullable(),
+  /** Number matching on: the three numbers to choose from (one is the widget's). */
+  numbers: z.array(z.string()).optional(),
+});
+export type DevicePush = z.infer<typeof devicePush>;
+
+export const devicePushesRequest = z.object({ ...base, proof: deviceProof });
+/** Pending pushes first, then the last answered or expired ones (newest first). */
+export const devicePushesData = z.object({ pushes: z.array(devicePush) });
+
+export const devicePushAnswerRequest = z.object({
+  ...base,
+  id: text().min(1).max(64),
+  decision: pushDecision,
+  /** The number picked, when number matching is on. */
+  number: z
+    .string()
+    .regex(/^\d{2}$/, 'number must be 2 digits')
+    .optional(),
+  key: deviceKeyId,
+  signature: deviceSignature,
+});
+export const devicePushAnswerData = z.object({ status: pushStatusValue });
+
+export const deviceStreamRequest = z.object({ ...base, proof: deviceProof });
+
+export const deviceName = text()
+  .trim()
+  .min(1, 'name is required')
+  .max(60, 'name is longer than 60 characters');
+
+/** Needs a signed-in session (cookie) that proved a second factor other than push just now. */
+export const deviceRegisterRequest = z.object({
+  ...base,
+  publicKey: p256PublicKey,
+  name: deviceName,
+  /** Purpose 'register': shows the caller holds the private key. */
+  proof: deviceProof,
+});
+
+/** One account this device is the push device of. */
+export const deviceRegistration = z.object({
+  /** The push credential's id. */
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type DeviceRegistration = z.infer<typeof deviceRegistration>;
+export const deviceRegisterData = z.object({ registration: deviceRegistration });
+export const deviceRegistrationsRequest = z.object({ ...base, proof: deviceProof });
+export const deviceRegistrationsData = z.object({ registrations: z.array(deviceRegistration) });
+export const deviceRenameRequest = z.object({
+  ...base,
+  id: text().min(1).max(64),
+  name: deviceName,
+  proof: deviceProof,
+});
+export const deviceRemoveRequest = z.object({ ...base, id: text().min(1).max(64), proof: deviceProof });
+
+/** Development: the demo accounts whose seeded push device this browser can claim. */
+export const demoDevicesData = z.object({
+  accounts: z.array(z.object({ username: z.string(), about: z.string() })),
+});
+export const demoDeviceClaimRequest = z.object({
+  ...base,
+  username: text().min(1).max(50),
+  publicKey: p256PublicKey,
+  proof: deviceProof,
+});
