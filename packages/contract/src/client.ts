@@ -1,8 +1,11 @@
 /**
  * The zod-free part of the contract, for browser code: paths, status codes, limits, headers,
- * messages, shared rules and the envelope's types. The server imports the whole contract
+ * messages, shared rules, the device app's proof helpers and the envelope's types. The server imports the whole contract
  * ('@gatehouse/contract'), schemas included; the clients import this.
  */
+
+export type { DevicePush, DeviceRegistration, P256PublicKey, PushContent } from './device.ts';
+export * from './device-core.ts';
 export type { Callback, Envelope } from './envelope-core.ts';
 export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';
 export * from './headers.ts';

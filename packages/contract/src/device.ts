@@ -1,5 +1,10 @@
 import { z } from 'zod';
+import { pushDecisions } from './device-core.ts';
 import { pushStatusValue, text } from './schemas.ts';
+
+// The zod-free half (proof and answer texts, the thumbprint, base64url) is device-core.ts, which the
+// browser entry (client.ts) exports too.
+export * from './device-core.ts';
 
 /**
  * The companion device app's calls (apps/device; docs/decisions/022-push-and-device.md).
@@ -35,16 +40,6 @@ export const deviceKeyId = base64url(32);
 /** An ECDSA P-256 signature, IEEE P1363 (r||s), base64url (86 characters). */
 export const deviceSignature = base64url(64);
 
-/** What a device proof is for; `rename` and `remove` name the registration, `claim` the account. */
-export type DeviceProofPurpose =
-  | 'pushes'
-  | 'stream'
-  | 'register'
-  | 'registrations'
-  | `rename:${string}`
-  | `remove:${string}`
-  | `claim:${string}`;
-
 export const deviceProof = z.object({
   /** The device key's thumbprint. */
   key: deviceKeyId,
@@ -54,36 +49,7 @@ export const deviceProof = z.object({
 });
 export type DeviceProof = z.infer<typeof deviceProof>;
 
-/** The text a device proof signs. */
-export const deviceProofMessage = (purpose: DeviceProofPurpose, time: string, key: string) =>
-  `gatehouse-device-v1\n${purpose}\n${time}\n${key}`;
-
-export const pushDecision = z.enum(['APPROVE', 'DECLINE', 'FRAUD']);
-export type PushDecision = z.infer<typeof pushDecision>;
-
-/** The text an answer to a push signs (`number`: the matched number, '' when matching is off). */
-export const pushAnswerMessage = (id: string, decision: PushDecision, number: string) =>
-  `gatehouse-push-answer-v1\n${id}\n${decision}\n${number}`;
-
-/** RFC 7638 thumbprint of a P-256 JWK (WebCrypto's SHA-256, in browsers and Node alike). */
-export async function jwkThumbprint(key: P256PublicKey): Promise<string> {
-  const canonical = `{"crv":"${key.crv}","kty":"${key.kty}","x":"${key.x}","y":"${key.y}"}`;
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical));
-  return toBase64url(new Uint8Array(digest));
-}
-
-export function toBase64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-export function fromBase64url(value: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(value.replace(/-/g, '+').replace(/_/g, '/'));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
+export const pushDecision = z.enum(pushDecisions);
 
 const base = { requestBaseInfo: z.object({}).passthrough().optional() };
 
