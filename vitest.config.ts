@@ -26,6 +26,7 @@ export default defineConfig({
             'packages/ui/**/*.test.tsx',
             'packages/signin/**/*.test.{ts,tsx}',
             'apps/portal/**/*.test.{ts,tsx}',
+            'apps/device/**/*.test.{ts,tsx}',
           ],
           setupFiles: ['./packages/ui/test/setup.ts'],
         },

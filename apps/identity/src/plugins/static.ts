@@ -7,10 +7,11 @@ const root = (relative: string) => fileURLToPath(new URL(`../../../../${relative
 
 export type Site = { prefix: string; dir: string };
 
-/** The built apps: the portal at /, the widget bundle at /widget/. */
+/** The built apps: the portal at /, the widget bundle at /widget/, the device app at /device/. */
 export const builtSites = (): Site[] => [
   { prefix: '/', dir: root('apps/portal/dist') },
   { prefix: '/widget/', dir: root('packages/signin/dist') },
+  { prefix: '/device/', dir: root('apps/device/dist') },
 ];
 
 /**
@@ -47,5 +48,11 @@ export async function staticPlugin(app: FastifyInstance, options: { sites?: Site
       },
     });
     first = false;
+    // An app's address without its slash ('/device') goes to the app ('/device/'); its screens
+    // are hash routes, so the index is the one page it serves.
+    if (site.prefix !== '/' && site.prefix.endsWith('/') && existsSync(`${site.dir}/index.html`)) {
+      const target = site.prefix;
+      app.get(site.prefix.slice(0, -1), (_request, reply) => reply.redirect(target, 301));
+    }
   }
 }

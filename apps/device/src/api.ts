@@ -1,0 +1,174 @@
+import {
+  type CallName,
+  cookies,
+  type DevicePush,
+  type DeviceRegistration,
+  headers,
+  newRequestId,
+  outcomeMessages,
+  outcomesOf,
+  outcomeTables,
+  type PushDecision,
+  paths,
+  Status,
+} from '@gatehouse/contract/client';
+import { ApiClient, readCookie, TransportError } from '@gatehouse/signin';
+import type { DeviceKey } from './device/deviceKey.ts';
+import { messages } from './messages.ts';
+import { settings } from './settings.ts';
+
+/** A call's answer: its data, or the device app's text for its code (from the outcome table). */
+export type Answer<T> = { ok: true; data: T } | { ok: false; code: number; message: string };
+
+const client = () => new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName });
+
+/** The text of a failed call: the message key its outcome table gives the code, in our catalog. */
+export function failureText(call: CallName, code: number): string {
+  const outcome = outcomesOf(outcomeTables[call])[code];
+  const key = outcome ? outcomeMessages(outcome)[0] : undefined;
+  return (key && messages.outcomes[key]) || messages.somethingWrong;
+}
+
+async function post<T>(call: CallName, body: unknown): Promise<Answer<T>> {
+  const { method, path } = outcomeTables[call];
+  try {
+    const result = await client().request<T>(method as 'POST', path, { body });
+    if (result.status.code === Status.SUCCESS && result.http < 300) {
+      return { ok: true, data: (result.envelope?.successData ?? {}) as T };
+    }
+    return { ok: false, code: result.status.code, message: failureText(call, result.status.code) };
+  } catch (error) {
+    if (error instanceof TransportError) return { ok: false, code: 0, message: messages.offline };
+    throw error;
+  }
+}
+
+export type DemoAccount = { username: string; about: string };
+
+/** The device's calls (contract paths device*, docs/decisions/022-push-and-device.md). */
+export const deviceApi = {
+  async pushes(key: DeviceKey) {
+    return post<{ pushes: DevicePush[] }>('devicePushes', { proof: await key.proof('pushes') });
+  },
+  async answer(key: DeviceKey, id: string, decision: PushDecision, number?: string) {
+    const signature = await key.signAnswer(id, decision, number ?? '');
+    return post<{ status: string }>('devicePushAnswer', {
+      id,
+      decision,
+      ...(number ? { number } : {}),
+      key: key.thumbprint,
+      signature,
+    });
+  },
+  async registrations(key: DeviceKey) {
+    return post<{ registrations: DeviceRegistration[] }>('deviceRegistrations', {
+      proof: await key.proof('registrations'),
+    });
+  },
+  async rename(key: DeviceKey, id: string, name: string) {
+    return post<{ registration?: DeviceRegistration }>('deviceRename', {
+      id,
+      name,
+      proof: await key.proof(`rename:${id}`),
+    });
+  },
+  async remove(key: DeviceKey, id: string) {
+    return post<unknown>('deviceRemove', { id, proof: await key.proof(`remove:${id}`) });
+  },
+  async register(key: DeviceKey, name: string) {
+    return post<{ registration: DeviceRegistration }>('deviceRegister', {
+      publicKey: key.publicKey,
+      name,
+      proof: await key.proof('register'),
+    });
+  },
+  async claim(key: DeviceKey, username: string) {
+    return post<{ registration?: DeviceRegistration }>('devDemoDeviceClaim', {
+      username,
+      publicKey: key.publicKey,
+      proof: await key.proof(`claim:${username}`),
+    });
+  },
+  /**
+   * Development mode: the demo accounts with push (a 200 JSON answer); null in production, where
+   * the route does not exist (404), or when the answer is not that list.
+   */
+  async demoDevices(): Promise<DemoAccount[] | null> {
+    try {
+      const result = await client().request<unknown>('GET', paths.devDemoDevices);
+      const accounts = (result.envelope as { accounts?: unknown } | null)?.accounts;
+      return result.http === 200 && Array.isArray(accounts) ? (accounts as DemoAccount[]) : null;
+    } catch {
+      return null;
+    }
+  },
+  /** Ends the web session the widget opened: the device app needs none (portal spec §7 logout). */
+  async signOut() {
+    await client()
+      .request('DELETE', paths.sessionLogout, {
+        body: { requestBaseInfo: { sessionTokens: {} } },
+        headers: { [headers.acceptTokenType]: 'FAC' },
+      })
+      .catch(() => undefined);
+  },
+  /**
+   * The live channel: POST with the proof in the body (an EventSource would need it in the URL),
+   * answered with text/event-stream. Throws when the transport fails; a non-200 answer is returned
+   * as it is, for the caller to back off.
+   */
+  async openStream(key: DeviceKey, signal: AbortSignal): Promise<Response> {
+    let xsrf = readCookie(cookies.csrf);
+    if (!xsrf) {
+      await fetch(`/api${paths.health}`, { credentials: 'same-origin', cache: 'no-store', signal }).catch(
+        () => undefined,
+      );
+      xsrf = readCookie(cookies.csrf);
+    }
+    return fetch(`/api${paths.deviceStream}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+      headers: {
+        Accept: 'text/event-stream',
+        'Content-Type': 'application/json',
+        [headers.requestId]: newRequestId(),
+        [headers.appId]: settings.appId,
+        [headers.appName]: settings.appName,
+        ...(xsrf ? { [headers.csrf]: xsrf } : {}),
+      },
+      body: JSON.stringify({ proof: await key.proof('stream') }),
+    });
+  },
+};
+
+/**
+ * The event names of a text/event-stream body, as they arrive (the data is not needed: an event
+ * only says the pushes changed).
+ */
+export async function* streamEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const name = block
+          .split('\n')
+          .find((line) => line.startsWith('event:'))
+          ?.slice(6)
+          .trim();
+        if (block.split('\n').some((line) => line && !line.startsWith(':'))) yield name || 'message';
+        end = buffer.indexOf('\n\n');
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,13 @@
+import '@gatehouse/ui/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { browserKeyStore } from './device/DeviceKeyContext.tsx';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Gatehouse Device: #root is missing from index.html');
+createRoot(root).render(
+  <StrictMode>
+    <App store={browserKeyStore()} />
+  </StrictMode>,
+);

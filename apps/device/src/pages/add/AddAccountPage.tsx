@@ -1,0 +1,123 @@
+import { format } from '@gatehouse/contract/client';
+import { SignIn, type SignInConfig } from '@gatehouse/signin';
+import { Alert, Button, TextInput } from '@gatehouse/ui';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { deviceApi } from '../../api.ts';
+import { useDeviceKey } from '../../device/DeviceKeyContext.tsx';
+import { messages } from '../../messages.ts';
+import { routes, useNavigate } from '../../router.ts';
+import { settings } from '../../settings.ts';
+import { usePage } from '../../usePage.ts';
+import { nameError } from '../device/Accounts.tsx';
+import { defaultDeviceName } from './deviceName.ts';
+
+type Phase = { kind: 'signIn' } | { kind: 'registering' } | { kind: 'failed'; message: string };
+
+/**
+ * Adds an account: the customer signs in with the widget (LOGIN journey), then this device's key
+ * is registered for that account (POST deviceRegister, proof 'register'), and the web session,
+ * which the device app does not need, is ended. Registration needs a second factor other than
+ * push (decision 022); the widget follows the factor the server offers, so the page says so.
+ */
+export function AddAccountPage() {
+  const keyState = useDeviceKey();
+  const navigate = useNavigate();
+  const [name, setName] = useState(() => defaultDeviceName());
+  const [phase, setPhase] = useState<Phase>({ kind: 'signIn' });
+  const [attempt, setAttempt] = useState(0);
+  const failed = phase.kind === 'failed';
+  const heading = usePage(messages.addTitle, { hasErrors: failed });
+  const failure = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (failed) failure.current?.focus();
+  }, [failed]);
+
+  // The latest name, for the finish callback of a widget that was configured once.
+  const nameRef = useRef(name);
+  nameRef.current = name;
+  const key = keyState.status === 'ready' ? keyState.key : undefined;
+
+  const config = useMemo<SignInConfig>(
+    () => ({
+      appId: settings.appId,
+      appName: settings.appName,
+      endpoint: '',
+      journey: 'LOGIN',
+      subEvent: settings.subEvent,
+      sessionContext: settings.context,
+      headingLevel: 2,
+      onFinish: () => {
+        if (!key) return;
+        const chosen = nameError(nameRef.current) ? defaultDeviceName() : nameRef.current.trim();
+        setPhase({ kind: 'registering' });
+        void (async () => {
+          const answer = await deviceApi.register(key, chosen);
+          // The session served only this call: ended whatever the answer.
+          await deviceApi.signOut();
+          if (answer.ok) {
+            navigate(routes.device, {
+              state: { notice: format(messages.addRegistered, answer.data.registration.username) },
+            });
+          } else {
+            setPhase({ kind: 'failed', message: answer.message });
+          }
+        })();
+      },
+    }),
+    [key, navigate],
+  );
+
+  return (
+    <div className="device__page">
+      <h1 ref={heading} tabIndex={-1}>
+        {messages.addTitle}
+      </h1>
+      <p>{messages.addIntro}</p>
+      {keyState.status === 'unavailable' ? <Alert variant="critical">{messages.keyUnavailable}</Alert> : null}
+      {failed ? (
+        <Alert variant="critical" ref={failure} tabIndex={-1}>
+          {phase.message}
+        </Alert>
+      ) : null}
+      {key ? (
+        <>
+          <TextInput
+            id="device-name"
+            label={messages.addNameLabel}
+            hint={messages.addNameHint}
+            value={name}
+            maxLength={60}
+            autoComplete="off"
+            onChange={(event) => setName(event.target.value)}
+            error={nameError(name)}
+          />
+          {phase.kind === 'registering' ? (
+            <p role="status">{messages.addRegistering}</p>
+          ) : failed ? (
+            <div className="device__actions">
+              <Button
+                onClick={() => {
+                  setAttempt((n) => n + 1);
+                  setPhase({ kind: 'signIn' });
+                }}
+              >
+                {messages.addTryAgain}
+              </Button>
+            </div>
+          ) : (
+            <section className="device__section" aria-label={messages.addSignIn}>
+              <Suspense fallback={<p>{messages.loading}</p>}>
+                <SignIn key={attempt} config={config} />
+              </Suspense>
+            </section>
+          )}
+        </>
+      ) : keyState.status === 'loading' ? (
+        <p>{messages.loading}</p>
+      ) : null}
+      <p>
+        <a href={`#${routes.device}`}>{messages.backToDevice}</a>
+      </p>
+    </div>
+  );
+}

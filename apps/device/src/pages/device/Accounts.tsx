@@ -1,0 +1,207 @@
+import { type DeviceRegistration, format } from '@gatehouse/contract/client';
+import { Alert, Button, Dialog, DialogClose, TextInput, VisuallyHidden } from '@gatehouse/ui';
+import { type FormEvent, useRef, useState } from 'react';
+import { useAnnounce } from '../../announcer.tsx';
+import { deviceApi } from '../../api.ts';
+import type { DeviceKey } from '../../device/deviceKey.ts';
+import { messages } from '../../messages.ts';
+import { routes } from '../../router.ts';
+import { formatTime } from './format.ts';
+
+/** The contract's device name rule (deviceName: trimmed, 1 to 60 characters), as a field error. */
+export function nameError(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (!trimmed) return messages.nameRequired;
+  if (trimmed.length > 60) return messages.nameTooLong;
+  return undefined;
+}
+
+/** The accounts this device approves for, each with Rename and Remove. */
+export function Accounts({
+  registrations,
+  failed,
+  deviceKey,
+  onChanged,
+}: {
+  registrations: DeviceRegistration[] | null;
+  failed: boolean;
+  deviceKey: DeviceKey;
+  onChanged: () => Promise<void> | void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  return (
+    <section className="device__section" aria-labelledby="accounts-heading">
+      <h2 id="accounts-heading" ref={heading} tabIndex={-1}>
+        {messages.accountsHeading}
+      </h2>
+      {failed ? <p>{messages.accountsUnavailable}</p> : null}
+      {registrations === null ? (
+        failed ? null : (
+          <p>{messages.loading}</p>
+        )
+      ) : registrations.length === 0 ? (
+        <p>{messages.accountsNone}</p>
+      ) : (
+        <ul className="device__list">
+          {registrations.map((registration) => (
+            <Account
+              key={registration.id}
+              registration={registration}
+              deviceKey={deviceKey}
+              onChanged={onChanged}
+              onRemoved={() => heading.current?.focus()}
+            />
+          ))}
+        </ul>
+      )}
+      <p className="device__actions">
+        <a href={`#${routes.add}`}>{messages.addAccount}</a>
+      </p>
+    </section>
+  );
+}
+
+function Account({
+  registration,
+  deviceKey,
+  onChanged,
+  onRemoved,
+}: {
+  registration: DeviceRegistration;
+  deviceKey: DeviceKey;
+  onChanged: () => Promise<void> | void;
+  onRemoved: () => void;
+}) {
+  const announce = useAnnounce();
+  const { id, username } = registration;
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(registration.name);
+  const [error, setError] = useState<string | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const fieldId = `rename-${id}`;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = nameError(name);
+    setError(problem);
+    setFailure(undefined);
+    if (problem) {
+      field.current?.focus();
+      return;
+    }
+    setBusy(true);
+    const answer = await deviceApi.rename(deviceKey, id, name.trim());
+    setBusy(false);
+    if (!answer.ok) {
+      setFailure(answer.message);
+      return;
+    }
+    setEditing(false);
+    announce(format(messages.renamed, username, name.trim()));
+    await onChanged();
+    renameButton.current?.focus();
+  }
+
+  async function remove() {
+    setConfirming(false);
+    setBusy(true);
+    setFailure(undefined);
+    const answer = await deviceApi.remove(deviceKey, id);
+    setBusy(false);
+    if (!answer.ok) {
+      setFailure(answer.message);
+      return;
+    }
+    announce(format(messages.removed, username));
+    onRemoved();
+    await onChanged();
+  }
+
+  const headingId = `account-${id}`;
+  return (
+    <li className="device__item">
+      <h3 id={headingId}>{username}</h3>
+      <dl className="device__details">
+        <dt>{messages.deviceName}</dt>
+        <dd>{registration.name}</dd>
+        <dt>{messages.added}</dt>
+        <dd>{formatTime(registration.createdAt)}</dd>
+        <dt>{messages.lastUsed}</dt>
+        <dd>{registration.lastUsedAt ? formatTime(registration.lastUsedAt) : messages.neverUsed}</dd>
+      </dl>
+      {failure ? <Alert variant="critical">{failure}</Alert> : null}
+      {editing ? (
+        <form onSubmit={(event) => void save(event)} noValidate>
+          <TextInput
+            id={fieldId}
+            ref={field}
+            label={messages.renameLabel}
+            hint={messages.renameHint}
+            error={error}
+            value={name}
+            maxLength={60}
+            autoComplete="off"
+            onChange={(event) => setName(event.target.value)}
+          />
+          <div className="device__actions">
+            <Button type="submit" loading={busy} loadingText={messages.loading}>
+              {messages.renameSave}
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setEditing(false);
+                setError(undefined);
+                setName(registration.name);
+                setTimeout(() => renameButton.current?.focus());
+              }}
+            >
+              {messages.cancel}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="device__actions">
+          <Button
+            variant="secondary"
+            ref={renameButton}
+            onClick={() => {
+              setEditing(true);
+              setTimeout(() => field.current?.focus());
+            }}
+          >
+            {messages.rename}
+            <VisuallyHidden>{format(messages.renameHidden, username)}</VisuallyHidden>
+          </Button>
+          <Dialog
+            title={format(messages.removeTitle, username)}
+            description={format(messages.removeDescription, username)}
+            open={confirming}
+            onOpenChange={setConfirming}
+            trigger={
+              <Button variant="danger" loading={busy} loadingText={messages.loading}>
+                {messages.remove}
+                <VisuallyHidden>{format(messages.removeHidden, username)}</VisuallyHidden>
+              </Button>
+            }
+            footer={
+              <>
+                <Button variant="danger" onClick={() => void remove()}>
+                  {messages.removeConfirm}
+                </Button>
+                <DialogClose asChild>
+                  <Button variant="secondary">{messages.cancel}</Button>
+                </DialogClose>
+              </>
+            }
+          />
+        </div>
+      )}
+    </li>
+  );
+}

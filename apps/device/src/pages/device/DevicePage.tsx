@@ -1,0 +1,124 @@
+import type { DeviceRegistration } from '@gatehouse/contract/client';
+import { Alert } from '@gatehouse/ui';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { type DemoAccount, deviceApi } from '../../api.ts';
+import { useDeviceKey } from '../../device/DeviceKeyContext.tsx';
+import type { DeviceKey } from '../../device/deviceKey.ts';
+import { messages } from '../../messages.ts';
+import { routes, useNavigate, usePageState } from '../../router.ts';
+import { usePage } from '../../usePage.ts';
+import { Accounts } from './Accounts.tsx';
+import { DemoDevices } from './DemoDevices.tsx';
+import { History } from './History.tsx';
+import { Requests } from './Requests.tsx';
+import { usePushes } from './usePushes.ts';
+
+/** The start page, 'Your device': requests, history, the accounts, and demo devices in development. */
+export function DevicePage() {
+  const keyState = useDeviceKey();
+  const key = keyState.status === 'ready' ? keyState.key : undefined;
+  const { pushes, failed: pushesFailed, refresh } = usePushes(key);
+  const pending = pushes?.filter((p) => p.status === 'PENDING') ?? null;
+  const heading = usePage(messages.deviceTitle, { count: pending?.length ?? 0 });
+
+  // A notice left by the previous page (the add-an-account page's success), shown once.
+  const navigate = useNavigate();
+  const state = usePageState<{ notice?: string }>();
+  const [notice] = useState(state?.notice);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (state?.notice) navigate(routes.device, { replace: true, state: null });
+  }, [state, navigate]);
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+
+  const [registrations, setRegistrations] = useState<DeviceRegistration[] | null>(null);
+  const [registrationsFailed, setRegistrationsFailed] = useState(false);
+  const reloadRegistrations = useCallback(async () => {
+    if (!key) return;
+    const answer = await deviceApi.registrations(key);
+    setRegistrationsFailed(!answer.ok);
+    if (answer.ok) setRegistrations(answer.data.registrations ?? []);
+  }, [key]);
+  useEffect(() => {
+    void reloadRegistrations();
+  }, [reloadRegistrations]);
+
+  const [demo, setDemo] = useState<DemoAccount[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    void deviceApi.demoDevices().then((accounts) => live && setDemo(accounts));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  return (
+    <div className="device__page">
+      <h1 ref={heading} tabIndex={-1}>
+        {messages.deviceTitle}
+      </h1>
+      {notice ? (
+        <Alert variant="confirm" ref={noticeRef} tabIndex={-1}>
+          {notice}
+        </Alert>
+      ) : null}
+      {keyState.status === 'unavailable' ? (
+        <Alert variant="critical">{messages.keyUnavailable}</Alert>
+      ) : keyState.status === 'loading' ? (
+        <p>{messages.loading}</p>
+      ) : (
+        <Ready
+          deviceKey={keyState.key}
+          pending={pending}
+          past={pushes?.filter((p) => p.status !== 'PENDING') ?? []}
+          pushesFailed={pushesFailed}
+          refresh={refresh}
+          registrations={registrations}
+          registrationsFailed={registrationsFailed}
+          reloadRegistrations={reloadRegistrations}
+          demo={demo}
+        />
+      )}
+    </div>
+  );
+}
+
+function Ready(props: {
+  deviceKey: DeviceKey;
+  pending: ReturnType<typeof usePushes>['pushes'];
+  past: NonNullable<ReturnType<typeof usePushes>['pushes']>;
+  pushesFailed: boolean;
+  refresh: () => Promise<void>;
+  registrations: DeviceRegistration[] | null;
+  registrationsFailed: boolean;
+  reloadRegistrations: () => Promise<void>;
+  demo: DemoAccount[] | null;
+}) {
+  return (
+    <>
+      <p>{messages.deviceIntro}</p>
+      <Requests
+        pending={props.pending}
+        failed={props.pushesFailed}
+        deviceKey={props.deviceKey}
+        onAnswered={() => void props.refresh()}
+      />
+      <History past={props.past} />
+      <Accounts
+        registrations={props.registrations}
+        failed={props.registrationsFailed}
+        deviceKey={props.deviceKey}
+        onChanged={props.reloadRegistrations}
+      />
+      {props.demo ? (
+        <DemoDevices
+          accounts={props.demo}
+          deviceKey={props.deviceKey}
+          onClaimed={props.reloadRegistrations}
+        />
+      ) : null}
+    </>
+  );
+}

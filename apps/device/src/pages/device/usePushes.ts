@@ -1,0 +1,55 @@
+import { type DevicePush, format } from '@gatehouse/contract/client';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useAnnounce } from '../../announcer.tsx';
+import { deviceApi, streamEvents } from '../../api.ts';
+import type { DeviceKey } from '../../device/deviceKey.ts';
+import { startLive } from '../../device/live.ts';
+import { messages } from '../../messages.ts';
+
+export type PushesState = {
+  /** null until the first answer. */
+  pushes: DevicePush[] | null;
+  failed: boolean;
+  refresh: () => Promise<void>;
+};
+
+/**
+ * The device's pushes, kept fresh by the live channel and polling (device/live.ts); each new
+ * pending push is announced once through the polite live region.
+ */
+export function usePushes(key: DeviceKey | undefined): PushesState {
+  const [pushes, setPushes] = useState<DevicePush[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const announce = useAnnounce();
+  const seen = useRef(new Set<string>());
+
+  const refresh = useCallback(async () => {
+    if (!key) return;
+    const answer = await deviceApi.pushes(key);
+    if (!answer.ok) {
+      setFailed(true);
+      return;
+    }
+    setFailed(false);
+    const list = answer.data.pushes ?? [];
+    const fresh = list.filter((p) => p.status === 'PENDING' && !seen.current.has(p.id));
+    for (const p of list) seen.current.add(p.id);
+    if (fresh.length === 1) announce(format(messages.newRequestAnnouncement, fresh[0]!.username));
+    else if (fresh.length > 1) announce(format(messages.newRequestsAnnouncement, fresh.length));
+    setPushes(list);
+  }, [key, announce]);
+
+  useEffect(() => {
+    if (!key) return;
+    return startLive({
+      refresh,
+      open: async (signal) => {
+        const response = await deviceApi.openStream(key, signal);
+        if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+        return streamEvents(response.body);
+      },
+    });
+  }, [key, refresh]);
+
+  return { pushes, failed, refresh };
+}
