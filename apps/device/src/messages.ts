@@ -72,14 +72,15 @@ export const messages = {
   lastUsed: 'Last used',
   neverUsed: 'Not yet',
   rename: 'Rename',
-  renameHidden: ' the device for {0}',
+  /** The Rename button's accessible name: its visible text first (WCAG 2.5.3), then whose. */
+  renameName: 'Rename the device for {0}',
   renameLabel: 'New name for this device',
   renameHint: 'Up to 60 characters. Only you see it.',
   renameSave: 'Save name',
   nameRequired: 'Enter a name for this device.',
   nameTooLong: 'The name must be 60 characters or fewer.',
   remove: 'Remove',
-  removeHidden: ' {0} from this device',
+  removeName: 'Remove {0} from this device',
   removeTitle: 'Remove {0} from this device?',
   removeDescription:
     'This device will stop approving sign-ins for {0} at once. To use it again, add the account again.',

@@ -1,5 +1,5 @@
 import { type DeviceRegistration, format } from '@gatehouse/contract/client';
-import { Alert, Button, Dialog, DialogClose, TextInput, VisuallyHidden } from '@gatehouse/ui';
+import { Alert, Button, Dialog, DialogClose, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useRef, useState } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import { deviceApi } from '../../api.ts';
@@ -170,13 +170,13 @@ function Account({
           <Button
             variant="secondary"
             ref={renameButton}
+            aria-label={format(messages.renameName, username)}
             onClick={() => {
               setEditing(true);
               setTimeout(() => field.current?.focus());
             }}
           >
             {messages.rename}
-            <VisuallyHidden>{format(messages.renameHidden, username)}</VisuallyHidden>
           </Button>
           <Dialog
             title={format(messages.removeTitle, username)}
@@ -184,9 +184,13 @@ function Account({
             open={confirming}
             onOpenChange={setConfirming}
             trigger={
-              <Button variant="danger" loading={busy} loadingText={messages.loading}>
+              <Button
+                variant="danger"
+                aria-label={format(messages.removeName, username)}
+                loading={busy}
+                loadingText={messages.loading}
+              >
                 {messages.remove}
-                <VisuallyHidden>{format(messages.removeHidden, username)}</VisuallyHidden>
               </Button>
             }
             footer={

@@ -124,9 +124,20 @@ export function PushRequest({
           error={numberError}
         />
       ) : null}
-      <div className="device__actions">
+      {/* The Button ignores presses while aria-disabled; this one, on the way up, says what is missing. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the button inside is the control, keyboard included. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Enter and Space on the button arrive here as clicks. */}
+      <div
+        className="device__actions"
+        onClick={(event) => {
+          if (numbers && !number && (event.target as Element).closest('[data-action="approve"]')) {
+            void answer('APPROVE');
+          }
+        }}
+      >
         <Button
           variant="primary"
+          data-action="approve"
           onClick={() => void answer('APPROVE')}
           aria-disabled={expired || (numbers && !number) ? 'true' : undefined}
           loading={sending === 'APPROVE'}

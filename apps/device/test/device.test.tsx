@@ -1,0 +1,295 @@
+import { deviceProofMessage, pushAnswerMessage } from '@gatehouse/contract/client';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { type DeviceKey, loadDeviceKey } from '../src/device/deviceKey.ts';
+import { memoryKeyStore } from '../src/device/keyStore.ts';
+import { fakeDeviceServer, push, renderApp, verifies } from './fakeDevice.tsx';
+
+let store: ReturnType<typeof memoryKeyStore>;
+let key: DeviceKey;
+
+beforeEach(async () => {
+  store = memoryKeyStore();
+  key = await loadDeviceKey(store);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const registration = {
+  id: 'cred-1',
+  username: 'pushuser1',
+  name: 'Chromium on Linux',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  lastUsedAt: null,
+};
+
+describe('device key', () => {
+  test('is made once, non-extractable, and the stored pair is reused on the next start', async () => {
+    const pair = store.stored()!;
+    expect(pair.privateKey.extractable).toBe(false);
+    expect(pair.privateKey.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' });
+    await expect(crypto.subtle.exportKey('jwk', pair.privateKey)).rejects.toThrow();
+    const again = await loadDeviceKey(store);
+    expect(again.thumbprint).toBe(key.thumbprint);
+    expect(store.stored()).toBe(pair);
+    expect(key.publicKey).toEqual({ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String) });
+    expect(Object.keys(key.publicKey).sort()).toEqual(['crv', 'kty', 'x', 'y']);
+  });
+
+  test('a proof is a signature over the contract message, checked with the public key', async () => {
+    const proof = await key.proof('pushes');
+    expect(proof.key).toBe(key.thumbprint);
+    expect(proof.signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
+    expect(
+      await verifies(key.publicKey, proof.signature, deviceProofMessage('pushes', proof.time, proof.key)),
+    ).toBe(true);
+    expect(
+      await verifies(key.publicKey, proof.signature, deviceProofMessage('stream', proof.time, proof.key)),
+    ).toBe(false);
+  });
+
+  test('two app starts with the same store use the same key', async () => {
+    const server = fakeDeviceServer({ registrations: [registration] });
+    await server.know(key.publicKey);
+    const first = renderApp(store);
+    await screen.findByRole('heading', { name: 'pushuser1' });
+    first.unmount();
+    renderApp(store);
+    await screen.findByRole('heading', { name: 'pushuser1' });
+    const keys = server
+      .calls('/device/registrations')
+      .map((r) => (r.body as { proof: { key: string } }).proof.key);
+    expect(keys).toEqual([key.thumbprint, key.thumbprint]);
+    expect(server.proofs.every((p) => p.ok)).toBe(true);
+  });
+});
+
+describe('requests', () => {
+  test('lists a pending push with its details, counts it in the title, and keeps past ones in History', async () => {
+    const server = fakeDeviceServer({
+      pushes: [
+        push(),
+        push({ id: 'old', status: 'DECLINED', answeredAt: '2026-11-23T16:00:00.000Z' }),
+        push({ id: 'older', status: 'EXPIRED_PENDING' }),
+      ],
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    const request = await screen.findByRole('article', { name: 'Sign-in request for pushuser1' });
+    expect(within(request).getByText('Firefox on Windows')).toBeTruthy();
+    expect(within(request).getByText('portal.example')).toBeTruthy();
+    expect(within(request).getByText('Sign-in')).toBeTruthy();
+    expect(within(request).getByText(/^1:5\d$/)).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('(1) Your device – Gatehouse Device'));
+    const history = screen.getByRole('region', { name: 'History' });
+    expect(within(history).getByText(/Sign-in: declined for pushuser1/)).toBeTruthy();
+    expect(within(history).getByText(/Sign-in: expired for pushuser1/)).toBeTruthy();
+    // Proofs are in bodies only: no request address carries one.
+    expect(server.requests.every((r) => !/proof|signature/i.test(r.path))).toBe(true);
+  });
+
+  test('a push arriving on the live channel is listed and announced', async () => {
+    const server = fakeDeviceServer();
+    await server.know(key.publicKey);
+    renderApp(store);
+    await screen.findByText('No requests are waiting.');
+    await waitFor(() => expect(server.openStreams()).toBe(1));
+    const stream = server.calls('/device/stream')[0]!;
+    expect(stream.method).toBe('POST');
+    expect(stream.headers['X-XSRF-TOKEN']).toBe('abc.def');
+    server.send(push({ id: 'push-2', username: 'pushuser2' }));
+    await screen.findByRole('article', { name: 'Sign-in request for pushuser2' });
+    expect(screen.getByTestId('announcer').textContent).toBe('New request for pushuser2. It is in Requests.');
+    expect(document.title).toBe('(1) Your device – Gatehouse Device');
+  });
+
+  test("'Yes, it's me' sends APPROVE signed over the answer message; the outcome is shown and focused", async () => {
+    const server = fakeDeviceServer({ pushes: [push()] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    const request = await screen.findByRole('article', { name: 'Sign-in request for pushuser1' });
+    await userEvent.click(within(request).getByRole('button', { name: "Yes, it's me" }));
+    const outcome = await screen.findByText(/You approved the request for pushuser1/);
+    const [answer] = server.calls('/device/pushes/answer');
+    const body = answer!.body as Record<string, string>;
+    expect(body).toMatchObject({ id: 'push-1', decision: 'APPROVE', key: key.thumbprint });
+    expect(body.number).toBeUndefined();
+    expect(answer!.headers['X-XSRF-TOKEN']).toBe('abc.def');
+    expect(await verifies(key.publicKey, body.signature!, pushAnswerMessage('push-1', 'APPROVE', ''))).toBe(
+      true,
+    );
+    expect(await verifies(key.publicKey, body.signature!, pushAnswerMessage('push-1', 'DECLINE', ''))).toBe(
+      false,
+    );
+    await waitFor(() => expect(document.activeElement).toBe(outcome.closest('[tabindex="-1"]')));
+    await waitFor(() => expect(screen.getByText('No requests are waiting.')).toBeTruthy());
+    expect(
+      within(screen.getByRole('region', { name: 'History' })).getByText(/approved for pushuser1/),
+    ).toBeTruthy();
+  });
+
+  test('with number matching, a number must be picked first; the answer signs the picked number', async () => {
+    const server = fakeDeviceServer({
+      pushes: [push({ numbers: ['17', '42', '88'] })],
+      matching: { 'push-1': '42' },
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    const request = await screen.findByRole('article', { name: 'Sign-in request for pushuser1' });
+    const yes = within(request).getByRole('button', { name: "Yes, it's me" });
+    expect(yes.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.click(yes);
+    expect(await within(request).findByText(/Choose the number you see on your screen\./)).toBeTruthy();
+    expect(server.calls('/device/pushes/answer')).toHaveLength(0);
+    const group = within(request).getByRole('group', { name: 'Which number do you see on your screen?' });
+    expect(document.activeElement).toBe(within(group).getByRole('radio', { name: '17' }));
+    await userEvent.click(within(group).getByRole('radio', { name: '42' }));
+    expect(yes.getAttribute('aria-disabled')).toBeNull();
+    await userEvent.click(yes);
+    await screen.findByText(/You approved the request for pushuser1/);
+    const body = server.calls('/device/pushes/answer')[0]!.body as Record<string, string>;
+    expect(body).toMatchObject({ decision: 'APPROVE', number: '42' });
+    expect(await verifies(key.publicKey, body.signature!, pushAnswerMessage('push-1', 'APPROVE', '42'))).toBe(
+      true,
+    );
+  });
+
+  test('a wrong number is reported as such', async () => {
+    const server = fakeDeviceServer({
+      pushes: [push({ numbers: ['17', '42', '88'] })],
+      matching: { 'push-1': '42' },
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('radio', { name: '88' }));
+    await userEvent.click(screen.getByRole('button', { name: "Yes, it's me" }));
+    expect(
+      await screen.findByText('The number did not match, so the request for pushuser1 was stopped.'),
+    ).toBeTruthy();
+  });
+
+  test("'No, it's not me' declines", async () => {
+    const server = fakeDeviceServer({ pushes: [push()] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: "No, it's not me" }));
+    expect(await screen.findByText(/You declined the request for pushuser1/)).toBeTruthy();
+    const body = server.calls('/device/pushes/answer')[0]!.body as Record<string, string>;
+    expect(await verifies(key.publicKey, body.signature!, pushAnswerMessage('push-1', 'DECLINE', ''))).toBe(
+      true,
+    );
+  });
+
+  test('Report fraud asks to confirm; Cancel sends nothing, confirming sends FRAUD', async () => {
+    const server = fakeDeviceServer({ pushes: [push()] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: 'Report fraud' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Report fraud?' });
+    expect(dialog.textContent).toContain('the account may be locked');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.calls('/device/pushes/answer')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Report fraud' }));
+    dialog = await screen.findByRole('dialog', { name: 'Report fraud?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, report fraud' }));
+    expect(await screen.findByText(/You reported the request for pushuser1 as fraud/)).toBeTruthy();
+    const body = server.calls('/device/pushes/answer')[0]!.body as Record<string, string>;
+    expect(body.decision).toBe('FRAUD');
+    expect(await verifies(key.publicKey, body.signature!, pushAnswerMessage('push-1', 'FRAUD', ''))).toBe(
+      true,
+    );
+  });
+
+  test('an expired push answers with the text of its outcome-table code', async () => {
+    const server = fakeDeviceServer({
+      pushes: [push()],
+      refuse: {
+        '/device/pushes/answer': { code: 1410, message: 'This notification has expired.', http: 410 },
+      },
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: "Yes, it's me" }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'This request has expired. Start the sign-in again to get a new one.',
+    );
+  });
+});
+
+describe('accounts', () => {
+  test('rename: an empty name is refused at the field; a valid one is sent with a rename proof', async () => {
+    const server = fakeDeviceServer({ registrations: [registration] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: 'Rename the device for pushuser1' }));
+    const field = await screen.findByRole('textbox', { name: 'New name for this device' });
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    await userEvent.clear(field);
+    await userEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    expect(await screen.findByText('Enter a name for this device.')).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(field);
+    expect(server.calls('/device/registrations/rename')).toHaveLength(0);
+    await userEvent.type(field, 'My phone');
+    await userEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    await screen.findByText('My phone');
+    const [rename] = server.calls('/device/registrations/rename');
+    expect(rename!.body).toMatchObject({ id: 'cred-1', name: 'My phone' });
+    expect(server.proofs).toContainEqual({ purpose: 'rename:cred-1', ok: true });
+    expect(screen.getByTestId('announcer').textContent).toBe(
+      'The device for pushuser1 is now called My phone.',
+    );
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        screen.getByRole('button', { name: 'Rename the device for pushuser1' }),
+      ),
+    );
+  });
+
+  test('remove asks to confirm, then sends a remove proof and the account leaves the list', async () => {
+    const server = fakeDeviceServer({ registrations: [registration] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove pushuser1 from this device' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove pushuser1 from this device?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, remove' }));
+    await screen.findByText(/No account uses this device yet/);
+    expect(server.proofs).toContainEqual({ purpose: 'remove:cred-1', ok: true });
+    expect(screen.getByTestId('announcer').textContent).toBe('pushuser1 was removed from this device.');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Accounts on this device' }));
+  });
+});
+
+describe('demo devices', () => {
+  test("in development, 'Use pushuser1's device' claims it with this key; the account then shows", async () => {
+    const server = fakeDeviceServer({ dev: true });
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: "Use pushuser1's device" }));
+    expect(await screen.findByRole('heading', { name: 'pushuser1' })).toBeTruthy();
+    const [claim] = server.calls('/dev/demo-devices/claim');
+    expect(claim!.body).toMatchObject({ username: 'pushuser1', publicKey: key.publicKey });
+    expect(server.proofs).toContainEqual({ purpose: 'claim:pushuser1', ok: true });
+  });
+
+  test('in production (404) there is no demo section', async () => {
+    const server = fakeDeviceServer({ dev: false });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await screen.findByText(/No account uses this device yet/);
+    await waitFor(() => expect(server.calls('/dev/demo-devices')).toHaveLength(1));
+    expect(screen.queryByRole('heading', { name: 'Demo devices' })).toBeNull();
+  });
+});
+
+test('without a key store the app says it cannot work', async () => {
+  fakeDeviceServer();
+  window.history.replaceState(null, '', '#/');
+  const { render } = await import('@testing-library/react');
+  const { App } = await import('../src/App.tsx');
+  render(<App store={null} />);
+  expect((await screen.findByRole('alert')).textContent).toContain('cannot keep a device key');
+});
