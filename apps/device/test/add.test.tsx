@@ -1,0 +1,107 @@
+import type { SignInConfig } from '@gatehouse/signin';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { type DeviceKey, loadDeviceKey } from '../src/device/deviceKey.ts';
+import { memoryKeyStore } from '../src/device/keyStore.ts';
+import { defaultDeviceName } from '../src/pages/add/deviceName.ts';
+import { fakeDeviceServer, renderApp } from './fakeDevice.tsx';
+
+/** The widget is tested on its own; here it is a stand-in that finishes the sign-in when asked. */
+const given: { config?: SignInConfig } = {};
+vi.mock('@gatehouse/signin', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@gatehouse/signin')>();
+  return {
+    ...actual,
+    SignIn: ({ config }: { config: SignInConfig }) => {
+      given.config = config;
+      return (
+        <button
+          type="button"
+          onClick={() =>
+            config.onFinish({
+              journey: 'LOGIN',
+              code: 1200,
+              message: '',
+              data: {},
+              context: config.sessionContext,
+            })
+          }
+        >
+          Finish signing in
+        </button>
+      );
+    },
+  };
+});
+
+let store: ReturnType<typeof memoryKeyStore>;
+let key: DeviceKey;
+beforeEach(async () => {
+  store = memoryKeyStore();
+  key = await loadDeviceKey(store);
+  given.config = undefined;
+});
+afterEach(() => vi.unstubAllGlobals());
+
+test('after the widget finishes, the device registers with a register proof, signs out and lists the account', async () => {
+  const server = fakeDeviceServer();
+  renderApp(store, '/add');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Add an account' })).toBeTruthy();
+  await waitFor(() => expect(document.title).toBe('Add an account – Gatehouse Device'));
+  expect(screen.getByText(/a notification to a device cannot be used to add one/)).toBeTruthy();
+  const name = screen.getByRole('textbox', { name: 'Name for this device' });
+  expect((name as HTMLInputElement).value).toBe(defaultDeviceName());
+  await userEvent.clear(name);
+  await userEvent.type(name, 'Work phone');
+  await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));
+  expect(given.config).toMatchObject({ journey: 'LOGIN', headingLevel: 2 });
+
+  const notice = await screen.findByText('This device now approves sign-ins for otpuser1.');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Your device' })).toBeTruthy();
+  await waitFor(() => expect(document.activeElement).toBe(notice.closest('[tabindex="-1"]')));
+  const [register] = server.calls('/device/register');
+  expect(register!.body).toMatchObject({ publicKey: key.publicKey, name: 'Work phone' });
+  expect(register!.headers['X-XSRF-TOKEN']).toBe('abc.def');
+  expect(server.proofs).toContainEqual({ purpose: 'register', ok: true });
+  expect(server.calls('/user/session/login/').map((r) => r.method)).toEqual(['DELETE']);
+  // The logout came after the registration, which needed the session.
+  const order = server.requests.map((r) => r.path);
+  expect(order.indexOf('/api/user/session/login/')).toBeGreaterThan(order.indexOf('/api/device/register'));
+  expect(await screen.findByRole('heading', { name: 'otpuser1' })).toBeTruthy();
+});
+
+test('a sign-in that used push is refused (1403 deviceNeedsFactor): its text is shown and focused', async () => {
+  const server = fakeDeviceServer({
+    refuse: {
+      '/device/register': {
+        code: 1403,
+        message: 'To add this device, sign in with your password and a one-time code (not a notification).',
+      },
+    },
+  });
+  renderApp(store, '/add');
+  await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain(
+    'To add this device, sign in with your password and a one-time code (not a notification to a device).',
+  );
+  await waitFor(() => expect(document.activeElement).toBe(alert));
+  expect(document.title).toBe('Error: Add an account – Gatehouse Device');
+  expect(server.calls('/user/session/login/')).toHaveLength(1);
+  await userEvent.click(screen.getByRole('button', { name: 'Sign in again' }));
+  expect(await screen.findByRole('button', { name: 'Finish signing in' })).toBeTruthy();
+});
+
+test('the default device name reads the browser and the system', () => {
+  const chromium = {
+    userAgent:
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
+    userAgentData: { brands: [{ brand: 'Not)A;Brand' }, { brand: 'Chromium' }], platform: 'Linux' },
+  } as unknown as Navigator;
+  expect(defaultDeviceName(chromium)).toBe('Chromium on Linux');
+  const firefox = {
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0',
+  } as Navigator;
+  expect(defaultDeviceName(firefox)).toBe('Firefox on Windows');
+});
