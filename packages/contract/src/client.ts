@@ -6,6 +6,7 @@
 
 export type { DevicePush, DeviceRegistration, P256PublicKey, PushContent } from './device.ts';
 export * from './device-core.ts';
+export * from './device-messages.ts';
 export type { Callback, Envelope } from './envelope-core.ts';
 export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';
 export * from './headers.ts';

@@ -1,4 +1,5 @@
 export * from './device.ts';
+export * from './device-messages.ts';
 export * from './envelope.ts';
 export * from './headers.ts';
 export * from './limits.ts';

@@ -1,3 +1,4 @@
+import { deviceMessages } from './device-messages.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';
 
@@ -10,11 +11,13 @@ export const serverMessages: typeof loginMessages &
   typeof identityMessages &
   typeof recoveryMessages &
   typeof passwordUpdateMessages &
-  typeof factorMessages = /* @__PURE__ */ Object.assign(
+  typeof factorMessages &
+  typeof deviceMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
   identityMessages,
   recoveryMessages,
   passwordUpdateMessages,
   factorMessages,
+  deviceMessages,
 );
