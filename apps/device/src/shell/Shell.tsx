@@ -9,7 +9,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const link = (path: string, text: string) => (
     <li>
-      <a href={`#${path}`} aria-current={location === path ? 'page' : undefined}>
+      <a className="device__link" href={`#${path}`} aria-current={location === path ? 'page' : undefined}>
         {text}
       </a>
     </li>

@@ -116,7 +116,9 @@ export function AddAccountPage() {
         <p>{messages.loading}</p>
       ) : null}
       <p>
-        <a href={`#${routes.device}`}>{messages.backToDevice}</a>
+        <a className="device__link" href={`#${routes.device}`}>
+          {messages.backToDevice}
+        </a>
       </p>
     </div>
   );

@@ -55,7 +55,9 @@ export function Accounts({
         </ul>
       )}
       <p className="device__actions">
-        <a href={`#${routes.add}`}>{messages.addAccount}</a>
+        <a className="device__link" href={`#${routes.add}`}>
+          {messages.addAccount}
+        </a>
       </p>
     </section>
   );
