@@ -40,7 +40,12 @@ function builtApps() {
   writeFileSync(join(portal, 'env.json'), '{ "name": "local" }');
   writeFileSync(join(widget, 'signin.js'), bundleLike('Widget'));
   const written = [...precompress(portal), ...precompress(widget)];
-  return { dir, portal, widget, written };
+  // The device app (not precompressed here: its serving, not its compression, is under test).
+  const device = join(dir, 'device');
+  mkdirSync(device, { recursive: true });
+  writeFileSync(join(device, 'index.html'), '<!doctype html><title>device</title>');
+  writeFileSync(join(device, 'manifest.webmanifest'), '{ "name": "Gatehouse Device" }');
+  return { dir, portal, widget, device, written };
 }
 
 const brotli = 'br';
@@ -79,6 +84,7 @@ describe('precompressed static files', () => {
       staticSites: [
         { prefix: '/', dir: built.portal },
         { prefix: '/widget/', dir: built.widget },
+        { prefix: '/device/', dir: built.device },
       ],
     }));
     app.addHook('onClose', async () => {
@@ -104,6 +110,18 @@ describe('precompressed static files', () => {
     }
     const js = built.written.find((w) => w.file === 'assets/index-Ab12Cd34.js')!;
     expect(js.br!).toBeLessThan(js.raw / 5);
+  });
+
+  test('the device app: /device/ is its index, /device goes there, its manifest is served as one', async () => {
+    const index = await app.inject({ method: 'GET', url: '/device/' });
+    expect(index.statusCode).toBe(200);
+    expect(index.body).toContain('<title>device</title>');
+    const bare = await app.inject({ method: 'GET', url: '/device' });
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe('/device/');
+    const manifest = await app.inject({ method: 'GET', url: '/device/manifest.webmanifest' });
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect((await app.inject({ method: 'GET', url: '/device/nothing.js' })).statusCode).toBe(404);
   });
 
   test.each([
