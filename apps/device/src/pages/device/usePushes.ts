@@ -22,10 +22,14 @@ export function usePushes(key: DeviceKey | undefined): PushesState {
   const [failed, setFailed] = useState(false);
   const announce = useAnnounce();
   const seen = useRef(new Set<string>());
+  // A poll and a live event may overlap: only the latest read started is applied.
+  const latest = useRef(0);
 
   const refresh = useCallback(async () => {
     if (!key) return;
+    const mine = ++latest.current;
     const answer = await deviceApi.pushes(key);
+    if (mine !== latest.current) return;
     if (!answer.ok) {
       setFailed(true);
       return;
