@@ -52,7 +52,11 @@ describe('the device app', () => {
     }
     const jwk = proof && keys.get(proof.key);
     if (proof && jwk) {
-      const good = await verify(jwk, proof.signature, deviceProofMessage(purpose as 'pushes', proof.time, proof.key));
+      const good = await verify(
+        jwk,
+        proof.signature,
+        deviceProofMessage(purpose as 'pushes', proof.time, proof.key),
+      );
       verified.push({ what: purpose, ok: good });
     }
     const json = (text: string) =>
