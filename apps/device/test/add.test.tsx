@@ -1,5 +1,5 @@
 import type { SignInConfig } from '@gatehouse/signin';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { type DeviceKey, loadDeviceKey } from '../src/device/deviceKey.ts';
@@ -104,4 +104,21 @@ test('the default device name reads the browser and the system', () => {
     userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0',
   } as Navigator;
   expect(defaultDeviceName(firefox)).toBe('Firefox on Windows');
+});
+
+test('a route change names the window and moves focus to the new page heading', async () => {
+  const server = fakeDeviceServer();
+  await server.know(key.publicKey);
+  renderApp(store, '/');
+  await screen.findByRole('heading', { level: 1, name: 'Your device' });
+  const nav = screen.getByRole('navigation', { name: 'Device app' });
+  expect(within(nav).getByRole('link', { name: 'Your device' }).getAttribute('aria-current')).toBe('page');
+  await userEvent.click(within(nav).getByRole('link', { name: 'Add an account' }));
+  const heading = await screen.findByRole('heading', { level: 1, name: 'Add an account' });
+  await waitFor(() => expect(document.activeElement).toBe(heading));
+  expect(document.title).toBe('Add an account – Gatehouse Device');
+  await userEvent.click(screen.getByRole('link', { name: 'Back to your device' }));
+  await waitFor(() =>
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Your device' })),
+  );
 });
