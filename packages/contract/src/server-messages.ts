@@ -1,4 +1,5 @@
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
+import { pushMessages } from './push-messages.ts';
 import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';
 
 /**
@@ -10,11 +11,13 @@ export const serverMessages: typeof loginMessages &
   typeof identityMessages &
   typeof recoveryMessages &
   typeof passwordUpdateMessages &
-  typeof factorMessages = /* @__PURE__ */ Object.assign(
+  typeof factorMessages &
+  typeof pushMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
   identityMessages,
   recoveryMessages,
   passwordUpdateMessages,
   factorMessages,
+  pushMessages,
 );
