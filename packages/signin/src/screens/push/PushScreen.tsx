@@ -3,12 +3,13 @@ import { Button, Checkbox, VisuallyHidden } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { interpretPush } from '../../api/status-tables.ts';
 import { useWidget } from '../../context.tsx';
+import { t } from '../../messages/index.ts';
 import { useLocationState, useNavigate } from '../../router.tsx';
 import { isShownRoute, routes } from '../../routes.ts';
-import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { usePolling } from '../../shared/polling.ts';
 import { answerTables, unauthorizedState } from '../../shared/useCall.ts';
+import { useCancel } from '../../shared/useCancel.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { allowedChannels } from '../otp/otp-state.ts';
@@ -52,6 +53,7 @@ export function PushScreen() {
   const { idPrefix, config, client } = useWidget();
   const navigate = useNavigate();
   const continueJourney = useContinueJourney();
+  const cancel = useCancel();
   const nav = useLocationState<{ context?: unknown }>() ?? {};
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [view, setView] = useState<View>({ name: 'start' });
@@ -271,7 +273,16 @@ export function PushScreen() {
         </div>
       ) : null}
       <p className="gh-signin__links">
-        <CancelLink />
+        <Button
+          variant="link"
+          onClick={() => {
+            // Spec §4 "Cancel"; in step-up the host decides what follows, and nothing polls meanwhile.
+            if (view.name === 'sent') setView({ name: 'start' });
+            cancel();
+          }}
+        >
+          {t('page.cancel')}
+        </Button>
       </p>
     </section>
   );
