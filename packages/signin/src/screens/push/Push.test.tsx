@@ -383,6 +383,21 @@ describe('push screen (widget spec §2, §4 "Push states"; issue 11)', () => {
     expect(statusCalls(calls)).toBe(2);
   });
 
+  it('an expiry already past on arrival (a clock ahead of the server) leaves the end to the server', async () => {
+    const expiresAt = new Date(Date.now() - 60_000).toISOString();
+    const { calls } = stepUp({
+      [init]: sent({ expiresAt }),
+      [statusCall]: [status('PENDING'), status('PENDING'), status('EXPIRED_PENDING')],
+    });
+    await user().click(await screen.findByRole('button', { name: 'Send notification' }));
+    await heading(sentHeading);
+    await pass(6500);
+    expect(screen.queryByRole('heading', { name: expired })).toBeNull();
+    expect(statusCalls(calls)).toBe(2);
+    await pass(3000);
+    await heading(expired);
+  });
+
   it("'Try another way' goes to the one-time codes when the server allows them", async () => {
     const { calls } = login({
       [init]: { body: envelope(1491, limit) },

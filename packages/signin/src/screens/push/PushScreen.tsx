@@ -97,10 +97,12 @@ export function PushScreen() {
     const action = interpret(name, result.status, result.errorType);
     if (action.kind === 'ERROR') return { kind: 'error', name: action.message };
     const given = result.envelope?.redirectPath;
-    if (given !== undefined) {
-      // Widget spec §4: "A server redirect navigates to the given path" (the error route if not a screen).
-      navigate(isShownRoute(given) ? given : routes.error, {
-        state: { ruleData: result.envelope?.ruleData },
+    if (given !== undefined || action.kind === 'REDIRECT') {
+      // Widget spec §4: "A server redirect navigates to the given path" (the error route if it is
+      // not a screen); a table's own screen otherwise.
+      const to = given === undefined && action.kind === 'REDIRECT' ? action.to : given;
+      navigate(isShownRoute(to) ? to : routes.error, {
+        state: { ...(action.kind === 'REDIRECT' ? action.state : {}), ruleData: result.envelope?.ruleData },
       });
       return { kind: 'left' };
     }
@@ -133,7 +135,10 @@ export function PushScreen() {
       reply.kind === 'ok' ? (reply.data as { id?: unknown; number?: unknown; expiresAt?: unknown }) : null;
     if (typeof data?.id !== 'string') return fail('limit');
     sends.current += 1;
+    // An expiry already past on arrival is this device's clock running ahead of the server's: the
+    // server's EXPIRED_PENDING ends that push instead.
     const expires = typeof data.expiresAt === 'string' ? Date.parse(data.expiresAt) : Number.NaN;
+    const deadline = expires > Date.now() ? expires + limits.pushPollMs : undefined;
     const number = typeof data.number === 'string' ? data.number : undefined;
     emit('pushSent', { sends: sends.current, numberMatching: number !== undefined });
     show({
@@ -141,7 +146,7 @@ export function PushScreen() {
       id: data.id,
       ...(number ? { number } : {}),
       // Past the push's expiry, with one poll interval of grace, nothing polls any more.
-      ...(Number.isNaN(expires) ? {} : { deadline: expires + limits.pushPollMs }),
+      ...(deadline === undefined ? {} : { deadline }),
     });
   }
 
