@@ -94,12 +94,13 @@ describe('push screen (widget spec §2, §4 "Push states"; issue 11)', () => {
   });
 
   it('step-up: the first state names the app, offers Send notification and Cancel, no trust-device box', async () => {
-    stepUp({});
+    const { onEvent } = stepUp({});
     const h = await heading(startHeading);
     expect(screen.getByRole('button', { name: 'Send notification' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
     expect(screen.queryByRole('checkbox')).toBeNull();
     expect(document.title.startsWith(startHeading)).toBe(true);
+    expect(onEvent).toHaveBeenCalledWith({ type: 'pushStart', detail: { factor: 'push' } });
     await pass(400);
     expect(document.activeElement).toBe(h);
   });

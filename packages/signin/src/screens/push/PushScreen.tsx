@@ -77,6 +77,10 @@ export function PushScreen() {
     setStep((s) => s + 1);
   };
 
+  // The first state's page event, once per visit (the others fire as each state begins).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
+  useEffect(() => emit('pushStart'), []);
+
   /** One push call, read with its outcome table like every call (useCall), but its failures stay here. */
   async function ask(name: PushCall, body: object, signal?: AbortSignal): Promise<Reply> {
     const [result, { interpret }] = await Promise.all([
