@@ -369,6 +369,22 @@ describe('push screen (widget spec §2, §4 "Push states"; issue 11)', () => {
     expect(statusCalls(calls)).toBe(0);
   });
 
+  it('step-up: a push that answers after Cancel is dropped, nothing polls', async () => {
+    let release = () => {};
+    const wait = new Promise<void>((r) => {
+      release = r;
+    });
+    const { calls, onCancel } = stepUp({ [init]: { ...sent(), wait }, [statusCall]: status('PENDING') });
+    const u = user();
+    await u.click(await screen.findByRole('button', { name: 'Send notification' }));
+    await u.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    release();
+    await pass(9000);
+    expect(screen.queryByRole('heading', { name: sentHeading })).toBeNull();
+    expect(statusCalls(calls)).toBe(0);
+  });
+
   it('polling stops past the push’s expiry (plus one interval) with the expired error', async () => {
     const expiresAt = new Date(Date.now() + 5000).toISOString();
     const { calls, onEvent } = stepUp({ [init]: sent({ expiresAt }), [statusCall]: status('PENDING') });

@@ -64,6 +64,8 @@ export function PushScreen() {
   const sends = useRef(0);
   /** Approved: the journey goes on, and no late timer or answer may show an error any more. */
   const done = useRef(false);
+  /** Counts Cancels: a push that answers after a Cancel is dropped (step-up stays on this screen). */
+  const visit = useRef(0);
   useHeadingFocus(headingRef, undefined, step);
   const stepUp = config.journey === 'STEPUP';
   // The trust-device box is offered in the login journey only (spec §4 "Other"); config bindDevice asks for the host.
@@ -125,6 +127,7 @@ export function PushScreen() {
   async function send() {
     if (busy) return;
     setBusy(true);
+    const started = visit.current;
     const body = {
       transactionDescription: tx(stepUp ? 'push.descriptionStepUp' : 'push.descriptionLogin'),
       secureTransactionContent: secureTransactionContent(config.journey),
@@ -134,7 +137,7 @@ export function PushScreen() {
     // Spec §4: a push that fails to start (refused, limit, no answer) shows the limit error, no resend.
     const reply = await ask('pushAuthentication', body).catch((): Reply => ({ kind: 'error', name: '' }));
     setBusy(false);
-    if (reply.kind === 'left') return;
+    if (reply.kind === 'left' || started !== visit.current) return;
     const data =
       reply.kind === 'ok' ? (reply.data as { id?: unknown; number?: unknown; expiresAt?: unknown }) : null;
     if (typeof data?.id !== 'string') return fail('limit');
@@ -286,6 +289,7 @@ export function PushScreen() {
           variant="link"
           onClick={() => {
             // Spec §4 "Cancel"; in step-up the host decides what follows, and nothing polls meanwhile.
+            visit.current += 1;
             if (view.name === 'sent') setView({ name: 'start' });
             cancel();
           }}
