@@ -14,6 +14,7 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './outcomes.ts';
 export * from './paths.ts';
+export * from './push-messages.ts';
 export * from './recovery-messages.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';

@@ -7,6 +7,7 @@ export * from './messages.ts';
 export * from './outcome-docs.ts';
 export * from './outcomes.ts';
 export * from './paths.ts';
+export * from './push-messages.ts';
 export * from './recovery-messages.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';

@@ -80,13 +80,6 @@ export const factorMessages = {
   deviceNotTrusted: 'This device is not trusted.',
   /** 1403: binding needs a session that passed a second factor in the login journey, on a known device. */
   trustNeedsFactor: 'A device can only be trusted right after a second factor at sign-in.',
-  // Push (widget spec §2 push screens); the device app's own calls: device-messages.ts.
-  pushSent: 'We sent a notification to your mobile device',
-  /** 1403: the account has no push device. */
-  pushNoDevice: 'There is no mobile device set up to approve sign-ins for your account.',
-  /** 1491: the third push of a journey was sent; the widget shows its limit text. */
-  pushLimitReached: 'Please try another method to verify your identity.',
-  pushUnknown: 'There is no such notification.',
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 import { deviceMessages } from './device-messages.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
+import { pushMessages } from './push-messages.ts';
 import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';
 
 /**
@@ -12,6 +13,7 @@ export const serverMessages: typeof loginMessages &
   typeof recoveryMessages &
   typeof passwordUpdateMessages &
   typeof factorMessages &
+  typeof pushMessages &
   typeof deviceMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
@@ -19,5 +21,6 @@ export const serverMessages: typeof loginMessages &
   recoveryMessages,
   passwordUpdateMessages,
   factorMessages,
+  pushMessages,
   deviceMessages,
 );

@@ -27,6 +27,8 @@ const AuthenticatorEntry = screens.component((m) => m.AuthenticatorEntry);
 const OtpContactScreen = screens.component((m) => m.OtpContactScreen);
 const OtpCodeScreen = screens.component((m) => m.OtpCodeScreen);
 const RepScreen = screens.component((m) => m.RepScreen);
+const PushScreen = screens.component((m) => m.PushScreen);
+const PushDeniedScreen = screens.component((m) => m.PushDeniedScreen);
 const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmationScreen);
 const ExtendSession = screens.component((m) => m.ExtendSession);
 
@@ -120,6 +122,18 @@ function Screens() {
           </Route>
           <Route path={routes.rep}>
             <RepScreen />
+          </Route>
+          <Route path={routes.authenticatorPush}>
+            <PushScreen />
+          </Route>
+          <Route path={routes.push}>
+            <PushScreen />
+          </Route>
+          <Route path={routes.authenticatorPushDenied}>
+            <PushDeniedScreen />
+          </Route>
+          <Route path={routes.pushDenied}>
+            <PushDeniedScreen />
           </Route>
           <Route path={routes.extendSession}>
             <ExtendSession />

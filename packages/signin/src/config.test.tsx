@@ -61,6 +61,16 @@ describe('config fields of widget spec §3 (issue 9 point 4)', () => {
     ).toThrow('prerequisites: must be an array of strings');
   });
 
+  it('pushAppName, when given, is a non-empty string', () => {
+    const element = document.body.appendChild(document.createElement('div'));
+    expect(() => mount(element, { appId: 'A', appName: 'B', pushAppName: ' ', onFinish: () => {} })).toThrow(
+      'pushAppName: must be a non-empty string',
+    );
+    expect(() =>
+      mount(element, { appId: 'A', appName: 'B', pushAppName: 7, onFinish: () => {} } as never),
+    ).toThrow('pushAppName: must be a non-empty string');
+  });
+
   it('appScreenSize marks the layout the widget keeps', () => {
     fakeServer({});
     const { container } = renderWidget({ appScreenSize: 'small' });

@@ -30,6 +30,11 @@ export type SignInConfig = {
   repPhone?: string;
   businessSMSText?: string;
   /**
+   * The name of the provider's mobile app that approves pushes ('We'll send a notification to the
+   * {0} app…'). Unset: businessSMSText, else appName (docs/embedding.md).
+   */
+  pushAppName?: string;
+  /**
    * true: the host has the customer's consent to trust this device, so every factor check of the
    * login journey asks to bind it and no trust-device box is shown. false (default): the customer
    * decides with the 'Don't ask me again on this device' box. Step-up never binds (spec §4, §6).
@@ -78,6 +83,7 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   journey: { check: oneOf(...journeys), expected: `one of ${journeys.join(', ')}` },
   repPhone: { check: isString, expected: 'a string' },
   businessSMSText: { check: isString, expected: 'a string' },
+  pushAppName: { check: nonEmpty, expected: 'a non-empty string' },
   bindDevice: { check: (v) => typeof v === 'boolean', expected: 'true or false' },
   appScreenSize: { check: oneOf('small', 'large'), expected: 'small or large' },
   apiKey: { check: isString, expected: 'a string' },

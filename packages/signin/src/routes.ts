@@ -35,19 +35,15 @@ export const routes = {
 export type RoutePath = (typeof routes)[keyof typeof routes];
 
 /**
- * Factor screens that are not built yet (push, token app, authenticator app). The widget never
+ * Factor screens that are not built yet (token app, authenticator app). The widget never
  * lands a customer on one: the authenticator entry skips their factors, and a server redirect to
  * one goes to the error route (issue 9 point 7). A factor leaves this list when its screen lands.
  */
 export const unbuiltRoutes: ReadonlySet<string> = new Set([
   routes.totp,
   routes.totpSync,
-  routes.push,
-  routes.pushDenied,
   routes.authenticatorSvip,
   routes.authenticatorSvipSync,
-  routes.authenticatorPush,
-  routes.authenticatorPushDenied,
   routes.authenticatorTotp,
 ]);
 

@@ -35,21 +35,31 @@ describe('authenticator -> screen (widget spec §2 "Entry to the authenticator a
     },
   );
 
+  it('a list starting with PUSH opens the push screen, with the entry (and so its context)', () => {
+    const push: AuthenticatorItem = { type: 'PUSH', context: { channel: 'web' } };
+    expect(unbuiltRoutes.has(routes.authenticatorPush)).toBe(false);
+    expect(unbuiltRoutes.has(routes.authenticatorPushDenied)).toBe(false);
+    expect(authenticatorScreen([push, item('OTP-EMAIL')])).toEqual({
+      to: routes.authenticatorPush,
+      item: push,
+    });
+  });
+
   it('an empty list opens the representative page', () => {
     expect(authenticatorScreen([])).toEqual({ to: routes.authenticatorRep });
   });
 
   it('skips unknown types and factors whose screen is not built yet, taking the next usable entry', () => {
-    expect(unbuiltRoutes.has(routes.authenticatorPush)).toBe(true);
+    expect(unbuiltRoutes.has(routes.authenticatorTotp)).toBe(true);
     const email = item('OTP-EMAIL');
-    expect(authenticatorScreen([item('FIDO2'), item('PUSH'), item('TOTPAUTHN'), email])).toEqual({
+    expect(authenticatorScreen([item('FIDO2'), item('TOTPSVIP'), item('TOTPAUTHN'), email])).toEqual({
       to: routes.authenticatorOtp,
       item: email,
     });
   });
 
   it('a list with nothing usable goes to the error route, not to an empty factor screen', () => {
-    expect(authenticatorScreen([item('PUSH'), item('TOTPSVIP'), item('SOMETHING')])).toEqual({
+    expect(authenticatorScreen([item('TOTPAUTHN'), item('TOTPSVIP'), item('SOMETHING')])).toEqual({
       to: routes.error,
     });
   });

@@ -6,6 +6,8 @@ export { AuthenticatorEntry } from './authenticator/AuthenticatorEntry.tsx';
 export { OtpCodeScreen } from './otp/OtpCodeScreen.tsx';
 export { OtpContactScreen } from './otp/OtpContactScreen.tsx';
 export { RepScreen } from './otp/RepScreen.tsx';
+export { PushDeniedScreen } from './push/PushDeniedScreen.tsx';
+export { PushScreen } from './push/PushScreen.tsx';
 export { ExtendSession } from './session/ExtendSession.tsx';
 export { BlockedRoute, RejectRoute } from './states/routes.tsx';
 export { StatePage } from './states/StatePage.tsx';

@@ -109,7 +109,7 @@ describe('one-time code screens (issue 9)', () => {
     for (const [redirectPath, expected] of [
       ['/forcedaci', 'Update your username'],
       ['/no-such-screen', 'Something went wrong'],
-      ['/authenticator/push', 'Something went wrong'],
+      ['/authenticator/totp', 'Something went wrong'],
     ] as const) {
       const { calls } = fakeServer(
         stepUpAnswers(both, {
@@ -341,7 +341,7 @@ describe('contact screen answers (issue 9 points 2, 3, 6)', () => {
   it('a contacts answer that redirects to a screen the widget does not have goes to the error route', async () => {
     fakeServer(
       stepUpAnswers(both, {
-        [api.otpState]: { body: envelope(1200, 'Success', { redirectPath: '/authenticator/push' }) },
+        [api.otpState]: { body: envelope(1200, 'Success', { redirectPath: '/authenticator/totp' }) },
       }),
     );
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
@@ -355,11 +355,11 @@ describe('authenticator entry: unbuilt factors (issue 9 point 7)', () => {
     sessionStorage.clear();
   });
 
-  it('skips push, token and authenticator-app entries for the first built one', async () => {
+  it('skips token and authenticator-app entries for the first built one', async () => {
     fakeServer(stepUpAnswers(both));
     renderWidget({
       journey: 'STEPUP',
-      authenticators: [{ type: 'PUSH' }, { type: 'TOTPSVIP' }, { type: 'TOTPAUTHN' }, { type: 'OTP-EMAIL' }],
+      authenticators: [{ type: 'TOTPSVIP' }, { type: 'TOTPAUTHN' }, { type: 'OTP-EMAIL' }],
     });
     await heading('Verify your identity');
     expect(screen.getByRole('button', { name: 'Email me the code' })).toBeTruthy();
@@ -367,7 +367,7 @@ describe('authenticator entry: unbuilt factors (issue 9 point 7)', () => {
 
   it('goes to the error route when nothing built is left, never to an empty card', async () => {
     fakeServer(stepUpAnswers(both));
-    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'PUSH' }, { type: 'TOTPAUTHN' }] });
+    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'TOTPSVIP' }, { type: 'TOTPAUTHN' }] });
     await heading('Something went wrong');
     const region = screen.getByRole('heading', { name: 'Something went wrong' }).closest('section')!;
     expect(within(region).getByRole('button', { name: 'Cancel' })).toBeTruthy();
