@@ -52,7 +52,10 @@ export type SignInConfig = {
   subEvent?: string;
   rejectMessage?: string;
   headingLevel?: 1 | 2 | 3;
-  /** The authenticators the host allows for step-up (widget spec §7: the list comes from the host). */
+  /**
+   * The authenticators the host allows (widget spec §7: the list comes from the host): the step-up
+   * list, and in either journey a limit on the server's list (only these types are offered).
+   */
   authenticators?: AuthenticatorItem[];
   onFinish: (result: FinishResult) => void;
   onCancel?: () => void;

@@ -11,6 +11,10 @@ import { usePage } from '../../usePage.ts';
 import { nameError } from '../device/Accounts.tsx';
 import { defaultDeviceName } from './deviceName.ts';
 
+const enrolmentFactors = (
+  ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP', 'TOTPSVIP', 'TOTPAUTHN'] as const
+).map((type) => ({ type }));
+
 type Phase = { kind: 'signIn' } | { kind: 'registering' } | { kind: 'failed'; message: string };
 
 /**
@@ -46,6 +50,8 @@ export function AddAccountPage() {
       subEvent: settings.subEvent,
       sessionContext: settings.context,
       headingLevel: 2,
+      // Every factor but push: a device cannot vouch for its own enrolment (the server refuses it too).
+      authenticators: enrolmentFactors,
       onFinish: () => {
         if (!key) return;
         const chosen = nameError(nameRef.current) ? defaultDeviceName() : nameRef.current.trim();

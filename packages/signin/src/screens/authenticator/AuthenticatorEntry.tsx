@@ -11,7 +11,7 @@ export const otpChannelsKey = (idPrefix: string) => `gh.signin.${idPrefix}.otpCh
 
 /**
  * Reads the authenticators the server allows (from session login in the login journey, from
- * the server in step-up), keeps the one-time-code channels in session storage, and goes to the
+ * the server in step-up), limited to the host's `authenticators` when it gives them, keeps the one-time-code channels in session storage, and goes to the
  * screen of the first one (the table in screen-tables.ts); the representative page is the default.
  */
 export function AuthenticatorEntry() {
@@ -30,7 +30,12 @@ export function AuthenticatorEntry() {
       const { to, item } = authenticatorScreen(list);
       navigate(to, { replace: true, state: item?.context ? { context: item.context } : null });
     };
-    const given = state?.data?.authenticators ?? config.authenticators;
+    // The host's list limits the server's (the device app leaves push out: a device cannot vouch
+    // for its own enrolment); in step-up without a server list it is the list.
+    const host = config.authenticators;
+    const server = state?.data?.authenticators;
+    const given =
+      server && host ? server.filter((a) => host.some((h) => h.type === a.type)) : (server ?? host);
     if (given) {
       go(given);
       return;

@@ -437,6 +437,28 @@ describe('push screen (widget spec §2, §4 "Push states"; issue 11)', () => {
     expect(calls()).toContain(api.otpState);
   });
 
+  it("a host's authenticators limit the server's list: without PUSH the login opens the one-time code", async () => {
+    const { calls } = login(
+      {
+        [api.otpState]: {
+          body: envelope(1200, 'Success', {
+            successData: {
+              phone: [],
+              email: [{ type: 'EMAIL', value: 'e', label: 'a***@example.com', enable: true }],
+            },
+          }),
+        },
+      },
+      { authenticators: [{ type: 'OTP-EMAIL' }, { type: 'OTP-SMS' }] },
+    );
+    const u = user();
+    await u.type(screen.getByLabelText(/Username/), 'pushuser1');
+    await u.type(screen.getByLabelText(/^Password/), 'Comet3Prairie{Enter}');
+    await heading('Verify your identity');
+    expect(screen.queryByRole('button', { name: 'Send notification' })).toBeNull();
+    expect(calls()).not.toContain(init);
+  });
+
   it("'Try another way' goes to the representative page when no one-time code is allowed", async () => {
     stepUp({ [init]: { body: envelope(1491, limit) } });
     const u = user();
