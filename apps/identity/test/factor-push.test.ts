@@ -254,6 +254,30 @@ describe.each(targets)('push approval ($name)', (target) => {
     expect(await liveSessions(account.id)).toBe(1);
   });
 
+  test('step-up: concurrent polls after the approval rotate the session once; every poll COMPLETED_SUCCESSFUL', async () => {
+    const { app, ctx } = await h.start();
+    const account = await factorAccount(ctx, 'stepuser02', {}, { secondFactor: false });
+    const device = await TestDevice.create(h.clock);
+    await device.enrol(ctx, account.id);
+    const browser = new Client(app);
+    await browser.signIn('stepuser02', PASSWORD);
+    const sent = sentId(await send(browser));
+    expect(code(await new DeviceApp(app, device).answer(sent.id, 'APPROVE'))).toBe(1200);
+    const results = await burst(app, browser, api(paths.pushStatus), { id: sent.id }, 10);
+    expect(results.map((r) => json<{ status: string }>(r).successData?.status)).toEqual(
+      Array(10).fill('COMPLETED_SUCCESSFUL'),
+    );
+    expect(results.filter((r) => r.cookies.some((c) => c.name === 'ET' && c.value))).toHaveLength(1);
+    expect(await liveSessions(account.id)).toBe(1);
+    const rotated = await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .where('end_reason', '=', 'rotated')
+      .execute();
+    expect(rotated).toHaveLength(1);
+  });
+
   test('signatures: unsigned and malformed are 4400; a wrong key, a forged signature and a stale proof are 1403; a replay 1409; a late answer 1410', async () => {
     const { app, browser, phone, device, ctx } = await start();
     const sent = sentId(await send(browser));

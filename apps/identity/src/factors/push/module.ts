@@ -105,7 +105,17 @@ async function caller(ctx: Context, request: FastifyRequest) {
     .where('kind', '=', 'login')
     .executeTakeFirst();
   if (login) return { login: true, key: `journey:${login.id}`, journeyIds: new Set([login.id]) };
-  const session = await ctx.sessions.load(token);
+  const live = await ctx.sessions.load(token);
+  // A session a step-up rotated a moment ago (a poll racing the one that completed it) still reads
+  // its step-up's push, and nothing else.
+  const session =
+    live ??
+    (await ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', sha256(token))
+      .where('end_reason', '=', 'rotated')
+      .executeTakeFirst());
   if (!session) return null;
   const stepUps = await ctx.db
     .selectFrom('journeys')
