@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
@@ -689,6 +689,54 @@ describe('the device stream and the push webhook', () => {
 
     await app.close();
     expect(await until('never')).toBe(false);
+  });
+
+  test('a device that goes away: its stream is cleaned up, and a later push to its key is no trouble', async () => {
+    const { app, ctx, logs } = await h.start();
+    const device = await TestDevice.create(h.clock);
+    const account = await factorAccount(ctx, 'streamuser');
+    await device.enrol(ctx, account.id);
+    const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
+    const page = new DeviceApp(app, device).client;
+    await page.get(api(paths.health));
+    const body = JSON.stringify({ proof: await device.proof('stream') });
+    // The device's connection, dropped by the device (its page closed, the network gone).
+    const dropped = await new Promise<boolean>((resolve, reject) => {
+      const req = request(
+        {
+          host: address.hostname,
+          port: address.port,
+          path: `/api${paths.deviceStream}`,
+          method: 'POST',
+          headers: {
+            cookie: [...page.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+            [headerNames.csrf]: page.cookies.get('XSRF-TOKEN')!,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve(res.statusCode === 200);
+          });
+        },
+      );
+      req.on('error', () => {});
+      req.once('error', reject);
+      req.end(body);
+    });
+    expect(dropped).toBe(true);
+    for (let i = 0; i < 50 && !logs.some((l) => l.includes('device: stream closed')); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(logs.some((l) => l.includes('device: stream closed'))).toBe(true);
+    const browser = await atFactor(app, 'streamuser');
+    sentId(await send(browser));
+    expect(logs.filter((l) => /"level":50/.test(l))).toEqual([]);
+    const started = Date.now();
+    await app.close();
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   type Received = { headers: IncomingHttpHeaders; body: Record<string, unknown> };

@@ -211,6 +211,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
         clearInterval(beat);
         stop();
         if (!raw.writableEnded) raw.end();
+        request.log.info('device: stream closed');
       };
       untrack = hub.track(end);
       raw.on('close', end);
