@@ -109,6 +109,20 @@ const schema = z
       .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
       .optional(),
     SMS_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    // Push approval and the device app (docs/decisions/022-push-and-device.md).
+    PUSH_EXPIRY_SECONDS: int(10, 3600).default(120),
+    PUSH_NUMBER_MATCHING: bool.default(false),
+    PUSH_FRAUD_LOCKS_ACCOUNT: bool.default(true),
+    PUSH_STATUS_MAX: int(1, 10000).default(60),
+    PUSH_STATUS_WINDOW_SECONDS: int(1, 3600).default(60),
+    PUSH_WEBHOOK_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
+      .optional(),
+    PUSH_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    PUSH_WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(5000),
+    DEVICE_PROOF_WINDOW_SECONDS: int(5, 600).default(60),
+    DEVICE_REGISTER_WINDOW_MINUTES: int(1, 24 * 60).default(10),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -228,6 +242,20 @@ export type Config = {
   };
   /** Text and voice delivery: POST JSON {channel, to, text}; undefined: the development outbox. */
   smsWebhook: { url: string; token: string | undefined } | undefined;
+  /** Push approval and the device app (decision 022). */
+  push: {
+    expiryMs: number;
+    numberMatching: boolean;
+    fraudLocksAccount: boolean;
+    /** Status polls per push journey (the widget polls every 3 s). */
+    status: { max: number; windowMs: number };
+    /** Production delivery: POST {transactionId, deviceKey, account, description}; undefined: the in-process hub. */
+    webhook: { url: string; token: string | undefined; timeoutMs: number } | undefined;
+    /** How far a device proof's time may be from the server's clock. */
+    proofWindowMs: number;
+    /** Registering a device needs a non-push second factor proved this recently. */
+    registerWindowMs: number;
+  };
   seedDemo: boolean;
   devCompanions: boolean;
   serveApps: boolean;
@@ -338,6 +366,9 @@ function productionChecks(v: Parsed) {
   }
   if (v.COOKIE_SECURE === false) {
     stop('COOKIE_SECURE', 'cannot be false in production mode (session cookies must not travel over HTTP)');
+  }
+  if (v.PUSH_WEBHOOK_URL && !secureUrl(v.PUSH_WEBHOOK_URL)) {
+    stop('PUSH_WEBHOOK_URL', 'must be an https:// URL in production mode (http:// only to this machine)');
   }
   if (v.SMS_WEBHOOK_URL && !secureUrl(v.SMS_WEBHOOK_URL)) {
     stop('SMS_WEBHOOK_URL', 'must be an https:// URL in production mode (http:// only to this machine)');
@@ -567,6 +598,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smsSenderNames: v.SMS_SENDER_NAMES,
     },
     smsWebhook: v.SMS_WEBHOOK_URL ? { url: v.SMS_WEBHOOK_URL, token: v.SMS_WEBHOOK_TOKEN } : undefined,
+    push: {
+      expiryMs: v.PUSH_EXPIRY_SECONDS * 1000,
+      numberMatching: v.PUSH_NUMBER_MATCHING,
+      fraudLocksAccount: v.PUSH_FRAUD_LOCKS_ACCOUNT,
+      status: window(v.PUSH_STATUS_MAX, v.PUSH_STATUS_WINDOW_SECONDS),
+      webhook: v.PUSH_WEBHOOK_URL
+        ? { url: v.PUSH_WEBHOOK_URL, token: v.PUSH_WEBHOOK_TOKEN, timeoutMs: v.PUSH_WEBHOOK_TIMEOUT_MS }
+        : undefined,
+      proofWindowMs: v.DEVICE_PROOF_WINDOW_SECONDS * 1000,
+      registerWindowMs: v.DEVICE_REGISTER_WINDOW_MINUTES * 60_000,
+    },
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
     serveApps: v.SERVE_APPS,

@@ -1,9 +1,11 @@
 import { randomBytes, randomInt, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { jwkThumbprint } from '@gatehouse/contract';
 import { z } from 'zod';
 import { contactCredential } from './credentials/contacts.ts';
 import type { CredentialStore, NewCredential } from './credentials/store.ts';
 import type { DB } from './db/database.ts';
+import { canonicalJwk } from './factors/push/device-keys.ts';
 import type { Clock } from './lib/clock.ts';
 import type { PasswordHasher } from './lib/passwords.ts';
 import { usernameKey } from './services/accounts.ts';
@@ -74,12 +76,14 @@ export async function demoFactorCredentials(
       'sign',
       'verify',
     ])) as webcrypto.CryptoKeyPair;
-    const { kty, crv, x, y } = await webcrypto.subtle.exportKey('jwk', pair.publicKey);
+    const { x, y } = await webcrypto.subtle.exportKey('jwk', pair.publicKey);
+    const key = { kty: 'EC', crv: 'P-256', x: x as string, y: y as string } as const;
     credentials.push({
       kind: 'push',
       name: 'Demo device',
-      publicPart: JSON.stringify({ kty, crv, x, y }),
-      data: { algorithm: 'ES256', platform: 'Gatehouse device (demo)' },
+      // The canonical JWK and its RFC 7638 thumbprint, by which the device app's calls find it.
+      publicPart: canonicalJwk(key),
+      data: { algorithm: 'ES256', platform: 'Gatehouse device (demo)', thumbprint: await jwkThumbprint(key) },
     });
   }
   return credentials;

@@ -65,7 +65,7 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
     }
   });
 
-  test('factors whose screen is not built (push, token app, authenticator app) are never offered', async () => {
+  test('factors whose screen is not built (token app, authenticator app) are never offered; push is', async () => {
     const { app, ctx } = await h.start();
     await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
     // A source offering every type, as a factor plugin landing before its screen would.
@@ -83,13 +83,13 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
       const login = await client.sessionLogin();
       expect(code(login)).toBe(1201);
       const listed = types(json<{ authenticators: AuthenticatorItem[] }>(login).successData!.authenticators);
-      expect(listed).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
+      expect(listed).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'PUSH', 'OTP-REP']);
       expect(
         types(
           json<{ authenticators: AuthenticatorItem[] }>(await authenticators(client)).successData!
             .authenticators,
         ),
-      ).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
+      ).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'PUSH', 'OTP-REP']);
     } finally {
       factorModules.splice(factorModules.indexOf(everything), 1);
     }

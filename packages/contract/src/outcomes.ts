@@ -414,7 +414,8 @@ export const outcomeTables = {
   deviceStream: {
     method: 'POST',
     path: paths.deviceStream,
-    // 200 text/event-stream on success; a refused proof answers the envelope.
+    // 200 text/event-stream on success (not an envelope: `raw`); a refused proof answers the envelope.
+    body: 'raw',
     codes: { 1200: raw, 1403: fail('deviceProofRefused') },
   },
   deviceRegister: {

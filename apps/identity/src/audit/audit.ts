@@ -25,6 +25,14 @@ export const auditEvents = [
   'trusted-device-bound',
   'trusted-device-revoked',
   'sign-out',
+  'push-sent',
+  'push-approved',
+  'push-declined',
+  'push-fraud',
+  'push-expired',
+  'device-registered',
+  'device-renamed',
+  'device-removed',
 ] as const;
 export type AuditEvent = (typeof auditEvents)[number];
 

@@ -205,6 +205,27 @@ export interface TrustedDevicesTable {
   expires_at: Timestamp;
 }
 
+/** A push sent to a device (factors/push; decision 022). */
+export interface PushTransactionsTable {
+  id: string;
+  journey_id: string;
+  account_id: string;
+  credential_id: string;
+  description: string;
+  /** What the device shows: browserName, osName, time, host, journey (length-bounded). */
+  content: ColumnType<Record<string, string>, string, string>;
+  /** PENDING | APPROVED | DECLINED | FRAUD | WRONG_NUMBER | EXPIRED */
+  status: string;
+  /** Number matching: the widget's number and the three the device offers. */
+  number: string | null;
+  numbers: ColumnType<string[] | null, string | null, string | null>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  answered_at: Timestamp | null;
+  answer_key: string | null;
+  completed_at: Timestamp | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   password_history: PasswordHistoryTable;
@@ -219,12 +240,14 @@ export interface Database {
   otp_codes: OtpCodesTable;
   otp_counters: OtpCountersTable;
   trusted_devices: TrustedDevicesTable;
+  push_transactions: PushTransactionsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
 export type Session = Selectable<SessionsTable>;
 export type Journey = Selectable<JourneysTable>;
 export type CredentialRow = Selectable<CredentialsTable>;
+export type PushTransaction = Selectable<PushTransactionsTable>;
 
 /**
  * A phone or e-mail credential as the contact helpers give it (credentials/contacts.ts): the shape

@@ -5,6 +5,7 @@ import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../db/schema.ts';
 import { otpFactor } from './otp/module.ts';
+import { pushFactor } from './push/module.ts';
 import { repFactor } from './rep/module.ts';
 
 /**
@@ -31,7 +32,7 @@ export interface FactorModule {
   limits(config: Config): Record<string, number>;
 }
 
-export const factorModules: FactorModule[] = [otpFactor, repFactor];
+export const factorModules: FactorModule[] = [otpFactor, pushFactor, repFactor];
 
 /** The order of the list: the widget opens the screen of the first one. */
 export const authenticatorOrder: readonly AuthenticatorType[] = [
@@ -49,7 +50,7 @@ export const authenticatorOrder: readonly AuthenticatorType[] = [
  * says, so the widget never lands a customer on an empty screen. A type leaves this set in the change
  * that builds its screen.
  */
-export const unbuiltFactors: ReadonlySet<AuthenticatorType> = new Set(['PUSH', 'TOTPSVIP', 'TOTPAUTHN']);
+export const unbuiltFactors: ReadonlySet<AuthenticatorType> = new Set(['TOTPSVIP', 'TOTPAUTHN']);
 
 /**
  * The authenticators an account may use now, in `authenticatorOrder`. Empty when it has none: the

@@ -1,0 +1,444 @@
+import {
+  type AuthenticatorType,
+  authenticatorType,
+  type DeviceProof,
+  type DeviceProofPurpose,
+  type DeviceRegistration,
+  demoDeviceClaimRequest,
+  demoDevicesData,
+  devicePushAnswerData,
+  devicePushAnswerRequest,
+  devicePushesData,
+  devicePushesRequest,
+  deviceRegisterData,
+  deviceRegisterRequest,
+  deviceRegistrationsData,
+  deviceRegistrationsRequest,
+  deviceRemoveRequest,
+  deviceRenameRequest,
+  deviceStreamRequest,
+  paths,
+  pushAnswerMessage,
+  Status,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { PushTransaction } from '../../db/schema.ts';
+import { answer, sessionExpired } from '../../lib/http.ts';
+import { defineRoute } from '../../lib/route.ts';
+import { UUID } from '../../lib/validate.ts';
+import { readDemoAccounts } from '../../seed.ts';
+import { findAccount } from '../../services/accounts.ts';
+import { canonicalJwk, parsePublicPart, proofHolds, proofTimely, verifySignature } from './device-keys.ts';
+import type { DeviceHub } from './gateway.ts';
+import type { PushStatusRow, PushStore } from './store.ts';
+
+/**
+ * The device app's calls (docs/decisions/022-push-and-device.md): every one but register is
+ * authenticated by a device proof (the key's signature over purpose, time and key, within
+ * DEVICE_PROOF_WINDOW_SECONDS); an answer to a push carries its own signature, which only the key of
+ * the push's device verifies. No cookie authenticates a device. Proofs and signatures never reach a
+ * log line or the audit trail.
+ */
+
+/** A push credential with its account's username: one registration of a device key. */
+type RegistrationRow = {
+  id: string;
+  account_id: string;
+  name: string;
+  public_part: string | null;
+  created_at: Date;
+  last_used_at: Date | null;
+  username: string;
+};
+
+const view = (row: RegistrationRow): DeviceRegistration => ({
+  id: row.id,
+  username: row.username,
+  name: row.name,
+  createdAt: new Date(row.created_at).toISOString(),
+  lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
+});
+
+/** Second factors that may stand behind a device registration: any but push (and never a trusted device). */
+const registrationFactors: readonly AuthenticatorType[] = authenticatorType.options.filter(
+  (t) => t !== 'PUSH',
+);
+
+export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStore, hub: DeviceHub) {
+  const windowMs = ctx.config.push.proofWindowMs;
+  const refused = (request: FastifyRequest, reply: FastifyReply, why: string) => {
+    request.log.info({ why }, 'device: proof refused');
+    return answer(request, reply, Status.FORBIDDEN, { message: 'deviceProofRefused' });
+  };
+
+  /** Every registration of a device key (all accounts), oldest first. */
+  const registrationsByKey = (key: string): Promise<RegistrationRow[]> =>
+    ctx.db
+      .selectFrom('credentials as c')
+      .innerJoin('accounts as a', 'a.id', 'c.account_id')
+      .select([
+        'c.id',
+        'c.account_id',
+        'c.name',
+        'c.public_part',
+        'c.created_at',
+        'c.last_used_at',
+        'a.username',
+      ])
+      .where('c.kind', '=', 'push')
+      .where(sql<string>`c.data->>'thumbprint'`, '=', key)
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .execute();
+
+  /** The registrations of the key that made a proof for `purpose`, or null when it does not hold. */
+  async function proved(proof: DeviceProof, purpose: DeviceProofPurpose): Promise<RegistrationRow[] | null> {
+    if (!proofTimely(proof, ctx.clock, windowMs)) return null;
+    const rows = await registrationsByKey(proof.key);
+    const key = parsePublicPart(rows[0]?.public_part ?? null);
+    if (!key || !(await proofHolds(proof, purpose, key, ctx.clock, windowMs))) return null;
+    return rows;
+  }
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.devicePushes,
+    tag: 'device',
+    summary:
+      "A device's pushes across the accounts it is registered to: pending first, then the last 20 answered or expired (proof purpose 'pushes').",
+    body: devicePushesRequest,
+    successData: devicePushesData,
+    handler: async ({ request, reply, body }) => {
+      const rows = await proved(body.proof, 'pushes');
+      if (!rows) return refused(request, reply, 'pushes');
+      const pushes = await store.forCredentials(rows.map((r) => r.id));
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'success',
+        successData: { pushes: pushes.map((p) => store.deviceView(p)) },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.devicePushAnswer,
+    tag: 'device',
+    summary:
+      "Answer a push: APPROVE, DECLINE or FRAUD, signed by the push's own device key over pushAnswerMessage(id, decision, number). 1409 answered already, 1410 expired.",
+    body: devicePushAnswerRequest,
+    successData: devicePushAnswerData,
+    handler: async ({ request, reply, body }) => {
+      const id = body.id.trim().toLowerCase();
+      const push = UUID.test(id) ? await store.get(id) : undefined;
+      if (!push) return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
+      const credential = await ctx.credentials.get(push.credential_id);
+      const key = parsePublicPart(credential?.publicPart ?? null);
+      if (!credential || !key || credential.data.thumbprint !== body.key) {
+        return refused(request, reply, 'answer by another key');
+      }
+      const number = body.number ?? '';
+      if (!(await verifySignature(key, pushAnswerMessage(push.id, body.decision, number), body.signature))) {
+        return refused(request, reply, 'answer signature');
+      }
+      const next: PushStatusRow =
+        body.decision === 'DECLINE'
+          ? 'DECLINED'
+          : body.decision === 'FRAUD'
+            ? 'FRAUD'
+            : push.number !== null && number !== push.number
+              ? 'WRONG_NUMBER'
+              : 'APPROVED';
+      const answered = await store.answer(push.id, next, body.key);
+      if (!answered) {
+        const now = await store.get(push.id);
+        if (!now) return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
+        if (now.status === 'PENDING' || now.status === 'EXPIRED') {
+          if (await store.expire(push.id)) {
+            await ctx.audit.record(request, {
+              event: 'push-expired',
+              outcome: 'failure',
+              accountId: push.account_id,
+              journeyId: push.journey_id,
+            });
+          }
+          return answer(request, reply, Status.TRANSACTION_EXPIRED, { message: 'pushExpired' });
+        }
+        return answer(request, reply, Status.ALREADY_ANSWERED, { message: 'pushAlreadyAnswered' });
+      }
+      await ctx.credentials.markUsed(credential.id);
+      await recordAnswer(ctx, request, answered, credential.name);
+      request.log.info({ account: push.account_id, push: push.id, answer: next }, 'push: answered');
+      hub.notify(body.key);
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'pushAnswered',
+        successData: { status: store.statusOf(answered, 'device') },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.deviceStream,
+    tag: 'device',
+    summary:
+      "Server-sent events (text/event-stream) for a device (proof purpose 'stream'): `event: pushes` when its pushes changed (then read devicePushes), a comment every 15 s.",
+    body: deviceStreamRequest,
+    handler: async ({ request, reply, body }) => {
+      const rows = await proved(body.proof, 'stream');
+      if (!rows) return refused(request, reply, 'stream');
+      reply.hijack();
+      const raw = reply.raw;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
+      raw.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        'x-request-id': String(request.id),
+      });
+      raw.write(': connected\n\n');
+      const stop = hub.listen(body.proof.key, () => raw.write('event: pushes\ndata: {}\n\n'));
+      const beat = setInterval(() => raw.write(': heartbeat\n\n'), 15_000);
+      beat.unref();
+      let untrack: () => boolean = () => false;
+      const end = () => {
+        if (!untrack()) return;
+        clearInterval(beat);
+        stop();
+        if (!raw.writableEnded) raw.end();
+        request.log.info('device: stream closed');
+      };
+      untrack = hub.track(end);
+      raw.on('close', end);
+      request.log.info({ registrations: rows.length }, 'device: stream opened');
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.deviceRegister,
+    tag: 'device',
+    summary:
+      "Register this device's key as a push device of the signed-in account: needs a second factor other than push proved within DEVICE_REGISTER_WINDOW_MINUTES and a proof (purpose 'register') by the key.",
+    body: deviceRegisterRequest,
+    successData: deviceRegisterData,
+    handler: async ({ request, reply, body }) => {
+      const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
+      if (!session) throw sessionExpired();
+      if (!(await proofHolds(body.proof, 'register', body.publicKey, ctx.clock, windowMs))) {
+        return refused(request, reply, 'register');
+      }
+      const since = await ctx.sessions.provedSince(session.id, {
+        withinMs: ctx.config.push.registerWindowMs,
+        kinds: registrationFactors,
+      });
+      if (!since) return answer(request, reply, Status.FORBIDDEN, { message: 'deviceNeedsFactor' });
+      const key = body.proof.key;
+      const mine = (await registrationsByKey(key)).find((r) => r.account_id === session.account_id);
+      let id: string;
+      if (mine) {
+        await ctx.db.updateTable('credentials').set({ name: body.name }).where('id', '=', mine.id).execute();
+        id = mine.id;
+      } else {
+        const added = await ctx.credentials.add({
+          accountId: session.account_id,
+          kind: 'push',
+          name: body.name,
+          publicPart: canonicalJwk(body.publicKey),
+          data: { thumbprint: key, algorithm: 'ES256' },
+        });
+        id = added.id;
+      }
+      await ctx.audit.record(request, {
+        event: 'device-registered',
+        outcome: 'success',
+        accountId: session.account_id,
+        detail: { name: body.name, again: !!mine },
+      });
+      const row = (await registrationsByKey(key)).find((r) => r.id === id)!;
+      hub.notify(key);
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'deviceRegistered',
+        successData: { registration: view(row) },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.deviceRegistrations,
+    tag: 'device',
+    summary: "The accounts this device key is registered to (proof purpose 'registrations').",
+    body: deviceRegistrationsRequest,
+    successData: deviceRegistrationsData,
+    handler: async ({ request, reply, body }) => {
+      const rows = await proved(body.proof, 'registrations');
+      if (!rows) return refused(request, reply, 'registrations');
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'success',
+        successData: { registrations: rows.map(view) },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.deviceRename,
+    tag: 'device',
+    summary: "Rename one of this key's registrations (proof purpose 'rename:{id}').",
+    body: deviceRenameRequest,
+    successData: deviceRegisterData,
+    handler: async ({ request, reply, body }) => {
+      const rows = await proved(body.proof, `rename:${body.id}`);
+      if (!rows) return refused(request, reply, 'rename');
+      const row = rows.find((r) => r.id === body.id.toLowerCase());
+      if (!row) return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
+      await ctx.db.updateTable('credentials').set({ name: body.name }).where('id', '=', row.id).execute();
+      await ctx.audit.record(request, {
+        event: 'device-renamed',
+        outcome: 'success',
+        accountId: row.account_id,
+        detail: { name: body.name },
+      });
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'deviceRenamed',
+        successData: { registration: view({ ...row, name: body.name }) },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.deviceRemove,
+    tag: 'device',
+    summary:
+      "Remove one of this key's registrations (proof purpose 'remove:{id}'): the account's pushes to it go with it.",
+    body: deviceRemoveRequest,
+    handler: async ({ request, reply, body }) => {
+      const rows = await proved(body.proof, `remove:${body.id}`);
+      if (!rows) return refused(request, reply, 'remove');
+      const row = rows.find((r) => r.id === body.id.toLowerCase());
+      if (!row || !(await ctx.credentials.remove(row.id, row.account_id))) {
+        return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
+      }
+      await ctx.audit.record(request, {
+        event: 'device-removed',
+        outcome: 'success',
+        accountId: row.account_id,
+        detail: { name: row.name },
+      });
+      hub.notify(body.proof.key);
+      return answer(request, reply, Status.SUCCESS, { message: 'deviceRemoved' });
+    },
+  });
+}
+
+/** The audit trail of an answer; a fraud report ends the login journey and (by default) locks the account. */
+async function recordAnswer(ctx: Context, request: FastifyRequest, push: PushTransaction, device: string) {
+  const base = { accountId: push.account_id, journeyId: push.journey_id };
+  if (push.status === 'APPROVED' || push.status === 'WRONG_NUMBER') {
+    await ctx.audit.record(request, {
+      event: 'push-approved',
+      outcome: push.status === 'APPROVED' ? 'success' : 'failure',
+      ...base,
+      detail: { device, ...(push.number !== null ? { numberMatched: push.status === 'APPROVED' } : {}) },
+    });
+    return;
+  }
+  if (push.status === 'DECLINED') {
+    await ctx.audit.record(request, {
+      event: 'push-declined',
+      outcome: 'failure',
+      ...base,
+      detail: { device },
+    });
+    return;
+  }
+  // FRAUD: the journey that sent it stops here (the widget's next poll clears its cookies).
+  await ctx.db
+    .updateTable('journeys')
+    .set({ state: 'failed', updated_at: ctx.clock.now(), completed_at: ctx.clock.now() })
+    .where('id', '=', push.journey_id)
+    .where('kind', '=', 'login')
+    .where('state', '=', 'factor')
+    .execute();
+  let locked = false;
+  if (ctx.config.push.fraudLocksAccount) {
+    const result = await ctx.db
+      .updateTable('accounts')
+      .set({ status: 'locked', updated_at: ctx.clock.now() })
+      .where('id', '=', push.account_id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    locked = Number(result.numUpdatedRows) === 1;
+    await ctx.sessions.endAllForAccount(push.account_id, 'push-fraud');
+  }
+  request.log.warn({ account: push.account_id, locked }, 'push: reported as fraud');
+  await ctx.audit.record(request, {
+    event: 'push-fraud',
+    outcome: 'failure',
+    ...base,
+    detail: { device, locked },
+  });
+}
+
+/** Development only: the demo accounts' seeded devices, and claiming one with this browser's key. */
+export function demoDeviceRoutes(app: FastifyInstance, ctx: Context) {
+  const demoFile = new URL('../../../../../demo/accounts.json', import.meta.url);
+  const demoPush = () => readDemoAccounts(demoFile).filter((a) => a.tags.includes('push'));
+
+  defineRoute(app, {
+    method: 'GET',
+    path: paths.devDemoDevices,
+    tag: 'development',
+    summary: 'Development mode only: the demo accounts with a seeded push device.',
+    rawResponse: demoDevicesData,
+    handler: async ({ request, reply }) =>
+      answer(request, reply, Status.SUCCESS, {
+        body: { accounts: demoPush().map((a) => ({ username: a.username, about: a.about })) },
+      }),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.devDemoDeviceClaim,
+    tag: 'development',
+    summary:
+      "Development mode only: a demo account's seeded push device takes this browser's key (proof purpose 'claim:{username}').",
+    body: demoDeviceClaimRequest,
+    successData: deviceRegisterData,
+    handler: async ({ request, reply, body }) => {
+      const windowMs = ctx.config.push.proofWindowMs;
+      if (!(await proofHolds(body.proof, `claim:${body.username}`, body.publicKey, ctx.clock, windowMs))) {
+        request.log.info({ why: 'claim' }, 'device: proof refused');
+        return answer(request, reply, Status.FORBIDDEN, { message: 'deviceProofRefused' });
+      }
+      const unknown = () =>
+        answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'demoDeviceUnknown' });
+      const demo = demoPush().find((a) => a.username.toLowerCase() === body.username.trim().toLowerCase());
+      const account = demo && (await findAccount(ctx.db, demo.username));
+      if (!account) return unknown();
+      const [seeded] = await ctx.credentials.list(account.id, 'push');
+      if (!seeded) return unknown();
+      const row = await ctx.db
+        .updateTable('credentials')
+        .set({
+          public_part: canonicalJwk(body.publicKey),
+          data: sql`data || ${JSON.stringify({ thumbprint: body.proof.key })}::jsonb` as never,
+        })
+        .where('id', '=', seeded.id)
+        .returning(['id', 'account_id', 'name', 'public_part', 'created_at', 'last_used_at'])
+        .executeTakeFirstOrThrow();
+      request.log.info({ account: account.id }, 'device: demo device claimed');
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'deviceRegistered',
+        successData: { registration: view({ ...row, username: account.username }) },
+      });
+    },
+  });
+}

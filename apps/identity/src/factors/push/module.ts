@@ -1,0 +1,320 @@
+import {
+  ErrorType,
+  format,
+  limits,
+  type PushContent,
+  paths,
+  pushInitData,
+  pushInitRequest,
+  pushStatusData,
+  pushStatusRequest,
+  Status,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Context } from '../../context.ts';
+import type { Credential } from '../../credentials/store.ts';
+import type { PushTransaction } from '../../db/schema.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { ApiError, answer, sessionExpired } from '../../lib/http.ts';
+import { defineRoute } from '../../lib/route.ts';
+import { UUID } from '../../lib/validate.ts';
+import { clearSessionCookies } from '../../services/cookies.ts';
+import type { FactorModule } from '../registry.ts';
+import { parsePublicPart, thumbprint } from './device-keys.ts';
+import { demoDeviceRoutes, deviceRoutes } from './device-routes.ts';
+import { createPushGateway, DeviceHub, PushDeliveryError, type PushGateway } from './gateway.ts';
+import { PushStore } from './store.ts';
+
+/**
+ * Push approval (widget spec §2 push screens, §4 "Push states", §7; docs/decisions/022): the
+ * widget starts a push for its journey (a login journey with a factor due, or a session's step-up),
+ * the account's device reads and answers it with a signature of its own key (device-routes.ts), and
+ * the widget's poll completes the journey through the engine once the answer is an approval.
+ */
+
+/** The widget's secureTransactionContent: a JSON text; each field kept to a bounded length. */
+const transactionContent = z.object({
+  deviceInfo: z.object({ browserName: z.string().min(1), osName: z.string().min(1) }),
+  time: z.string().min(1),
+  host: z.string().min(1),
+  journey: z.string().min(1),
+});
+const FIELD_MAX = 100;
+
+function readContent(text: string): PushContent {
+  let parsed: z.infer<typeof transactionContent> | undefined;
+  try {
+    const result = transactionContent.safeParse(JSON.parse(text));
+    if (result.success) parsed = result.data;
+  } catch {}
+  if (!parsed) {
+    throw new ApiError(
+      400,
+      Status.BAD_REQUEST,
+      format(
+        serverMessages.badRequest,
+        'secureTransactionContent: must be JSON with deviceInfo.browserName, deviceInfo.osName, time, host and journey',
+      ),
+    );
+  }
+  const bound = (value: string) => value.slice(0, FIELD_MAX);
+  return {
+    browserName: bound(parsed.deviceInfo.browserName),
+    osName: bound(parsed.deviceInfo.osName),
+    time: bound(parsed.time),
+    host: bound(parsed.host),
+    journey: bound(parsed.journey),
+  };
+}
+
+/** The device key (thumbprint) of a push credential; stored in its data the first time it is read. */
+export async function deviceKeyOf(ctx: Context, credential: Credential): Promise<string | undefined> {
+  const stored = credential.data.thumbprint;
+  if (typeof stored === 'string') return stored;
+  const key = parsePublicPart(credential.publicPart);
+  if (!key) return undefined;
+  const print = await thumbprint(key);
+  await ctx.credentials.updateData(credential.id, { thumbprint: print });
+  return print;
+}
+
+/** The account's push device: the newest registration (decision 022). */
+async function pushDevice(ctx: Context, accountId: string) {
+  const devices = await ctx.credentials.list(accountId, 'push');
+  for (const credential of devices.reverse()) {
+    const key = await deviceKeyOf(ctx, credential);
+    if (key) return { credential, key };
+  }
+  return undefined;
+}
+
+/**
+ * Who polls: the browser's login journey (by its cookie, whatever its state now) or its signed-in
+ * session, with the journeys whose pushes it may read (the session's step-ups and the journeys that
+ * proved it). Null: neither.
+ */
+async function caller(ctx: Context, request: FastifyRequest) {
+  const token = request.cookies[ctx.cookieNames.session];
+  if (!token || token.length > 100) return null;
+  const login = await ctx.db
+    .selectFrom('journeys')
+    .select('id')
+    .where('token_hash', '=', sha256(token))
+    .where('kind', '=', 'login')
+    .executeTakeFirst();
+  if (login) return { login: true, key: `journey:${login.id}`, journeyIds: new Set([login.id]) };
+  const live = await ctx.sessions.load(token);
+  // A session a step-up rotated a moment ago (a poll racing the one that completed it) still reads
+  // its step-up's push, and nothing else.
+  const session =
+    live ??
+    (await ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', sha256(token))
+      .where('end_reason', '=', 'rotated')
+      .executeTakeFirst());
+  if (!session) return null;
+  const stepUps = await ctx.db
+    .selectFrom('journeys')
+    .select('id')
+    .where('session_id', '=', session.id)
+    .where('kind', '=', 'stepup')
+    .execute();
+  const proved = await ctx.db
+    .selectFrom('session_factors')
+    .select('journey_id')
+    .where('session_id', '=', session.id)
+    .where('journey_id', 'is not', null)
+    .execute();
+  const ids = new Set<string>([...stepUps.map((r) => r.id), ...proved.map((r) => r.journey_id as string)]);
+  return { login: false, key: `session:${session.id}`, journeyIds: ids };
+}
+
+function routes(app: FastifyInstance, ctx: Context) {
+  const store = new PushStore(ctx.db, ctx.clock);
+  const hub = new DeviceHub();
+  const gateway: PushGateway | undefined = createPushGateway(ctx.config, hub);
+  pushState.set(ctx, { gateway });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.pushAuthentication,
+    tag: 'factors',
+    summary:
+      "Send a push to the account's device (at most 3 per journey); successData: id to poll, expiresAt, and number when number matching is on.",
+    body: pushInitRequest,
+    successData: pushInitData,
+    handler: async ({ request, reply, body }) => {
+      const content = readContent(body.secureTransactionContent);
+      const fj = await ctx.engine.require(request);
+      if (fj.account.status !== 'active') {
+        return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
+      }
+      if (!gateway) return answer(request, reply, Status.FORBIDDEN, { message: 'factorNotAllowed' });
+      const device = await pushDevice(ctx, fj.account.id);
+      if (!device) return answer(request, reply, Status.FORBIDDEN, { message: 'pushNoDevice' });
+      const push = await store.create({
+        journeyId: fj.journey.id,
+        accountId: fj.account.id,
+        credentialId: device.credential.id,
+        description: body.transactionDescription,
+        content,
+        expiryMs: ctx.config.push.expiryMs,
+        numberMatching: ctx.config.push.numberMatching,
+      });
+      if (!push) {
+        request.log.warn({ account: fj.account.id, journey: fj.kind }, 'push: send limit reached');
+        return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
+      }
+      try {
+        await gateway.deliver({
+          transactionId: push.id,
+          deviceKey: device.key,
+          account: fj.account.username,
+          description: push.description,
+        });
+      } catch (error) {
+        await store.withdraw(push.id);
+        request.log.error(
+          { err: error instanceof PushDeliveryError ? error.message : error, account: fj.account.id },
+          'push: delivery failed',
+        );
+        throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM);
+      }
+      await ctx.audit.record(request, {
+        event: 'push-sent',
+        outcome: 'success',
+        accountId: fj.account.id,
+        journeyId: fj.journey.id,
+        detail: { journey: fj.kind, device: device.credential.name, numberMatching: push.number !== null },
+      });
+      request.log.info({ account: fj.account.id, journey: fj.kind, push: push.id }, 'push: sent');
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'pushSent',
+        successData: {
+          id: push.id,
+          ...(push.number ? { number: push.number } : {}),
+          expiresAt: new Date(push.expires_at).toISOString(),
+        },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.pushStatus,
+    tag: 'factors',
+    summary:
+      "Poll a push of this browser's journey: PENDING, EXPIRED_PENDING, DECLINED, FRAUD, COMPLETED_FAILURE (wrong number), or COMPLETED_SUCCESSFUL once the approval completed the journey (bindDevice: trust the device, login only).",
+    body: pushStatusRequest,
+    successData: pushStatusData,
+    handler: async ({ request, reply, body }) => {
+      const who = await caller(ctx, request);
+      if (!who) throw sessionExpired();
+      await ctx.limiter.enforce(request, [[`push-status:${who.key}`, ctx.config.push.status]]);
+      const id = body.id.trim().toLowerCase();
+      const push = UUID.test(id) ? await store.get(id) : undefined;
+      if (!push || !who.journeyIds.has(push.journey_id)) {
+        return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
+      }
+      const status = async (value: string) =>
+        answer(request, reply, Status.SUCCESS, { message: 'success', successData: { status: value } });
+
+      switch (push.status) {
+        case 'PENDING': {
+          if (new Date(push.expires_at).getTime() > ctx.clock.now().getTime()) return status('PENDING');
+          if (await store.expire(push.id)) await expired(ctx, request, push, hub);
+          return status('EXPIRED_PENDING');
+        }
+        case 'APPROVED':
+          return status(await complete(ctx, request, reply, store, push, body.bindDevice));
+        case 'FRAUD':
+          if (who.login) {
+            await ctx.journeys.transition({ id: push.journey_id }, ['factor'], 'failed');
+            clearSessionCookies(ctx, request, reply);
+          }
+          return status('FRAUD');
+        default:
+          return status(store.statusOf(push, 'widget'));
+      }
+    },
+  });
+
+  deviceRoutes(app, ctx, store, hub);
+  if (ctx.config.devCompanions) demoDeviceRoutes(app, ctx);
+
+  // Open device streams end with the app (server-sent events never end on their own).
+  app.addHook('preClose', async () => {
+    hub.closeAll();
+  });
+}
+
+/** Per app: the gateway, so the offer knows whether push can be delivered. */
+const pushState = new WeakMap<Context, { gateway: PushGateway | undefined }>();
+
+async function expired(ctx: Context, request: FastifyRequest, push: PushTransaction, hub: DeviceHub) {
+  await ctx.audit.record(request, {
+    event: 'push-expired',
+    outcome: 'failure',
+    accountId: push.account_id,
+    journeyId: push.journey_id,
+  });
+  const credential = await ctx.credentials.get(push.credential_id);
+  const key = credential?.data.thumbprint;
+  if (typeof key === 'string') hub.notify(key);
+}
+
+/**
+ * An approved push completes its journey once (the engine's conditional step): the poll that does it
+ * gets the session's cookies; a concurrent or later poll of the same browser finds the journey
+ * completed and answers COMPLETED_SUCCESSFUL without creating anything. A journey that ended or ran
+ * out meanwhile answers EXPIRED_FAILURE.
+ */
+async function complete(
+  ctx: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: PushStore,
+  push: PushTransaction,
+  bindDevice: boolean | undefined,
+): Promise<string> {
+  if (push.completed_at) return 'COMPLETED_SUCCESSFUL';
+  const fj = await ctx.engine.resolve(request);
+  if (fj && fj.journey.id === push.journey_id && fj.account.status === 'active') {
+    const done = await ctx.engine.complete(request, reply, fj, 'PUSH', { bindDevice });
+    if (done) {
+      await store.markCompleted(push.id);
+      request.log.info(
+        { account: fj.account.id, journey: fj.kind, trusted: !!done.trustedUntil },
+        'push: approved, journey completed',
+      );
+      return 'COMPLETED_SUCCESSFUL';
+    }
+  }
+  const journey = await ctx.db
+    .selectFrom('journeys')
+    .select('state')
+    .where('id', '=', push.journey_id)
+    .executeTakeFirst();
+  return journey?.state === 'completed' ? 'COMPLETED_SUCCESSFUL' : 'EXPIRED_FAILURE';
+}
+
+export const pushFactor: FactorModule = {
+  name: 'push',
+  types: ['PUSH'],
+  offer: async (ctx, account) => {
+    if (!pushState.get(ctx)?.gateway) return [];
+    return (await pushDevice(ctx, account.id)) ? [{ type: 'PUSH' }] : [];
+  },
+  routes,
+  limits: (config) => ({
+    PUSH_SEND_LIMIT: limits.pushSendLimit,
+    PUSH_EXPIRY_SECONDS: config.push.expiryMs / 1000,
+    PUSH_STATUS_MAX: config.push.status.max,
+    DEVICE_PROOF_WINDOW_SECONDS: config.push.proofWindowMs / 1000,
+    DEVICE_REGISTER_WINDOW_MINUTES: config.push.registerWindowMs / 60_000,
+  }),
+};

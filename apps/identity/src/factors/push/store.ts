@@ -1,0 +1,196 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { type DevicePush, limits, type PushContent } from '@gatehouse/contract';
+import type { DB } from '../../db/database.ts';
+import type { PushTransaction } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+
+/**
+ * Push transactions as rows (decision 022). Every change of status is one conditional UPDATE, so of
+ * two answers, two instances or an answer and the expiry exactly one wins; the send limit is counted
+ * under the journey's row lock, so a burst of sends creates exactly `limits.pushSendLimit`.
+ */
+
+export type PushStatusRow = 'PENDING' | 'APPROVED' | 'DECLINED' | 'FRAUD' | 'WRONG_NUMBER' | 'EXPIRED';
+
+/** Number matching: a number from 10 to 99 and three distinct ones, shuffled, that include it. */
+export function matchingNumbers(): { number: string; numbers: string[] } {
+  const picked = new Set<number>();
+  while (picked.size < 3) picked.add(randomInt(10, 100));
+  const numbers = [...picked].map(String);
+  const number = numbers[randomInt(0, 3)]!;
+  for (let i = numbers.length - 1; i > 0; i--) {
+    const j = randomInt(0, i + 1);
+    [numbers[i], numbers[j]] = [numbers[j]!, numbers[i]!];
+  }
+  return { number, numbers };
+}
+
+const parseJson = <T>(value: unknown): T =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : (value as T);
+
+export class PushStore {
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A new PENDING push for a journey, or null when the journey has sent its limit. The journey's row
+   * is held while counting; the journey's older pending pushes are withdrawn (EXPIRED): only the
+   * newest can be answered.
+   */
+  async create(input: {
+    journeyId: string;
+    accountId: string;
+    credentialId: string;
+    description: string;
+    content: PushContent;
+    expiryMs: number;
+    numberMatching: boolean;
+  }): Promise<PushTransaction | null> {
+    const now = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('journeys').select('id').where('id', '=', input.journeyId).forUpdate().execute();
+      const { sent } = await tx
+        .selectFrom('push_transactions')
+        .select((eb) => eb.fn.countAll<string>().as('sent'))
+        .where('journey_id', '=', input.journeyId)
+        .executeTakeFirstOrThrow();
+      if (Number(sent) >= limits.pushSendLimit) return null;
+      await tx
+        .updateTable('push_transactions')
+        .set({ status: 'EXPIRED' })
+        .where('journey_id', '=', input.journeyId)
+        .where('status', '=', 'PENDING')
+        .execute();
+      const matching = input.numberMatching ? matchingNumbers() : null;
+      return tx
+        .insertInto('push_transactions')
+        .values({
+          id: randomUUID(),
+          journey_id: input.journeyId,
+          account_id: input.accountId,
+          credential_id: input.credentialId,
+          description: input.description,
+          content: JSON.stringify(input.content),
+          status: 'PENDING',
+          number: matching?.number ?? null,
+          numbers: matching ? JSON.stringify(matching.numbers) : null,
+          created_at: now,
+          expires_at: new Date(now.getTime() + input.expiryMs),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  /** A push that could not be delivered: it neither counts nor can be answered. */
+  async withdraw(id: string): Promise<void> {
+    await this.db.deleteFrom('push_transactions').where('id', '=', id).execute();
+  }
+
+  async get(id: string): Promise<PushTransaction | undefined> {
+    return this.db.selectFrom('push_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The device's answer: only a PENDING push before its expiry moves (null: answered, expired or gone). */
+  async answer(id: string, status: PushStatusRow, key: string): Promise<PushTransaction | null> {
+    const now = this.clock.now();
+    const row = await this.db
+      .updateTable('push_transactions')
+      .set({ status, answered_at: now, answer_key: key })
+      .where('id', '=', id)
+      .where('status', '=', 'PENDING')
+      .where('expires_at', '>', now)
+      .returningAll()
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** A PENDING push past its expiry becomes EXPIRED once (true: this call moved it). */
+  async expire(id: string): Promise<boolean> {
+    const now = this.clock.now();
+    const result = await this.db
+      .updateTable('push_transactions')
+      .set({ status: 'EXPIRED' })
+      .where('id', '=', id)
+      .where('status', '=', 'PENDING')
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** An approval completed its journey. */
+  async markCompleted(id: string): Promise<void> {
+    await this.db
+      .updateTable('push_transactions')
+      .set({ completed_at: this.clock.now() })
+      .where('id', '=', id)
+      .where('completed_at', 'is', null)
+      .execute();
+  }
+
+  /** A device's pushes: pending first (newest first), then the last `recent` answered or expired ones. */
+  async forCredentials(
+    credentialIds: string[],
+    recent = 20,
+  ): Promise<Array<PushTransaction & { username: string }>> {
+    if (!credentialIds.length) return [];
+    const now = this.clock.now();
+    const base = () =>
+      this.db
+        .selectFrom('push_transactions as p')
+        .innerJoin('accounts as a', 'a.id', 'p.account_id')
+        .selectAll('p')
+        .select('a.username')
+        .where('p.credential_id', 'in', credentialIds);
+    const pending = await base()
+      .where('p.status', '=', 'PENDING')
+      .where('p.expires_at', '>', now)
+      .orderBy('p.created_at', 'desc')
+      .limit(50)
+      .execute();
+    const done = await base()
+      .where((eb) => eb.or([eb('p.status', '!=', 'PENDING'), eb('p.expires_at', '<=', now)]))
+      .orderBy('p.created_at', 'desc')
+      .limit(recent)
+      .execute();
+    return [...pending, ...done];
+  }
+
+  /** A push as the device sees it. */
+  deviceView(row: PushTransaction & { username: string }): DevicePush {
+    const numbers = parseJson<string[] | null>(row.numbers);
+    return {
+      id: row.id,
+      username: row.username,
+      status: this.statusOf(row, 'device'),
+      description: row.description,
+      content: parseJson<PushContent>(row.content),
+      createdAt: new Date(row.created_at).toISOString(),
+      expiresAt: new Date(row.expires_at).toISOString(),
+      answeredAt: row.answered_at ? new Date(row.answered_at).toISOString() : null,
+      ...(numbers ? { numbers } : {}),
+    };
+  }
+
+  /** The contract's status of a row (the widget's poll adds the journey's completion). */
+  statusOf(row: PushTransaction, _for: 'device' | 'widget'): DevicePush['status'] {
+    switch (row.status as PushStatusRow) {
+      case 'PENDING':
+        return new Date(row.expires_at).getTime() > this.clock.now().getTime()
+          ? 'PENDING'
+          : 'EXPIRED_PENDING';
+      case 'APPROVED':
+        return row.completed_at ? 'COMPLETED_SUCCESSFUL' : 'SUCCESS';
+      case 'DECLINED':
+        return 'DECLINED';
+      case 'FRAUD':
+        return 'FRAUD';
+      case 'WRONG_NUMBER':
+        return 'COMPLETED_FAILURE';
+      default:
+        return 'EXPIRED_PENDING';
+    }
+  }
+}
