@@ -9,6 +9,9 @@ export const settings = {
   appName: 'Gatehouse Device',
   context: appDefaults.portalContext,
   subEvent: appDefaults.portalSubEvent,
+  /** The text-message sender and the representative's number, as the portal's widget has them. */
+  smsSender: 'PrimeSrv',
+  repPhone: '1-800-555-0199',
   /** Re-read the pushes this often even while the live channel is open (decision 022). */
   pollMs: 10_000,
   /** Live channel reconnection: first wait, doubled per failure up to the last. */

@@ -83,13 +83,13 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
       const login = await client.sessionLogin();
       expect(code(login)).toBe(1201);
       const listed = types(json<{ authenticators: AuthenticatorItem[] }>(login).successData!.authenticators);
-      expect(listed).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'PUSH', 'OTP-REP']);
+      expect(listed).toEqual(['PUSH', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
       expect(
         types(
           json<{ authenticators: AuthenticatorItem[] }>(await authenticators(client)).successData!
             .authenticators,
         ),
-      ).toEqual(['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'PUSH', 'OTP-REP']);
+      ).toEqual(['PUSH', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
     } finally {
       factorModules.splice(factorModules.indexOf(everything), 1);
     }

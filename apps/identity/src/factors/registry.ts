@@ -34,14 +34,20 @@ export interface FactorModule {
 
 export const factorModules: FactorModule[] = [otpFactor, pushFactor, repFactor];
 
-/** The order of the list: the widget opens the screen of the first one. */
+/**
+ * The order of the list: the widget opens the screen of the first one. The factors bound to a device
+ * the customer holds come first (a signed push, then the app codes), the codes sent over the phone
+ * network and e-mail after them (NIST SP 800-63B rev. 4 restricts those), the representative last:
+ * an account with a push device and an e-mail address is asked for the push, and 'Try another way'
+ * leads to the codes (docs/decisions/022-push-and-device.md).
+ */
 export const authenticatorOrder: readonly AuthenticatorType[] = [
+  'PUSH',
+  'TOTPAUTHN',
+  'TOTPSVIP',
   'OTP-SMS',
   'OTP-VOICE',
   'OTP-EMAIL',
-  'PUSH',
-  'TOTPSVIP',
-  'TOTPAUTHN',
   'OTP-REP',
 ];
 

@@ -49,6 +49,8 @@ export function AddAccountPage() {
       journey: 'LOGIN',
       subEvent: settings.subEvent,
       sessionContext: settings.context,
+      businessSMSText: settings.smsSender,
+      repPhone: settings.repPhone,
       headingLevel: 2,
       // Every factor but push: a device cannot vouch for its own enrolment (the server refuses it too).
       authenticators: enrolmentFactors,

@@ -1,0 +1,188 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './support/browser.ts';
+import { useServerAndBrowser } from './support/server.ts';
+
+const pushUser = { username: 'pushuser1', password: 'Comet3Prairie' };
+const allFactors = { username: 'allfactors1', password: 'Maple4Canyon' };
+
+/**
+ * Push approval end to end (issue 11): the customer's browser (the portal, the plain page) and the
+ * companion device app (/device/) in two browser contexts, one server.
+ */
+describe('push approval: the portal and the device app side by side', () => {
+  const env = useServerAndBrowser();
+  let deviceContext: BrowserContext;
+  let device: Page;
+
+  const within = (page: Page) => ({
+    heading: (name: string | RegExp) => page.getByRole('heading', { name, exact: typeof name === 'string' }),
+  });
+
+  async function signIn(page: Page, account: { username: string; password: string }) {
+    await page.goto(`${env.server.origin}/#/login`);
+    await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+  }
+
+  async function customer(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await env.browser.newContext();
+    return { context, page: await context.newPage() };
+  }
+
+  /** The device's request for a push, once it shows up. */
+  const request = (page: Page) => page.getByRole('region', { name: /Requests/ });
+
+  beforeAll(async () => {
+    deviceContext = await env.browser.newContext();
+    device = await deviceContext.newPage();
+    await device.goto(`${env.server.origin}/device/`);
+    await device.getByRole('button', { name: "Use pushuser1's device" }).click();
+    await device.getByText('pushuser1', { exact: true }).first().waitFor();
+    await expectNoAxeViolations(device, 'device start with a demo device');
+  });
+
+  afterAll(async () => {
+    await deviceContext?.close();
+  });
+
+  it('pushuser1 signs in by approving on the demo device', async () => {
+    const { context, page } = await customer();
+    await signIn(page, pushUser);
+    await within(page)
+      .heading(/We'll send a notification to the .+ app on your mobile device/)
+      .waitFor();
+    await page.getByRole('checkbox', { name: "Don't ask me again on this device" }).waitFor();
+    await expectNoAxeViolations(page, 'push: first state');
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    await within(page).heading('We sent a notification to your mobile device').waitFor();
+    await page
+      .getByText(/Open the notification .*and tap "Yes, it's me\."/)
+      .first()
+      .waitFor();
+    await expectNoAxeViolations(page, 'push: waiting');
+
+    const pending = request(device);
+    await pending.getByRole('button', { name: "Yes, it's me" }).waitFor();
+    await expect(pending.getByText(/Chrom/).first().isVisible()).resolves.toBe(true);
+    await expectNoAxeViolations(device, 'device: pending push');
+    await pending.getByRole('button', { name: "Yes, it's me" }).click();
+    await within(page).heading(`Welcome, ${pushUser.username}`).waitFor({ timeout: 15_000 });
+    await context.close();
+  });
+
+  it('a denial ends on push denied, and its button leaves through cancel', async () => {
+    const { context, page } = await customer();
+    await signIn(page, pushUser);
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    await request(device).getByRole('button', { name: "No, it's not me" }).click();
+    await within(page).heading('Your login was denied').waitFor({ timeout: 15_000 });
+    await expectNoAxeViolations(page, 'push denied (login)');
+    await page.getByRole('button', { name: 'Go back' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await context.close();
+  });
+
+  it('an unanswered push expires (moved clock) with its message and resend; the third send shows the limit', async () => {
+    const { context, page } = await customer();
+    await signIn(page, pushUser);
+    for (let send = 1; send <= 3; send++) {
+      await page
+        .getByRole('button', { name: send === 1 ? 'Send notification' : 'Resend notification' })
+        .click();
+      await within(page).heading('We sent a notification to your mobile device').waitFor();
+      env.server.clock.advance(3 * 60_000);
+      if (send < 3) {
+        await page
+          .getByText('Too much time has passed. Please try again.')
+          .first()
+          .waitFor({ timeout: 15_000 });
+        await page.getByRole('button', { name: 'Try another way' }).waitFor();
+        if (send === 1) await expectNoAxeViolations(page, 'push expired');
+      }
+    }
+    await page
+      .getByText('Please try another method to verify your identity.')
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Try another way' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Resend notification' }).count()).toBe(0);
+    await expectNoAxeViolations(page, 'push limit');
+    await context.close();
+    // The device's proofs carry its own time: the server's clock goes back to it.
+    env.server.clock.advance(-3 * 3 * 60_000);
+  });
+
+  it('steps up a signed-in session by push on the plain page', async () => {
+    const { context, page } = await customer();
+    await signIn(page, pushUser);
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    await request(device).getByRole('button', { name: "Yes, it's me" }).click();
+    await within(page).heading(`Welcome, ${pushUser.username}`).waitFor({ timeout: 15_000 });
+
+    await page.goto(`${env.server.origin}/widget/embed.html?journey=STEPUP`);
+    await within(page)
+      .heading(/We'll send a notification to the .+ app on your mobile device/)
+      .waitFor();
+    expect(await page.getByRole('checkbox', { name: "Don't ask me again on this device" }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    await request(device).getByRole('button', { name: "Yes, it's me" }).click();
+    await page.getByText('Step-up complete (status 1200).').waitFor({ timeout: 15_000 });
+    const session = await page.evaluate(async () => (await fetch('/api/user/session/login')).json());
+    expect(session.successData.steppedUpAt).toMatch(/^\d{4}-/);
+    await context.close();
+  });
+
+  it('adds a device by signing in inside the device app with a one-time code, then approves with it', async () => {
+    const phoneContext = await env.browser.newContext();
+    const phone = await phoneContext.newPage();
+    await phone.goto(`${env.server.origin}/device/`);
+    await phone.getByRole('navigation').getByRole('link', { name: 'Add an account' }).click();
+    await phone.getByRole('textbox', { name: /Username/ }).fill(allFactors.username);
+    await phone.getByLabel('Password', { exact: true }).fill(allFactors.password);
+    await phone.getByRole('button', { name: 'Log in' }).click();
+    // The device app does not offer push to add a device: the text code comes first.
+    await phone.getByRole('button', { name: 'Text me the code' }).click();
+    const outbox = await fetch(
+      `${env.server.origin}/api/dev/outbox?to=${encodeURIComponent('+12025550143')}`,
+    );
+    const code = ((await outbox.json()) as { messages: Array<{ code: string }> }).messages[0]?.code ?? '';
+    await phone.getByRole('textbox', { name: /Security code/ }).fill(code);
+    await phone.getByRole('button', { name: 'Submit' }).click();
+    await phone.getByText('allfactors1', { exact: true }).first().waitFor({ timeout: 15_000 });
+    await expectNoAxeViolations(phone, 'device: account added');
+
+    // The new device approves allfactors1's next sign-in (push comes first in its list).
+    const { context, page } = await customer();
+    await signIn(page, allFactors);
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    await request(phone).getByRole('button', { name: "Yes, it's me" }).click();
+    await within(page).heading(`Welcome, ${allFactors.username}`).waitFor({ timeout: 15_000 });
+    await context.close();
+    await phoneContext.close();
+  });
+
+  it('a fraud report ends on push denied, and the account is locked until recovery', async () => {
+    const { context, page } = await customer();
+    await signIn(page, pushUser);
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    await request(device).getByRole('button', { name: 'Report fraud' }).click();
+    await device.getByRole('dialog').getByRole('button', { name: 'Yes, report fraud' }).click();
+    await within(page).heading('Your login was denied').waitFor({ timeout: 15_000 });
+    await device
+      .getByText(/You reported the request for pushuser1 as fraud/)
+      .first()
+      .waitFor();
+    await expectNoAxeViolations(device, 'device: fraud reported');
+    await context.close();
+
+    const next = await customer();
+    await signIn(next.page, pushUser);
+    // PUSH_FRAUD_LOCKS_ACCOUNT (on by default): locked until the customer resets the password.
+    await within(next.page).heading('Your account has been locked').waitFor();
+    await next.page.getByRole('button', { name: 'Reset password' }).waitFor();
+    expect(await next.page.getByRole('button', { name: 'Send notification' }).count()).toBe(0);
+    await next.context.close();
+  });
+});
