@@ -141,6 +141,7 @@ async function main() {
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     SESSION_SECRET: secret,
+    CREDENTIAL_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     PUBLIC_ORIGIN: publicOrigin,
     SMTP_URL: 'smtp://127.0.0.1:9',
     MAIL_FROM: 'Bench <bench@bank.example>',
