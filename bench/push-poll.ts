@@ -7,7 +7,7 @@
  * The goal it reports against: 3,300 polls/s at p99 < 100 ms on this machine.
  *
  *   node --import tsx bench/push-poll.ts [--customers 10000] [--interval 3] [--duration 10]
- *                                        [--connections 100] [--database-url URL]
+ *                                        [--connections 100] [--database-url URL] [--profile DIR]
  *
  * Each customer is a login journey at its second factor with one pending push (written straight
  * into the bench database through the service's own stores, since 10,000 password sign-ins would
@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string', default: process.env.DATABASE_URL_BENCH_PUSH },
     bare: { type: 'string' },
     'log-file': { type: 'string', default: '/tmp/gatehouse-bench-push.log' },
+    /** Writes a CPU profile of the service (node --cpu-prof) into this folder. */
+    profile: { type: 'string' },
   },
 });
 
@@ -224,14 +226,18 @@ async function main() {
   const seeded = (performance.now() - started) / 1000;
 
   const log = openSync(args['log-file']!, 'w');
-  const node = (script: string[], env: Record<string, string>) =>
-    spawn(process.execPath, ['--import', 'tsx', ...script], {
+  const node = (script: string[], env: Record<string, string>, flags: string[] = []) =>
+    spawn(process.execPath, [...flags, '--import', 'tsx', ...script], {
       cwd: new URL('.', root).pathname,
       env: { ...process.env, ...env },
       stdio: ['ignore', log, 'inherit'],
     });
   // Polls every 3 s per customer: the service's own limit is per journey, far above that.
-  const service = node(['apps/identity/src/main.ts'], serviceEnv);
+  const service = node(
+    ['apps/identity/src/main.ts'],
+    serviceEnv,
+    args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [],
+  );
   const bareApp = node(['bench/push-poll.ts', '--bare', String(barePort)], {});
   const children = [service, bareApp];
   const stop = () => {

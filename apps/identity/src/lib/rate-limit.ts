@@ -62,17 +62,65 @@ export class RateLimiter {
    * envelope with Retry-After at the first limit passed.
    */
   async enforce(request: FastifyRequest, rules: Array<[key: string, rule: RateRule]>): Promise<void> {
-    for (const [key, rule] of rules) {
-      const decision = await this.hit(key, rule.max, rule.windowMs);
-      if (!decision.allowed) {
-        request.log.warn({ limit: key.split(':').slice(0, 2).join(':') }, 'rate limited');
-        throw new ApiError(
-          429,
-          Status.RATE_LIMITED,
-          format(serverMessages.rateLimited, decision.retryAfterSeconds),
-          undefined,
-          { 'Retry-After': String(decision.retryAfterSeconds) },
-        );
+    for (const [key, rule] of rules) refuseOver(request, key, await this.hit(key, rule.max, rule.windowMs));
+  }
+}
+
+/** The 429 envelope with Retry-After when a decision refuses. */
+function refuseOver(request: FastifyRequest, key: string, decision: RateDecision): void {
+  if (decision.allowed) return;
+  request.log.warn({ limit: key.split(':').slice(0, 2).join(':') }, 'rate limited');
+  throw new ApiError(
+    429,
+    Status.RATE_LIMITED,
+    format(serverMessages.rateLimited, decision.retryAfterSeconds),
+    undefined,
+    { 'Retry-After': String(decision.retryAfterSeconds) },
+  );
+}
+
+/**
+ * Fixed-window counters in this instance's memory, for limits that only protect the instance's own
+ * load and guard no secret (the push status poll: a widget polls every 3 s, and a poll reads one row).
+ * Behind N instances a client gets N times the limit, which such a limit tolerates; it costs no
+ * database write per request (docs/decisions/022-push-and-device.md). Windows that have passed are
+ * dropped once the map holds `capacity` keys.
+ */
+export class LocalRateLimiter {
+  private readonly windows = new Map<string, { hits: number; start: number }>();
+  constructor(
+    private readonly clock: Clock,
+    private readonly capacity = 100_000,
+  ) {}
+
+  hit(key: string, max: number, windowMs: number): RateDecision {
+    const now = this.clock.now().getTime();
+    let window = this.windows.get(key);
+    if (!window || window.start + windowMs <= now || window.start > now) {
+      if (!window && this.windows.size >= this.capacity) this.prune(now, windowMs);
+      window = { hits: 0, start: now };
+      this.windows.set(key, window);
+    }
+    window.hits += 1;
+    if (window.hits <= max) return { allowed: true };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)),
+    };
+  }
+
+  enforce(request: FastifyRequest, rules: Array<[key: string, rule: RateRule]>): void {
+    for (const [key, rule] of rules) refuseOver(request, key, this.hit(key, rule.max, rule.windowMs));
+  }
+
+  private prune(now: number, windowMs: number) {
+    for (const [key, window] of this.windows) if (window.start + windowMs <= now) this.windows.delete(key);
+    // Still full: the oldest half goes (a map iterates in insertion order).
+    if (this.windows.size >= this.capacity) {
+      let drop = Math.ceil(this.capacity / 2);
+      for (const key of this.windows.keys()) {
+        if (drop-- <= 0) break;
+        this.windows.delete(key);
       }
     }
   }

@@ -18,6 +18,7 @@ import type { Credential } from '../../credentials/store.ts';
 import type { PushTransaction } from '../../db/schema.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { ApiError, answer, sessionExpired } from '../../lib/http.ts';
+import { LocalRateLimiter } from '../../lib/rate-limit.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { UUID } from '../../lib/validate.ts';
 import { clearSessionCookies } from '../../services/cookies.ts';
@@ -135,6 +136,7 @@ async function caller(ctx: Context, request: FastifyRequest) {
 
 function routes(app: FastifyInstance, ctx: Context) {
   const store = new PushStore(ctx.db, ctx.clock);
+  const pollLimiter = new LocalRateLimiter(ctx.clock);
   const hub = new DeviceHub();
   const gateway: PushGateway | undefined = createPushGateway(ctx.config, hub);
   pushState.set(ctx, { gateway });
@@ -212,12 +214,19 @@ function routes(app: FastifyInstance, ctx: Context) {
     body: pushStatusRequest,
     successData: pushStatusData,
     handler: async ({ request, reply, body }) => {
-      const who = await caller(ctx, request);
-      if (!who) throw sessionExpired();
-      await ctx.limiter.enforce(request, [[`push-status:${who.key}`, ctx.config.push.status]]);
       const id = body.id.trim().toLowerCase();
-      const push = UUID.test(id) ? await store.get(id) : undefined;
-      if (!push || !who.journeyIds.has(push.journey_id)) {
+      const token = request.cookies[ctx.cookieNames.session];
+      // The common poll, a login's own push, is one read; a step-up, a foreign or an unknown id
+      // goes the long way.
+      const own =
+        UUID.test(id) && token && token.length <= 100
+          ? await store.ofLoginCookie(id, sha256(token))
+          : undefined;
+      const who = own ? { login: true, key: `journey:${own.journey_id}` } : await caller(ctx, request);
+      if (!who) throw sessionExpired();
+      pollLimiter.enforce(request, [[`push-status:${who.key}`, ctx.config.push.status]]);
+      const push = own ?? (UUID.test(id) ? await store.get(id) : undefined);
+      if (!push || !(own || ('journeyIds' in who && who.journeyIds.has(push.journey_id)))) {
         return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
       }
       const status = async (value: string) =>

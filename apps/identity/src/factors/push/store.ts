@@ -89,6 +89,21 @@ export class PushStore {
     await this.db.deleteFrom('push_transactions').where('id', '=', id).execute();
   }
 
+  /**
+   * The push `id` if it belongs to the login journey whose cookie token has this hash: the poll of
+   * a login in one read (the journey's binding and the push together).
+   */
+  async ofLoginCookie(id: string, tokenHash: string): Promise<PushTransaction | undefined> {
+    return this.db
+      .selectFrom('push_transactions as p')
+      .innerJoin('journeys as j', 'j.id', 'p.journey_id')
+      .selectAll('p')
+      .where('p.id', '=', id)
+      .where('j.token_hash', '=', tokenHash)
+      .where('j.kind', '=', 'login')
+      .executeTakeFirst();
+  }
+
   async get(id: string): Promise<PushTransaction | undefined> {
     return this.db.selectFrom('push_transactions').selectAll().where('id', '=', id).executeTakeFirst();
   }
