@@ -1,7 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
+import { type RunningServer, startServer, useServerAndBrowser } from './support/server.ts';
 
 const pushUser = { username: 'pushuser1', password: 'Comet3Prairie' };
 const allFactors = { username: 'allfactors1', password: 'Maple4Canyon' };
@@ -160,6 +160,24 @@ describe('push approval: the portal and the device app side by side', () => {
     await request(phone).getByRole('button', { name: "Yes, it's me" }).click();
     await within(page).heading(`Welcome, ${allFactors.username}`).waitFor({ timeout: 15_000 });
     await context.close();
+
+    // The device renames and removes its registration on the server.
+    await phone.getByRole('button', { name: 'Rename the device for allfactors1' }).click();
+    await phone.getByRole('textbox', { name: /New name for this device/ }).fill('Work phone');
+    await phone.getByRole('button', { name: 'Save name' }).click();
+    await phone.getByText('The device for allfactors1 is now called Work phone.').first().waitFor();
+    await phone.getByRole('button', { name: 'Remove allfactors1 from this device' }).click();
+    await expectNoAxeViolations(phone, 'device: remove dialog');
+    await phone.getByRole('dialog').getByRole('button', { name: 'Yes, remove' }).click();
+    await phone.getByText('allfactors1 was removed from this device.').first().waitFor();
+    const left = await env.server.ctx.db
+      .selectFrom('credentials')
+      .innerJoin('accounts', 'accounts.id', 'credentials.account_id')
+      .select('credentials.name')
+      .where('accounts.username_key', '=', 'allfactors1')
+      .where('credentials.kind', '=', 'push')
+      .execute();
+    expect(left.map((c) => c.name)).not.toContain('Work phone');
     await phoneContext.close();
   });
 
@@ -184,5 +202,103 @@ describe('push approval: the portal and the device app side by side', () => {
     await next.page.getByRole('button', { name: 'Reset password' }).waitFor();
     expect(await next.page.getByRole('button', { name: 'Send notification' }).count()).toBe(0);
     await next.context.close();
+  });
+});
+
+/** Number matching on (PUSH_NUMBER_MATCHING): the widget shows a number, the device must pick it. */
+describe('push with number matching, and a denied step-up', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let deviceContext: BrowserContext;
+  let device: Page;
+
+  beforeAll(async () => {
+    server = await startServer({ PUSH_NUMBER_MATCHING: 'true' });
+    browser = await launchBrowser();
+    deviceContext = await browser.newContext();
+    device = await deviceContext.newPage();
+    await device.goto(`${server.origin}/device/`);
+    await device.getByRole('button', { name: "Use pushuser1's device" }).click();
+    await device.getByText('pushuser1', { exact: true }).first().waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function waitingFor(page: Page): Promise<string> {
+    await page.goto(`${server.origin}/#/login`);
+    await page.getByRole('textbox', { name: /Username/ }).fill(pushUser.username);
+    await page.getByLabel('Password', { exact: true }).fill(pushUser.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    const shown = page.getByText(/^Tap \d{2} on your mobile device\.$/).first();
+    await shown.waitFor();
+    return /\d{2}/.exec((await shown.textContent()) ?? '')![0];
+  }
+
+  const pending = () => device.getByRole('region', { name: /Requests/ });
+
+  it('the customer picks the number the widget shows, and is signed in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const number = await waitingFor(page);
+    await expectNoAxeViolations(page, 'push: waiting with a number');
+    const choice = pending().getByRole('group', { name: /Which number do you see on your screen\?/ });
+    await choice.waitFor();
+    expect(await choice.getByRole('radio').count()).toBe(3);
+    await expectNoAxeViolations(device, 'device: number choice');
+    // Approving without a pick is refused on the device, and said (the button is aria-disabled and
+    // stays focusable: a keyboard user presses it and hears why).
+    await pending().getByRole('button', { name: "Yes, it's me" }).focus();
+    await device.keyboard.press('Enter');
+    await device.getByText('Choose the number you see on your screen.').first().waitFor();
+    await choice.getByRole('radio', { name: number, exact: true }).check();
+    await pending().getByRole('button', { name: "Yes, it's me" }).click();
+    await page.getByRole('heading', { name: `Welcome, ${pushUser.username}`, exact: true }).waitFor({
+      timeout: 15_000,
+    });
+
+    // Step-up, denied on the device: the step-up texts of push denied, and its button.
+    await page.goto(`${server.origin}/widget/embed.html?journey=STEPUP`);
+    await page.getByRole('button', { name: 'Send notification' }).click();
+    await page
+      .getByText(/^Tap \d{2} on your mobile device\.$/)
+      .first()
+      .waitFor();
+    await pending().getByRole('button', { name: "No, it's not me" }).click();
+    await page.getByRole('heading', { name: "We couldn't verify your identity", exact: true }).waitFor({
+      timeout: 15_000,
+    });
+    await expectNoAxeViolations(page, 'push denied (step-up)');
+    await page.getByRole('button', { name: 'Back to homepage' }).click();
+    await page.getByText('Cancelled.').waitFor();
+    await context.close();
+  });
+
+  it('a wrong pick stops the push: the device says so, the widget shows it could not confirm', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const number = await waitingFor(page);
+    const choice = pending().getByRole('group', { name: /Which number do you see on your screen\?/ });
+    const labels = await choice
+      .getByRole('radio')
+      .evaluateAll((radios) =>
+        radios.map((r) => (r.closest('label') ?? r.parentElement)?.textContent?.trim() ?? ''),
+      );
+    const wrong = labels.find((label) => label !== number)!;
+    await choice.getByRole('radio', { name: wrong, exact: true }).check();
+    await pending().getByRole('button', { name: "Yes, it's me" }).click();
+    await device
+      .getByText(/The number did not match/)
+      .first()
+      .waitFor();
+    await page
+      .getByText("We couldn't confirm your identity. Please try again.")
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Resend notification' }).waitFor();
+    await context.close();
   });
 });
