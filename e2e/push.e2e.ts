@@ -134,6 +134,44 @@ describe('push approval: the portal and the device app side by side', () => {
     await context.close();
   });
 
+  it('by keyboard alone and in forced colours, on both sides, at 320 px', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 320, height: 640 } });
+    const page = await context.newPage();
+    await page.emulateMedia({ forcedColors: 'active' });
+    await device.emulateMedia({ forcedColors: 'active' });
+    await page.goto(`${env.server.origin}/#/login`);
+    await page.getByRole('textbox', { name: /Username/ }).fill(pushUser.username);
+    await page.getByLabel('Password', { exact: true }).fill(pushUser.password);
+    await page.keyboard.press('Enter');
+    await within(page)
+      .heading(/We'll send a notification to the .+ app on your mobile device/)
+      .waitFor();
+    // The heading takes focus (widget spec: 400 ms); Tab reaches the checkbox, then the button.
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H1' || document.activeElement?.tagName === 'H2',
+    );
+    const send = page.getByRole('button', { name: 'Send notification' });
+    for (let i = 0; i < 6 && !(await send.evaluate((b) => b === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await within(page).heading('We sent a notification to your mobile device').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await expectNoAxeViolations(page, 'push waiting, forced colours, 320 px');
+
+    const approve = request(device).getByRole('button', { name: "Yes, it's me" });
+    await approve.waitFor();
+    for (let i = 0; i < 40 && !(await approve.evaluate((b) => b === document.activeElement)); i++) {
+      await device.keyboard.press('Tab');
+    }
+    expect(await approve.evaluate((b) => b === document.activeElement)).toBe(true);
+    await expectNoAxeViolations(device, 'device request, forced colours');
+    await device.keyboard.press('Enter');
+    await within(page).heading(`Welcome, ${pushUser.username}`).waitFor({ timeout: 15_000 });
+    await device.emulateMedia({ forcedColors: 'none' });
+    await context.close();
+  });
+
   it('adds a device by signing in inside the device app with a one-time code, then approves with it', async () => {
     const phoneContext = await env.browser.newContext();
     const phone = await phoneContext.newPage();
