@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
+import { waitFor } from './wait-for.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.env.RUNS ?? 3);
@@ -50,21 +51,6 @@ type Lhr = {
   >;
 };
 
-async function waitForServer(base: string, server: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}`);
-    try {
-      const res = await fetch(`${base}/widget/embed.html`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${base} did not answer within 180 s`);
-}
-
 function startServer(): { base: string; server: ChildProcess } {
   const base = `http://localhost:${port}`;
   const server = spawn('npm', ['start'], {
@@ -91,7 +77,7 @@ async function main() {
     const started = startServer();
     server = started.server;
     base = started.base;
-    await waitForServer(base, server);
+    await waitFor(`${base}/widget/embed.html`, server, 'npm start', 180);
   }
   const chrome = await chromeLauncher.launch({
     chromePath,

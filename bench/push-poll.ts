@@ -15,12 +15,13 @@
  * as the widget's does. Needs PostgreSQL (default postgres://postgres@127.0.0.1:5432/gh_bench_push,
  * created when missing). Not part of `npm test`. Ports: BENCH_PORT (8292) and the next one.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
+import { waitFor } from './wait-for.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,19 +54,8 @@ async function bare(listenPort: number) {
   const { default: Fastify } = await import('fastify');
   const app = Fastify();
   app.post('/status', async () => ({ successData: { status: 'PENDING' } }));
+  app.get('/status', async () => ({ status: 'ok' }));
   await app.listen({ port: listenPort, host: '127.0.0.1' });
-}
-
-async function waitFor(url: string, child: ChildProcess, name: string) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${name} did not answer at ${url}`);
 }
 
 type Customer = { cookie: string; csrf: string; body: string };

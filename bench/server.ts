@@ -18,7 +18,7 @@
  * (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/gh_bench, created when missing) and is
  * not part of `npm test`. Ports: BENCH_PORT (8282) for the service and the next one for the bare app.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -28,6 +28,7 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { CredentialCipher } from '../apps/identity/src/credentials/cipher.ts';
 import { CredentialStore } from '../apps/identity/src/credentials/store.ts';
+import { waitFor } from './wait-for.ts';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -127,17 +128,6 @@ async function call(jar: Jar, method: string, path: string, body?: unknown) {
 
 const statusCode = (json: { responseBaseInfo?: { status?: { code?: number } } } | undefined) =>
   json?.responseBaseInfo?.status?.code;
-
-async function waitFor(url: string, child: ChildProcess, name: string) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${name} did not answer at ${url}`);
-}
 
 type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuUs?: number };
 

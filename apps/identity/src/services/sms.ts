@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import { postToWebhook } from '../lib/webhook.ts';
 
 /** A text or a voice call carrying a one-time code: the full number (E.164), the words, the code. */
 export type PhoneMessage = { channel: 'sms' | 'voice'; to: string; text: string; code: string };
@@ -59,24 +60,11 @@ export class WebhookPhoneSender implements PhoneSender {
     private readonly timeoutMs = 10_000,
   ) {}
   async send(message: PhoneMessage): Promise<void> {
-    let response: Response;
-    try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-        },
-        body: JSON.stringify({ channel: message.channel, to: message.to, text: message.text }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'error',
-      });
-    } catch (error) {
-      throw new DeliveryError(`the text/voice webhook did not answer (${(error as Error).name})`);
-    }
-    // Drain the body so the connection is released.
-    await response.arrayBuffer().catch(() => undefined);
-    if (!response.ok) throw new DeliveryError(`the text/voice webhook answered HTTP ${response.status}`);
+    await postToWebhook(
+      { url: this.url, token: this.token, timeoutMs: this.timeoutMs, name: 'the text/voice webhook' },
+      { channel: message.channel, to: message.to, text: message.text },
+      DeliveryError,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import { postToWebhook } from '../../lib/webhook.ts';
 
 /** What a push gateway carries: never the content (the device reads it with its proof). */
 export type PushNotice = {
@@ -88,23 +89,11 @@ export class WebhookPushGateway implements PushGateway {
     private readonly hub?: DeviceHub,
   ) {}
   async deliver(notice: PushNotice): Promise<void> {
-    let response: Response;
-    try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-        },
-        body: JSON.stringify(notice),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'error',
-      });
-    } catch (error) {
-      throw new PushDeliveryError(`the push webhook did not answer (${(error as Error).name})`);
-    }
-    await response.arrayBuffer().catch(() => undefined);
-    if (!response.ok) throw new PushDeliveryError(`the push webhook answered HTTP ${response.status}`);
+    await postToWebhook(
+      { url: this.url, token: this.token, timeoutMs: this.timeoutMs, name: 'the push webhook' },
+      notice,
+      PushDeliveryError,
+    );
     // A device app open on this instance hears it at once too.
     this.hub?.notify(notice.deviceKey);
   }
