@@ -115,6 +115,8 @@ const schema = z
     PUSH_FRAUD_LOCKS_ACCOUNT: bool.default(true),
     PUSH_STATUS_MAX: int(1, 10000).default(60),
     PUSH_STATUS_WINDOW_SECONDS: int(1, 3600).default(60),
+    PUSH_ACCOUNT_MAX: int(1, 10000).default(10),
+    PUSH_ACCOUNT_WINDOW_MINUTES: int(1, 24 * 60).default(60),
     PUSH_WEBHOOK_URL: z
       .string()
       .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
@@ -249,6 +251,8 @@ export type Config = {
     fraudLocksAccount: boolean;
     /** Status polls per push journey (the widget polls every 3 s). */
     status: { max: number; windowMs: number };
+    /** Pushes sent to one account across all its journeys (push-fatigue attacks). */
+    account: { max: number; windowMs: number };
     /** Production delivery: POST {transactionId, deviceKey, account, description}; undefined: the in-process hub. */
     webhook: { url: string; token: string | undefined; timeoutMs: number } | undefined;
     /** How far a device proof's time may be from the server's clock. */
@@ -603,6 +607,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       numberMatching: v.PUSH_NUMBER_MATCHING,
       fraudLocksAccount: v.PUSH_FRAUD_LOCKS_ACCOUNT,
       status: window(v.PUSH_STATUS_MAX, v.PUSH_STATUS_WINDOW_SECONDS),
+      account: window(v.PUSH_ACCOUNT_MAX, v.PUSH_ACCOUNT_WINDOW_MINUTES * 60),
       webhook: v.PUSH_WEBHOOK_URL
         ? { url: v.PUSH_WEBHOOK_URL, token: v.PUSH_WEBHOOK_TOKEN, timeoutMs: v.PUSH_WEBHOOK_TIMEOUT_MS }
         : undefined,

@@ -164,9 +164,22 @@ function routes(app: FastifyInstance, ctx: Context) {
         content,
         expiryMs: ctx.config.push.expiryMs,
         numberMatching: ctx.config.push.numberMatching,
+        accountLimit: ctx.config.push.account,
       });
-      if (!push) {
+      if (push === 'journey') {
         request.log.warn({ account: fj.account.id, journey: fj.kind }, 'push: send limit reached');
+        return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
+      }
+      if (push === 'account') {
+        // Push fatigue: someone with the password starting journey after journey (decision 022).
+        request.log.warn({ account: fj.account.id, journey: fj.kind }, 'push: account limit reached');
+        await ctx.audit.record(request, {
+          event: 'push-limited',
+          outcome: 'failure',
+          accountId: fj.account.id,
+          journeyId: fj.journey.id,
+          detail: { journey: fj.kind },
+        });
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
       }
       try {
@@ -314,6 +327,8 @@ export const pushFactor: FactorModule = {
     PUSH_SEND_LIMIT: limits.pushSendLimit,
     PUSH_EXPIRY_SECONDS: config.push.expiryMs / 1000,
     PUSH_STATUS_MAX: config.push.status.max,
+    PUSH_ACCOUNT_MAX: config.push.account.max,
+    PUSH_ACCOUNT_WINDOW_MINUTES: config.push.account.windowMs / 60_000,
     DEVICE_PROOF_WINDOW_SECONDS: config.push.proofWindowMs / 1000,
     DEVICE_REGISTER_WINDOW_MINUTES: config.push.registerWindowMs / 60_000,
   }),
