@@ -125,6 +125,10 @@ const schema = z
     PUSH_WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(5000),
     DEVICE_PROOF_WINDOW_SECONDS: int(5, 600).default(60),
     DEVICE_REGISTER_WINDOW_MINUTES: int(1, 24 * 60).default(10),
+    DEVICE_CLIENT_MAX: int(1, 100_000).default(300),
+    DEVICE_CLIENT_WINDOW_SECONDS: int(1, 3600).default(60),
+    DEVICE_STREAMS_PER_KEY: int(1, 100).default(3),
+    DEVICE_STREAMS_MAX: int(1, 1_000_000).default(2000),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -259,6 +263,10 @@ export type Config = {
     proofWindowMs: number;
     /** Registering a device needs a non-push second factor proved this recently. */
     registerWindowMs: number;
+    /** Device calls per client address (each costs a lookup and a signature check). */
+    deviceClient: { max: number; windowMs: number };
+    /** Open device streams: per device key (the oldest is closed) and in all (a new one is refused). */
+    streams: { perKey: number; max: number };
   };
   seedDemo: boolean;
   devCompanions: boolean;
@@ -613,6 +621,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
       proofWindowMs: v.DEVICE_PROOF_WINDOW_SECONDS * 1000,
       registerWindowMs: v.DEVICE_REGISTER_WINDOW_MINUTES * 60_000,
+      deviceClient: window(v.DEVICE_CLIENT_MAX, v.DEVICE_CLIENT_WINDOW_SECONDS),
+      streams: { perKey: v.DEVICE_STREAMS_PER_KEY, max: v.DEVICE_STREAMS_MAX },
     },
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,

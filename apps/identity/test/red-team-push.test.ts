@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
 import { DeviceApp, TestDevice } from './support/device.ts';
 import { atFactor, factorAccount } from './support/factors.ts';
-import { api, type Client, code, json, targets, useHarness } from './support/harness.ts';
+import { api, Client, code, expectFailureEnvelope, targets, useHarness } from './support/harness.ts';
 
 /**
  * Red team of push approval and the device API (issue 11; decision 022): push fatigue across
@@ -77,5 +77,84 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     const second = await atFactor(app, 'pushuser01');
     expect(code(await second.post(api(paths.pushAuthentication), sendBody))).toBe(1491);
     expect(await pushCount()).toBe(1);
+  });
+
+  test('device calls are rate limited per client address before any proof is checked: a burst of made-up proofs holds exactly', async () => {
+    const { app } = await start({ DEVICE_CLIENT_MAX: '5', DEVICE_CLIENT_WINDOW_SECONDS: '60' });
+    const stranger = await TestDevice.create(h.clock);
+    const page = new Client(app, { remoteAddress: '203.0.113.9' });
+    await page.get(api(paths.health));
+    const proof = await stranger.proof('pushes');
+    const answer = await stranger.answerBody('00000000-0000-4000-8000-000000000000', 'APPROVE');
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2
+          ? page.post(api(paths.devicePushes), { proof })
+          : page.post(api(paths.devicePushAnswer), answer),
+      ),
+    );
+    const limited = results.filter((r) => r.statusCode === 429);
+    expect(limited).toHaveLength(35);
+    for (const r of limited) {
+      expectFailureEnvelope(r, 429, 4429);
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // The five let in were checked and refused as ever (a made-up proof 1403, an unknown push 1404).
+    const passed = results.filter((r) => r.statusCode !== 429).map(code);
+    expect(passed).toHaveLength(5);
+    for (const c of passed) expect([1403, 1404]).toContain(c);
+    // Another address is counted on its own; the window passing lets this one in again.
+    const other = new Client(app, { remoteAddress: '198.51.100.7' });
+    expect(code(await other.post(api(paths.devicePushes), { proof }))).toBe(1403);
+    h.clock.advance(61_000);
+    expect(code(await page.post(api(paths.devicePushes), { proof: await stranger.proof('pushes') }))).toBe(
+      1403,
+    );
+  });
+
+  test('open device streams: at most DEVICE_STREAMS_PER_KEY per key (the oldest closes), DEVICE_STREAMS_MAX in all (a new one is refused with 503)', async () => {
+    const { app, ctx, device } = await start({ DEVICE_STREAMS_PER_KEY: '2', DEVICE_STREAMS_MAX: '3' });
+    const second = await TestDevice.create(h.clock);
+    const third = await TestDevice.create(h.clock);
+    await second.enrol(ctx, (await factorAccount(ctx, 'pushuser02')).id);
+    await third.enrol(ctx, (await factorAccount(ctx, 'pushuser03')).id);
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const health = await fetch(`${address}/api${paths.health}`);
+    const cookies = health.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))!.slice('XSRF-TOKEN='.length);
+    const headers = {
+      cookie: cookies.join('; '),
+      [headerNames.csrf]: xsrf,
+      'content-type': 'application/json',
+    };
+    const open = async (d: TestDevice) => {
+      const response = await fetch(`${address}/api${paths.deviceStream}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ proof: await d.proof('stream') }),
+      });
+      if (response.status !== 200) return { response, ended: Promise.resolve(true) };
+      const reader = response.body!.getReader();
+      const ended = (async () => {
+        for (;;) if ((await reader.read()).done) return true;
+      })();
+      return { response, ended };
+    };
+    const a1 = await open(device);
+    const a2 = await open(device);
+    expect([a1.response.status, a2.response.status]).toEqual([200, 200]);
+    // A third stream of the same key (the same proof's key, a replay or a reconnect) closes the oldest.
+    const a3 = await open(device);
+    expect(a3.response.status).toBe(200);
+    expect(await a1.ended).toBe(true);
+    const b1 = await open(second);
+    expect(b1.response.status).toBe(200);
+    // Three open in all: another key's stream is refused, with the envelope and Retry-After.
+    const c1 = await open(third);
+    expect(c1.response.status).toBe(503);
+    expect(c1.response.headers.get('retry-after')).toBe('30');
+    expect((await c1.response.json()).responseBaseInfo.status.code).toBe(5003);
+    await app.close();
+    expect(await Promise.all([a2.ended, a3.ended, b1.ended])).toEqual([true, true, true]);
   });
 });

@@ -119,6 +119,7 @@ export const baseEnv: Record<string, string> = {
   RATE_LIMIT_CLIENT_MAX: '100000',
   RATE_LIMIT_ACCOUNT_MAX: '10000',
   PUSH_ACCOUNT_MAX: '10000',
+  DEVICE_CLIENT_MAX: '100000',
 };
 
 export const productionSecret = 'q7Vx2LmN9pR4sT8wY3zB6cF1hJ5kD0gK';
