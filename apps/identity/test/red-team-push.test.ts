@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
 import { DeviceApp, TestDevice } from './support/device.ts';
 import { atFactor, factorAccount } from './support/factors.ts';
-import { api, Client, code, expectFailureEnvelope, targets, useHarness } from './support/harness.ts';
+import { api, Client, code, expectFailureEnvelope, json, targets, useHarness } from './support/harness.ts';
 
 /**
  * Red team of push approval and the device API (issue 11; decision 022): push fatigue across
@@ -156,5 +156,41 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     expect((await c1.response.json()).responseBaseInfo.status.code).toBe(5003);
     await app.close();
     expect(await Promise.all([a2.ended, a3.ended, b1.ended])).toEqual([true, true, true]);
+  });
+
+  test("the device shows the host the send came from and the server time, never the widget's claims", async () => {
+    const { app, phone } = await start({ ALLOWED_ORIGINS: 'https://portal.bank.example' });
+    const lying = JSON.stringify({
+      deviceInfo: { browserName: 'Chrome', osName: 'Windows' },
+      time: '2020-01-01T00:00:00.000Z',
+      host: 'portal.bank.example',
+      journey: 'LOGIN',
+    });
+    // A page on an allowed origin (the browser writes Origin) claims another host and time.
+    const fromPortal = await atFactor(
+      app,
+      'pushuser01',
+      new Client(app, { origin: 'https://portal.bank.example' }),
+    );
+    const first = await fromPortal.post(api(paths.pushAuthentication), {
+      ...sendBody,
+      secureTransactionContent: lying.replace('portal.bank.example', 'www.bank.example'),
+    });
+    expect(code(first)).toBe(1200);
+    // A caller without Origin (not a browser) claims the bank's portal: the device shows the Host it addressed.
+    const scripted = await atFactor(app, 'pushuser01');
+    const second = await scripted.post(api(paths.pushAuthentication), {
+      ...sendBody,
+      secureTransactionContent: lying,
+    });
+    expect(code(second)).toBe(1200);
+    const listed = await phone.pushes();
+    const pushes = json<{
+      pushes: Array<{ id: string; createdAt: string; content: Record<string, string> }>;
+    }>(listed).successData!.pushes;
+    const byId = (r: typeof first) => pushes.find((p) => p.id === json<{ id: string }>(r).successData!.id)!;
+    expect(byId(first).content).toMatchObject({ host: 'portal.bank.example', browserName: 'Chrome' });
+    expect(byId(second).content.host).toBe('localhost');
+    for (const p of pushes) expect(p.content.time).toBe(p.createdAt);
   });
 });

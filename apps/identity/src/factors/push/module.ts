@@ -69,6 +69,25 @@ function readContent(text: string): PushContent {
   };
 }
 
+/**
+ * The host the send actually came from, as the device shows it (decision 022, "What the device
+ * shows"): the browser's Origin (which the CSRF check has already held to the allowed origins or
+ * this host), else the Host the request was addressed to; an internationalised name in its
+ * punycode form, so a look-alike name shows as what it is. Never the widget's `host`, which the
+ * page (or whoever calls the API) writes.
+ */
+function observedHost(request: FastifyRequest): string {
+  const origin = request.headers.origin;
+  for (const candidate of [origin, request.headers.host ? `http://${request.headers.host}` : undefined]) {
+    if (!candidate) continue;
+    try {
+      const host = new URL(candidate).host;
+      if (host) return host.slice(0, FIELD_MAX);
+    } catch {}
+  }
+  return 'unknown';
+}
+
 /** The device key (thumbprint) of a push credential; stored in its data the first time it is read. */
 export async function deviceKeyOf(ctx: Context, credential: Credential): Promise<string | undefined> {
   const stored = credential.data.thumbprint;
@@ -148,7 +167,13 @@ function routes(app: FastifyInstance, ctx: Context) {
     body: pushInitRequest,
     successData: pushInitData,
     handler: async ({ request, reply, body }) => {
-      const content = readContent(body.secureTransactionContent);
+      // The widget's browser, system and journey describe the request; the host and time shown on
+      // the device are the server's own (the widget's could name any site and any time; the store
+      // writes the push's own creation time).
+      const content = {
+        ...readContent(body.secureTransactionContent),
+        host: observedHost(request),
+      };
       const fj = await ctx.engine.require(request);
       if (fj.account.status !== 'active') {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });

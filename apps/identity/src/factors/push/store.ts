@@ -83,7 +83,8 @@ export class PushStore {
           account_id: input.accountId,
           credential_id: input.credentialId,
           description: input.description,
-          content: JSON.stringify(input.content),
+          // The time shown on the device is the push's own, not the widget's claim.
+          content: JSON.stringify({ ...input.content, time: now.toISOString() }),
           status: 'PENDING',
           number: matching?.number ?? null,
           numbers: matching ? JSON.stringify(matching.numbers) : null,
