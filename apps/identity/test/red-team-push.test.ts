@@ -2,7 +2,7 @@ import { headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
 import { DeviceApp, TestDevice } from './support/device.ts';
-import { atFactor, factorAccount } from './support/factors.ts';
+import { atFactor, check, contacts, demoContacts, factorAccount, sendSms } from './support/factors.ts';
 import { api, Client, code, expectFailureEnvelope, json, targets, useHarness } from './support/harness.ts';
 
 /**
@@ -192,5 +192,37 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     expect(byId(first).content).toMatchObject({ host: 'portal.bank.example', browserName: 'Chrome' });
     expect(byId(second).content.host).toBe('localhost');
     for (const p of pushes) expect(p.content.time).toBe(p.createdAt);
+  });
+
+  /** A browser signed in with a text code (so it may register a device). */
+  async function signedInWithCode(app: FastifyInstance, username: string) {
+    const browser = await atFactor(app, username);
+    const phone = (await contacts(browser)).phone[0]!;
+    expect(code(await sendSms(browser, phone.value))).toBe(1200);
+    const sent = await h.db
+      .selectFrom('outbox')
+      .select('code')
+      .orderBy('sent_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(code(await check(browser, 'sms', sent.code!))).toBe(1200);
+    return browser;
+  }
+
+  test('20 concurrent registrations of one key to one account make exactly one registration', async () => {
+    const { app, ctx } = await h.start();
+    await factorAccount(ctx, 'reguser001', demoContacts('reguser001', new Date(0)));
+    const browser = await signedInWithCode(app, 'reguser001');
+    const device = await TestDevice.create(h.clock);
+    const body = { publicKey: device.publicKey, name: 'My phone', proof: await device.proof('register') };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => prepared(app, browser, api(paths.deviceRegister), body)()),
+    );
+    expect(results.map(code)).toEqual(Array(20).fill(1200));
+    const rows = await h.db.selectFrom('credentials').select('id').where('kind', '=', 'push').execute();
+    expect(rows).toHaveLength(1);
+    const ids = new Set(
+      results.map((r) => json<{ registration: { id: string } }>(r).successData!.registration.id),
+    );
+    expect([...ids]).toEqual([rows[0]!.id]);
   });
 });

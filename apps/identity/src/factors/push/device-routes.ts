@@ -263,26 +263,41 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       });
       if (!since) return answer(request, reply, Status.FORBIDDEN, { message: 'deviceNeedsFactor' });
       const key = body.proof.key;
-      const mine = (await registrationsByKey(key)).find((r) => r.account_id === session.account_id);
-      let id: string;
-      if (mine) {
-        await ctx.db.updateTable('credentials').set({ name: body.name }).where('id', '=', mine.id).execute();
-        id = mine.id;
-      } else {
-        const added = await ctx.credentials.add({
+      // One registration per key and account: concurrent registrations of the same key are
+      // serialised on the account's row (without it, PostgreSQL made one row per request).
+      const { id, again } = await ctx.db.transaction().execute(async (tx) => {
+        await tx
+          .selectFrom('accounts')
+          .select('id')
+          .where('id', '=', session.account_id)
+          .forUpdate()
+          .execute();
+        const mine = await tx
+          .selectFrom('credentials')
+          .select('id')
+          .where('account_id', '=', session.account_id)
+          .where('kind', '=', 'push')
+          .where(sql<string>`data->>'thumbprint'`, '=', key)
+          .orderBy('created_at')
+          .executeTakeFirst();
+        if (mine) {
+          await tx.updateTable('credentials').set({ name: body.name }).where('id', '=', mine.id).execute();
+          return { id: mine.id, again: true };
+        }
+        const added = await ctx.credentials.withDb(tx).add({
           accountId: session.account_id,
           kind: 'push',
           name: body.name,
           publicPart: canonicalJwk(body.publicKey),
           data: { thumbprint: key, algorithm: 'ES256' },
         });
-        id = added.id;
-      }
+        return { id: added.id, again: false };
+      });
       await ctx.audit.record(request, {
         event: 'device-registered',
         outcome: 'success',
         accountId: session.account_id,
-        detail: { name: body.name, again: !!mine },
+        detail: { name: body.name, again },
       });
       const row = (await registrationsByKey(key)).find((r) => r.id === id)!;
       hub.notify(key);
