@@ -1,9 +1,25 @@
 import { headers as headerNames, paths } from '@gatehouse/contract';
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { TestClock } from '../src/lib/clock.ts';
 import { DeviceApp, TestDevice } from './support/device.ts';
 import { atFactor, check, contacts, demoContacts, factorAccount, sendSms } from './support/factors.ts';
-import { api, Client, code, expectFailureEnvelope, json, targets, useHarness } from './support/harness.ts';
+import {
+  api,
+  baseEnv,
+  Client,
+  code,
+  expectFailureEnvelope,
+  freshPGliteClient,
+  json,
+  productionMail,
+  productionSecret,
+  targets,
+  useHarness,
+} from './support/harness.ts';
 
 /**
  * Red team of push approval and the device API (issue 11; decision 022): push fatigue across
@@ -224,5 +240,255 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
       results.map((r) => json<{ registration: { id: string } }>(r).successData!.registration.id),
     );
     expect([...ids]).toEqual([rows[0]!.id]);
+  });
+
+  test('answers racing the expiry: past it, 20 answers and 20 polls at once: every answer 1410, one push-expired row', async () => {
+    const { app, device, account } = await start();
+    const browser = await atFactor(app, 'pushuser01');
+    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+      .successData!;
+    h.clock.advance(120_001);
+    const answer = await device.answerBody(sent.id, 'APPROVE');
+    const page = new Client(app);
+    await page.get(api(paths.health));
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, () => page.post(api(paths.devicePushAnswer), answer)),
+      ...Array.from({ length: 20 }, () => prepared(app, browser, api(paths.pushStatus), { id: sent.id })()),
+    ]);
+    expect(results.slice(0, 20).map(code)).toEqual(Array(20).fill(1410));
+    expect(results.slice(20).map((r) => json<{ status: string }>(r).successData?.status)).toEqual(
+      Array(20).fill('EXPIRED_PENDING'),
+    );
+    const expired = await h.db
+      .selectFrom('audit_events')
+      .select('event')
+      .where('account_id', '=', account.id)
+      .where('event', '=', 'push-expired')
+      .execute();
+    expect(expired).toHaveLength(1);
+    expect((await h.db.selectFrom('sessions').select('id').execute()).length).toBe(0);
+  });
+
+  test('an answer racing a new send of the same journey: the answer wins and is approved, or loses to the withdrawal (1410); never both', async () => {
+    const { app, device } = await start();
+    for (let i = 0; i < 6; i++) {
+      const browser = await atFactor(app, 'pushuser01');
+      const first = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+        .successData!;
+      const page = new Client(app);
+      await page.get(api(paths.health));
+      const [answered, resent] = await Promise.all([
+        page.post(api(paths.devicePushAnswer), await device.answerBody(first.id, 'APPROVE')),
+        prepared(app, browser, api(paths.pushAuthentication), sendBody)(),
+      ]);
+      expect(code(resent)).toBe(1200);
+      const row = await h.db
+        .selectFrom('push_transactions')
+        .select('status')
+        .where('id', '=', first.id)
+        .executeTakeFirstOrThrow();
+      if (code(answered) === 1200) expect(row.status).toBe('APPROVED');
+      else {
+        expect(code(answered)).toBe(1410);
+        expect(row.status).toBe('EXPIRED');
+      }
+    }
+  });
+
+  test('12 polls racing with bindDevice after an approval: one session, one trusted device', async () => {
+    const { app, device, account } = await start();
+    const browser = await atFactor(app, 'pushuser01');
+    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+      .successData!;
+    const page = new Client(app);
+    await page.get(api(paths.health));
+    expect(
+      code(await page.post(api(paths.devicePushAnswer), await device.answerBody(sent.id, 'APPROVE'))),
+    ).toBe(1200);
+    const polls = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        prepared(app, browser, api(paths.pushStatus), { id: sent.id, bindDevice: true })(),
+      ),
+    );
+    expect(polls.map((r) => json<{ status: string }>(r).successData?.status)).toEqual(
+      Array(12).fill('COMPLETED_SUCCESSFUL'),
+    );
+    const live = await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(live).toHaveLength(1);
+    const trusted = await h.db
+      .selectFrom('trusted_devices')
+      .select('account_id')
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(trusted).toHaveLength(1);
+  });
+
+  test('production mode: the demo claim route is absent (404 envelope) even with a valid proof for a demo name', async () => {
+    const { app } = await h.start({
+      NODE_ENV: 'production',
+      SESSION_SECRET: productionSecret,
+      COOKIE_SECURE: 'true',
+      ...productionMail,
+    });
+    const device = await TestDevice.create(h.clock);
+    // A page with a valid CSRF pair, so the refusal is the route's absence and not the CSRF check.
+    const r = await new Client(app).post(api(paths.devDemoDeviceClaim), {
+      username: 'pushuser1',
+      publicKey: device.publicKey,
+      proof: await device.proof('claim:pushuser1'),
+    });
+    expect(r.statusCode).toBe(404);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
+    expect(typeof JSON.parse(r.body).responseBaseInfo.status.code).toBe('number');
+  });
+});
+
+describe('red team: push and device calls on a closed database (PGlite)', () => {
+  test('send, poll, answer, list, stream and register answer 503/5003 in the envelope; nothing half-written', async () => {
+    const { client: pglite, db } = await freshPGliteClient();
+    const clock = new TestClock();
+    const { app, ctx } = await buildApp({
+      config: loadConfig({ ...baseEnv }),
+      db,
+      clock,
+      logStream: { write: () => true },
+    });
+    try {
+      const device = await TestDevice.create(clock);
+      const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
+      await device.enrol(ctx, account.id);
+      const browser = await atFactor(app, 'pushuser01');
+      const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+        .successData!;
+      const phone = new DeviceApp(app, device);
+      await phone.client.get(api(paths.health));
+      const answerBody = await device.answerBody(sent.id, 'APPROVE');
+      const pushesProof = await device.proof('pushes');
+      const streamProof = await device.proof('stream');
+      const registerBody = {
+        publicKey: device.publicKey,
+        name: 'Phone',
+        proof: await device.proof('register'),
+      };
+      await pglite.close();
+      const unavailable = (r: Awaited<ReturnType<typeof browser.post>>) =>
+        expectFailureEnvelope(r, 503, 5003);
+      unavailable(await browser.post(api(paths.pushAuthentication), sendBody));
+      unavailable(await browser.post(api(paths.pushStatus), { id: sent.id }));
+      unavailable(await phone.client.post(api(paths.devicePushAnswer), answerBody));
+      unavailable(await phone.client.post(api(paths.devicePushes), { proof: pushesProof }));
+      unavailable(await phone.client.post(api(paths.deviceStream), { proof: streamProof }));
+      unavailable(await browser.post(api(paths.deviceRegister), registerBody));
+    } finally {
+      await app.close();
+      await db.destroy().catch(() => {});
+    }
+  });
+});
+
+describe.each(targets)('red team: hostile bodies on the push and device routes ($name)', (target) => {
+  const h = useHarness(target);
+  const b64 = (min: number, max: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9_-]{${min},${max}}$`));
+  const weird = fc.oneof(
+    fc.string(),
+    fc.constantFrom('', '\u0000', 'null', '{}', '[]', '9'.repeat(400), '\u202e\u0000<script>'),
+    fc.integer(),
+    fc.constant(null),
+    fc.array(fc.string(), { maxLength: 3 }),
+  );
+  const time = fc.oneof(
+    fc
+      .date({ noInvalidDate: false })
+      .map((d) => (Number.isNaN(d.getTime()) ? 'Invalid Date' : d.toISOString())),
+    fc.constantFrom('1970-01-01T00:00:00Z', '+275760-09-13T00:00:00.000Z', '2026-02-30T25:61:00Z', 'now'),
+    weird,
+  );
+
+  test('never a 5xx, always the envelope', { timeout: 120_000 }, async () => {
+    const { app, ctx } = await h.start();
+    const device = await TestDevice.create(h.clock);
+    const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
+    await device.enrol(ctx, account.id);
+    const browser = await atFactor(app, 'pushuser01');
+    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+      .successData!;
+    const jwk = fc.oneof(
+      fc.record({ kty: fc.constant('EC'), crv: fc.constant('P-256'), x: b64(43, 43), y: b64(43, 43) }),
+      fc.record({ kty: weird, crv: weird, x: weird, y: weird }),
+      fc.constant({ ...device.publicKey, y: device.publicKey.x }),
+      weird,
+    );
+    const proof = fc.oneof(
+      fc.record({
+        key: fc.oneof(fc.constant(device.key), b64(0, 60), weird),
+        time,
+        signature: fc.oneof(b64(0, 200), weird),
+      }),
+      weird,
+    );
+    const content = fc.oneof(
+      weird,
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.constant(`${'['.repeat(5000)}${']'.repeat(5000)}`),
+      fc.constant(
+        JSON.stringify({
+          deviceInfo: { browserName: '\u0000', osName: 'x'.repeat(10_000) },
+          time: 1,
+          host: {},
+          journey: [],
+        }),
+      ),
+      fc.constant(JSON.stringify({ ...JSON.parse(CONTENT), host: '\u0000evil\u202e' })),
+    );
+    const call = fc.oneof(
+      fc.record({
+        path: fc.constant(paths.pushAuthentication),
+        body: fc.record({
+          transactionDescription: weird,
+          secureTransactionContent: content,
+          localizedPushKey: weird,
+        }),
+      }),
+      fc.record({
+        path: fc.constant(paths.pushStatus),
+        body: fc.record({ id: fc.oneof(fc.constant(sent.id), fc.uuid(), weird), bindDevice: weird }),
+      }),
+      fc.record({
+        path: fc.constant(paths.devicePushAnswer),
+        body: fc.record({
+          id: fc.oneof(fc.constant(sent.id), weird),
+          decision: fc.oneof(fc.constantFrom('APPROVE', 'DECLINE', 'FRAUD'), weird),
+          number: weird,
+          key: fc.oneof(fc.constant(device.key), weird),
+          signature: fc.oneof(b64(0, 120), weird),
+        }),
+      }),
+      fc.record({
+        path: fc.constantFrom(paths.devicePushes, paths.deviceRegistrations, paths.deviceStream),
+        body: fc.record({ proof }),
+      }),
+      fc.record({
+        path: fc.constant(paths.deviceRegister),
+        body: fc.record({ publicKey: jwk, name: weird, proof }),
+      }),
+      fc.record({
+        path: fc.constantFrom(paths.deviceRename, paths.deviceRemove),
+        body: fc.record({ id: fc.oneof(fc.uuid(), weird), name: weird, proof }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(call, async ({ path, body }) => {
+        const r = await browser.post(api(path), body);
+        const context = `${path} -> ${r.statusCode} ${r.body.slice(0, 200)}`;
+        expect(r.statusCode, context).toBeLessThan(500);
+        expect(r.headers['content-type'], context).toMatch(/^application\/json/);
+        expect(typeof JSON.parse(r.body).responseBaseInfo.status.code, context).toBe('number');
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS) || 300 },
+    );
   });
 });
