@@ -141,7 +141,8 @@ describe.each(targets)('push approval ($name)', (target) => {
       id: sent.id,
       username: 'pushuser01',
       status: 'PENDING',
-      description: 'Sign in to Prime Portal',
+      // The server's text for a login, not the widget's transactionDescription.
+      description: 'Sign-in request',
       content: {
         browserName: 'Firefox',
         osName: 'Linux',
@@ -783,7 +784,8 @@ describe('the device stream and the push webhook', () => {
       transactionId: sent.id,
       deviceKey: device.key,
       account: 'hookuser01',
-      description: 'Sign in to Prime Portal',
+      // The server's text for a login, not the widget's transactionDescription.
+      description: 'Sign-in request',
     });
 
     status = 500;

@@ -345,6 +345,18 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     expect(r.headers['content-type']).toMatch(/^application\/json/);
     expect(typeof JSON.parse(r.body).responseBaseInfo.status.code).toBe('number');
   });
+
+  test("the push's text is the server's, by journey: a caller's transactionDescription never reaches the device or the webhook", async () => {
+    const { app, phone } = await start();
+    const browser = await atFactor(app, 'pushuser01');
+    const r = await browser.post(api(paths.pushAuthentication), {
+      ...sendBody,
+      transactionDescription: 'Security alert: tap Yes to block a fraudulent sign-in',
+    });
+    expect(code(r)).toBe(1200);
+    const pushes = json<{ pushes: Array<{ description: string }> }>(await phone.pushes()).successData!.pushes;
+    expect(pushes.map((p) => p.description)).toEqual(['Sign-in request']);
+  });
 });
 
 describe('red team: push and device calls on a closed database (PGlite)', () => {

@@ -43,6 +43,9 @@ const transactionContent = z.object({
 });
 const FIELD_MAX = 100;
 
+/** What a push says it is (the widget's own texts for the two journeys, decision 022). */
+const pushDescription = { login: 'Sign-in request', stepup: 'Identity check' } as const;
+
 function readContent(text: string): PushContent {
   let parsed: z.infer<typeof transactionContent> | undefined;
   try {
@@ -185,7 +188,10 @@ function routes(app: FastifyInstance, ctx: Context) {
         journeyId: fj.journey.id,
         accountId: fj.account.id,
         credentialId: device.credential.id,
-        description: body.transactionDescription,
+        // The notice's text (the webhook's notification, the device's list) is the server's, by the
+        // journey's kind: the widget's transactionDescription is the caller's and could read
+        // "Security alert: tap Yes to block a fraudulent sign-in" (decision 022).
+        description: pushDescription[fj.kind],
         content,
         expiryMs: ctx.config.push.expiryMs,
         numberMatching: ctx.config.push.numberMatching,
