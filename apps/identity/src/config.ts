@@ -115,6 +115,8 @@ const schema = z
     PUSH_FRAUD_LOCKS_ACCOUNT: bool.default(true),
     PUSH_STATUS_MAX: int(1, 10000).default(60),
     PUSH_STATUS_WINDOW_SECONDS: int(1, 3600).default(60),
+    PUSH_ACCOUNT_MAX: int(1, 10000).default(10),
+    PUSH_ACCOUNT_WINDOW_MINUTES: int(1, 24 * 60).default(60),
     PUSH_WEBHOOK_URL: z
       .string()
       .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
@@ -123,6 +125,10 @@ const schema = z
     PUSH_WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(5000),
     DEVICE_PROOF_WINDOW_SECONDS: int(5, 600).default(60),
     DEVICE_REGISTER_WINDOW_MINUTES: int(1, 24 * 60).default(10),
+    DEVICE_CLIENT_MAX: int(1, 100_000).default(300),
+    DEVICE_CLIENT_WINDOW_SECONDS: int(1, 3600).default(60),
+    DEVICE_STREAMS_PER_KEY: int(1, 100).default(3),
+    DEVICE_STREAMS_MAX: int(1, 1_000_000).default(2000),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -249,12 +255,18 @@ export type Config = {
     fraudLocksAccount: boolean;
     /** Status polls per push journey (the widget polls every 3 s). */
     status: { max: number; windowMs: number };
+    /** Pushes sent to one account across all its journeys (push-fatigue attacks). */
+    account: { max: number; windowMs: number };
     /** Production delivery: POST {transactionId, deviceKey, account, description}; undefined: the in-process hub. */
     webhook: { url: string; token: string | undefined; timeoutMs: number } | undefined;
     /** How far a device proof's time may be from the server's clock. */
     proofWindowMs: number;
     /** Registering a device needs a non-push second factor proved this recently. */
     registerWindowMs: number;
+    /** Device calls per client address (each costs a lookup and a signature check). */
+    deviceClient: { max: number; windowMs: number };
+    /** Open device streams: per device key (the oldest is closed) and in all (a new one is refused). */
+    streams: { perKey: number; max: number };
   };
   seedDemo: boolean;
   devCompanions: boolean;
@@ -603,11 +615,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       numberMatching: v.PUSH_NUMBER_MATCHING,
       fraudLocksAccount: v.PUSH_FRAUD_LOCKS_ACCOUNT,
       status: window(v.PUSH_STATUS_MAX, v.PUSH_STATUS_WINDOW_SECONDS),
+      account: window(v.PUSH_ACCOUNT_MAX, v.PUSH_ACCOUNT_WINDOW_MINUTES * 60),
       webhook: v.PUSH_WEBHOOK_URL
         ? { url: v.PUSH_WEBHOOK_URL, token: v.PUSH_WEBHOOK_TOKEN, timeoutMs: v.PUSH_WEBHOOK_TIMEOUT_MS }
         : undefined,
       proofWindowMs: v.DEVICE_PROOF_WINDOW_SECONDS * 1000,
       registerWindowMs: v.DEVICE_REGISTER_WINDOW_MINUTES * 60_000,
+      deviceClient: window(v.DEVICE_CLIENT_MAX, v.DEVICE_CLIENT_WINDOW_SECONDS),
+      streams: { perKey: v.DEVICE_STREAMS_PER_KEY, max: v.DEVICE_STREAMS_MAX },
     },
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,

@@ -141,12 +141,15 @@ describe.each(targets)('push approval ($name)', (target) => {
       id: sent.id,
       username: 'pushuser01',
       status: 'PENDING',
-      description: 'Sign in to Prime Portal',
+      // The server's text for a login, not the widget's transactionDescription.
+      description: 'Sign-in request',
       content: {
         browserName: 'Firefox',
         osName: 'Linux',
-        time: '2026-11-23T17:00:00.000Z',
-        host: 'portal.bank.example',
+        // The host and time are the server's own (the send's Origin, else its Host; its clock),
+        // never the widget's (red-team-push.test.ts).
+        time: pushes[0]!.createdAt,
+        host: 'localhost',
         journey: 'LOGIN',
       },
       answeredAt: null,
@@ -426,14 +429,17 @@ describe.each(targets)('push approval ($name)', (target) => {
       400,
       4400,
     );
-    const long = JSON.stringify({ ...JSON.parse(CONTENT), host: 'h'.repeat(1500) });
+    const long = JSON.stringify({
+      ...JSON.parse(CONTENT),
+      deviceInfo: { browserName: 'b'.repeat(1500), osName: 'Linux' },
+    });
     const bounded = sentId(await send(browser, { ...sendBody, secureTransactionContent: long }));
     const row = await h.db
       .selectFrom('push_transactions')
       .select('content')
       .where('id', '=', bounded.id)
       .executeTakeFirstOrThrow();
-    expect((row.content as unknown as { host: string }).host).toHaveLength(100);
+    expect((row.content as unknown as { browserName: string }).browserName).toHaveLength(100);
 
     const declined = sentId(await send(browser));
     expect(code(await phone.answer(declined.id, 'DECLINE'))).toBe(1200);
@@ -778,7 +784,8 @@ describe('the device stream and the push webhook', () => {
       transactionId: sent.id,
       deviceKey: device.key,
       account: 'hookuser01',
-      description: 'Sign in to Prime Portal',
+      // The server's text for a login, not the widget's transactionDescription.
+      description: 'Sign-in request',
     });
 
     status = 500;

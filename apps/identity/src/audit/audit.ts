@@ -26,6 +26,7 @@ export const auditEvents = [
   'trusted-device-revoked',
   'sign-out',
   'push-sent',
+  'push-limited',
   'push-approved',
   'push-declined',
   'push-fraud',

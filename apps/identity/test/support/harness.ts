@@ -118,6 +118,8 @@ export const baseEnv: Record<string, string> = {
   ARGON2_ITERATIONS: '1',
   RATE_LIMIT_CLIENT_MAX: '100000',
   RATE_LIMIT_ACCOUNT_MAX: '10000',
+  PUSH_ACCOUNT_MAX: '10000',
+  DEVICE_CLIENT_MAX: '100000',
 };
 
 export const productionSecret = 'q7Vx2LmN9pR4sT8wY3zB6cF1hJ5kD0gK';

@@ -17,15 +17,18 @@ import {
   deviceRemoveRequest,
   deviceRenameRequest,
   deviceStreamRequest,
+  ErrorType,
   paths,
   pushAnswerMessage,
   Status,
+  serverMessages,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { PushTransaction } from '../../db/schema.ts';
-import { answer, sessionExpired } from '../../lib/http.ts';
+import { ApiError, answer, sessionExpired } from '../../lib/http.ts';
+import { clientKey } from '../../lib/rate-limit.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { UUID } from '../../lib/validate.ts';
 import { readDemoAccounts } from '../../seed.ts';
@@ -66,12 +69,21 @@ const registrationFactors: readonly AuthenticatorType[] = authenticatorType.opti
   (t) => t !== 'PUSH',
 );
 
+/**
+ * Device calls per client address, before anything else: every proof costs a lookup and a signature
+ * check, so a flood of made-up proofs is a cheap lever on the database and the CPU (429, Retry-After).
+ */
+const limitDeviceClient = (ctx: Context, request: FastifyRequest) =>
+  ctx.limiter.enforce(request, [[`device:client:${clientKey(request.ip)}`, ctx.config.push.deviceClient]]);
+
 export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStore, hub: DeviceHub) {
   const windowMs = ctx.config.push.proofWindowMs;
   const refused = (request: FastifyRequest, reply: FastifyReply, why: string) => {
     request.log.info({ why }, 'device: proof refused');
     return answer(request, reply, Status.FORBIDDEN, { message: 'deviceProofRefused' });
   };
+
+  const limitClient = (request: FastifyRequest) => limitDeviceClient(ctx, request);
 
   /** Every registration of a device key (all accounts), oldest first. */
   const registrationsByKey = (key: string): Promise<RegistrationRow[]> =>
@@ -111,6 +123,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
     body: devicePushesRequest,
     successData: devicePushesData,
     handler: async ({ request, reply, body }) => {
+      await limitClient(request);
       const rows = await proved(body.proof, 'pushes');
       if (!rows) return refused(request, reply, 'pushes');
       const pushes = await store.forCredentials(rows.map((r) => r.id));
@@ -130,6 +143,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
     body: devicePushAnswerRequest,
     successData: devicePushAnswerData,
     handler: async ({ request, reply, body }) => {
+      await limitClient(request);
       const id = body.id.trim().toLowerCase();
       const push = UUID.test(id) ? await store.get(id) : undefined;
       if (!push) return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
@@ -186,10 +200,28 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       "Server-sent events (text/event-stream) for a device (proof purpose 'stream'): `event: pushes` when its pushes changed (then read devicePushes), a comment every 15 s.",
     body: deviceStreamRequest,
     handler: async ({ request, reply, body }) => {
+      await limitClient(request);
       const rows = await proved(body.proof, 'stream');
       if (!rows) return refused(request, reply, 'stream');
-      reply.hijack();
       const raw = reply.raw;
+      let beat: NodeJS.Timeout | undefined;
+      let stop: (() => void) | undefined;
+      const end = () => {
+        if (!untrack?.()) return;
+        clearInterval(beat);
+        stop?.();
+        if (!raw.writableEnded) raw.end();
+        request.log.info('device: stream closed');
+      };
+      const untrack = hub.track(body.proof.key, end, ctx.config.push.streams) ?? undefined;
+      if (!untrack) {
+        // Every stream slot is taken: the device still re-reads its pushes every 10 s.
+        request.log.warn({ open: hub.streamCount() }, 'device: stream refused, too many open');
+        throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM, {
+          'Retry-After': '30',
+        });
+      }
+      reply.hijack();
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
@@ -202,18 +234,9 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
         'x-request-id': String(request.id),
       });
       raw.write(': connected\n\n');
-      const stop = hub.listen(body.proof.key, () => raw.write('event: pushes\ndata: {}\n\n'));
-      const beat = setInterval(() => raw.write(': heartbeat\n\n'), 15_000);
+      stop = hub.listen(body.proof.key, () => raw.write('event: pushes\ndata: {}\n\n'));
+      beat = setInterval(() => raw.write(': heartbeat\n\n'), 15_000);
       beat.unref();
-      let untrack: () => boolean = () => false;
-      const end = () => {
-        if (!untrack()) return;
-        clearInterval(beat);
-        stop();
-        if (!raw.writableEnded) raw.end();
-        request.log.info('device: stream closed');
-      };
-      untrack = hub.track(end);
       raw.on('close', end);
       request.log.info({ registrations: rows.length }, 'device: stream opened');
     },
@@ -228,6 +251,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
     body: deviceRegisterRequest,
     successData: deviceRegisterData,
     handler: async ({ request, reply, body }) => {
+      await limitClient(request);
       const session = await ctx.sessions.load(request.cookies[ctx.cookieNames.session]);
       if (!session) throw sessionExpired();
       if (!(await proofHolds(body.proof, 'register', body.publicKey, ctx.clock, windowMs))) {
@@ -239,26 +263,41 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       });
       if (!since) return answer(request, reply, Status.FORBIDDEN, { message: 'deviceNeedsFactor' });
       const key = body.proof.key;
-      const mine = (await registrationsByKey(key)).find((r) => r.account_id === session.account_id);
-      let id: string;
-      if (mine) {
-        await ctx.db.updateTable('credentials').set({ name: body.name }).where('id', '=', mine.id).execute();
-        id = mine.id;
-      } else {
-        const added = await ctx.credentials.add({
+      // One registration per key and account: concurrent registrations of the same key are
+      // serialised on the account's row (without it, PostgreSQL made one row per request).
+      const { id, again } = await ctx.db.transaction().execute(async (tx) => {
+        await tx
+          .selectFrom('accounts')
+          .select('id')
+          .where('id', '=', session.account_id)
+          .forUpdate()
+          .execute();
+        const mine = await tx
+          .selectFrom('credentials')
+          .select('id')
+          .where('account_id', '=', session.account_id)
+          .where('kind', '=', 'push')
+          .where(sql<string>`data->>'thumbprint'`, '=', key)
+          .orderBy('created_at')
+          .executeTakeFirst();
+        if (mine) {
+          await tx.updateTable('credentials').set({ name: body.name }).where('id', '=', mine.id).execute();
+          return { id: mine.id, again: true };
+        }
+        const added = await ctx.credentials.withDb(tx).add({
           accountId: session.account_id,
           kind: 'push',
           name: body.name,
           publicPart: canonicalJwk(body.publicKey),
           data: { thumbprint: key, algorithm: 'ES256' },
         });
-        id = added.id;
-      }
+        return { id: added.id, again: false };
+      });
       await ctx.audit.record(request, {
         event: 'device-registered',
         outcome: 'success',
         accountId: session.account_id,
-        detail: { name: body.name, again: !!mine },
+        detail: { name: body.name, again },
       });
       const row = (await registrationsByKey(key)).find((r) => r.id === id)!;
       hub.notify(key);
@@ -277,6 +316,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
     body: deviceRegistrationsRequest,
     successData: deviceRegistrationsData,
     handler: async ({ request, reply, body }) => {
+      await limitClient(request);
       const rows = await proved(body.proof, 'registrations');
       if (!rows) return refused(request, reply, 'registrations');
       return answer(request, reply, Status.SUCCESS, {
@@ -294,6 +334,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
     body: deviceRenameRequest,
     successData: deviceRegisterData,
     handler: async ({ request, reply, body }) => {
+      await limitClient(request);
       const rows = await proved(body.proof, `rename:${body.id}`);
       if (!rows) return refused(request, reply, 'rename');
       const row = rows.find((r) => r.id === body.id.toLowerCase());
@@ -320,6 +361,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       "Remove one of this key's registrations (proof purpose 'remove:{id}'): the account's pushes to it go with it.",
     body: deviceRemoveRequest,
     handler: async ({ request, reply, body }) => {
+      await limitClient(request);
       const rows = await proved(body.proof, `remove:${body.id}`);
       if (!rows) return refused(request, reply, 'remove');
       const row = rows.find((r) => r.id === body.id.toLowerCase());
@@ -413,6 +455,7 @@ export function demoDeviceRoutes(app: FastifyInstance, ctx: Context) {
     body: demoDeviceClaimRequest,
     successData: deviceRegisterData,
     handler: async ({ request, reply, body }) => {
+      await limitDeviceClient(ctx, request);
       const windowMs = ctx.config.push.proofWindowMs;
       if (!(await proofHolds(body.proof, `claim:${body.username}`, body.publicKey, ctx.clock, windowMs))) {
         request.log.info({ why: 'claim' }, 'device: proof refused');

@@ -45,17 +45,34 @@ export class DeviceHub {
     for (const listener of [...(this.listeners.get(key) ?? [])]) listener();
   }
 
-  private readonly streams = new Set<() => void>();
+  /** Open streams, oldest first: each one's end and its device key. */
+  private readonly streams = new Map<() => void, string>();
 
-  /** An open stream's end, called by closeAll (the app closing); returns the untrack. */
-  track(end: () => void): () => boolean {
-    this.streams.add(end);
+  /**
+   * Tracks an open stream of a device key and returns its untrack (true the first time), or null when
+   * `max` streams are open in all: the new one is refused. A key at `perKey` open streams has its
+   * oldest ended first (a device reconnecting after a dropped network is the live one; one key, or
+   * one proof replayed within its window, holds at most `perKey` connections).
+   */
+  track(key: string, end: () => void, caps: { perKey: number; max: number }): (() => boolean) | null {
+    const mine = [...this.streams].filter(([, k]) => k === key).map(([e]) => e);
+    for (const oldest of mine.slice(0, Math.max(0, mine.length - caps.perKey + 1))) oldest();
+    if (this.streams.size >= caps.max) return null;
+    this.streams.set(end, key);
     return () => this.streams.delete(end);
+  }
+
+  /** Open streams (of one key, or in all). */
+  streamCount(key?: string): number {
+    if (key === undefined) return this.streams.size;
+    let n = 0;
+    for (const k of this.streams.values()) if (k === key) n++;
+    return n;
   }
 
   /** Ends every open stream (server-sent events never end on their own: app.close() would wait). */
   closeAll(): void {
-    for (const end of [...this.streams]) end();
+    for (const end of [...this.streams.keys()]) end();
   }
 
   /** Open listeners, for tests and shutdown. */

@@ -44,6 +44,9 @@ const transactionContent = z.object({
 });
 const FIELD_MAX = 100;
 
+/** What a push says it is (the widget's own texts for the two journeys, decision 022). */
+const pushDescription = { login: 'Sign-in request', stepup: 'Identity check' } as const;
+
 function readContent(text: string): PushContent {
   let parsed: z.infer<typeof transactionContent> | undefined;
   try {
@@ -68,6 +71,25 @@ function readContent(text: string): PushContent {
     host: bound(parsed.host),
     journey: bound(parsed.journey),
   };
+}
+
+/**
+ * The host the send actually came from, as the device shows it (decision 022, "What the device
+ * shows"): the browser's Origin (which the CSRF check has already held to the allowed origins or
+ * this host), else the Host the request was addressed to; an internationalised name in its
+ * punycode form, so a look-alike name shows as what it is. Never the widget's `host`, which the
+ * page (or whoever calls the API) writes.
+ */
+function observedHost(request: FastifyRequest): string {
+  const origin = request.headers.origin;
+  for (const candidate of [origin, request.headers.host ? `http://${request.headers.host}` : undefined]) {
+    if (!candidate) continue;
+    try {
+      const host = new URL(candidate).host;
+      if (host) return host.slice(0, FIELD_MAX);
+    } catch {}
+  }
+  return 'unknown';
 }
 
 /** The device key (thumbprint) of a push credential; stored in its data the first time it is read. */
@@ -150,7 +172,13 @@ function routes(app: FastifyInstance, ctx: Context) {
     body: pushInitRequest,
     successData: pushInitData,
     handler: async ({ request, reply, body }) => {
-      const content = readContent(body.secureTransactionContent);
+      // The widget's browser, system and journey describe the request; the host and time shown on
+      // the device are the server's own (the widget's could name any site and any time; the store
+      // writes the push's own creation time).
+      const content = {
+        ...readContent(body.secureTransactionContent),
+        host: observedHost(request),
+      };
       const fj = await ctx.engine.require(request);
       if (fj.account.status !== 'active') {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
@@ -162,13 +190,29 @@ function routes(app: FastifyInstance, ctx: Context) {
         journeyId: fj.journey.id,
         accountId: fj.account.id,
         credentialId: device.credential.id,
-        description: body.transactionDescription,
+        // The notice's text (the webhook's notification, the device's list) is the server's, by the
+        // journey's kind: the widget's transactionDescription is the caller's and could read
+        // "Security alert: tap Yes to block a fraudulent sign-in" (decision 022).
+        description: pushDescription[fj.kind],
         content,
         expiryMs: ctx.config.push.expiryMs,
         numberMatching: ctx.config.push.numberMatching,
+        accountLimit: ctx.config.push.account,
       });
-      if (!push) {
+      if (push === 'journey') {
         request.log.warn({ account: fj.account.id, journey: fj.kind }, 'push: send limit reached');
+        return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
+      }
+      if (push === 'account') {
+        // Push fatigue: someone with the password starting journey after journey (decision 022).
+        request.log.warn({ account: fj.account.id, journey: fj.kind }, 'push: account limit reached');
+        await ctx.audit.record(request, {
+          event: 'push-limited',
+          outcome: 'failure',
+          accountId: fj.account.id,
+          journeyId: fj.journey.id,
+          detail: { journey: fj.kind },
+        });
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
       }
       try {
@@ -323,6 +367,8 @@ export const pushFactor: FactorModule = {
     PUSH_SEND_LIMIT: limits.pushSendLimit,
     PUSH_EXPIRY_SECONDS: config.push.expiryMs / 1000,
     PUSH_STATUS_MAX: config.push.status.max,
+    PUSH_ACCOUNT_MAX: config.push.account.max,
+    PUSH_ACCOUNT_WINDOW_MINUTES: config.push.account.windowMs / 60_000,
     DEVICE_PROOF_WINDOW_SECONDS: config.push.proofWindowMs / 1000,
     DEVICE_REGISTER_WINDOW_MINUTES: config.push.registerWindowMs / 60_000,
   }),

@@ -35,9 +35,11 @@ export class PushStore {
   ) {}
 
   /**
-   * A new PENDING push for a journey, or null when the journey has sent its limit. The journey's row
-   * is held while counting; the journey's older pending pushes are withdrawn (EXPIRED): only the
-   * newest can be answered.
+   * A new PENDING push for a journey, or which limit refused it: 'journey' (the journey has sent
+   * limits.pushSendLimit) or 'account' (the account was sent `accountLimit.max` pushes within its
+   * window, across all its journeys: push fatigue). The journey's and then the account's rows are
+   * held while counting, so a burst across journeys creates exactly the limit; the journey's older
+   * pending pushes are withdrawn (EXPIRED): only the newest can be answered.
    */
   async create(input: {
     journeyId: string;
@@ -47,7 +49,8 @@ export class PushStore {
     content: PushContent;
     expiryMs: number;
     numberMatching: boolean;
-  }): Promise<PushTransaction | null> {
+    accountLimit: { max: number; windowMs: number };
+  }): Promise<PushTransaction | 'journey' | 'account'> {
     const now = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
       await tx.selectFrom('journeys').select('id').where('id', '=', input.journeyId).forUpdate().execute();
@@ -56,7 +59,15 @@ export class PushStore {
         .select((eb) => eb.fn.countAll<string>().as('sent'))
         .where('journey_id', '=', input.journeyId)
         .executeTakeFirstOrThrow();
-      if (Number(sent) >= limits.pushSendLimit) return null;
+      if (Number(sent) >= limits.pushSendLimit) return 'journey' as const;
+      await tx.selectFrom('accounts').select('id').where('id', '=', input.accountId).forUpdate().execute();
+      const { recent } = await tx
+        .selectFrom('push_transactions')
+        .select((eb) => eb.fn.countAll<string>().as('recent'))
+        .where('account_id', '=', input.accountId)
+        .where('created_at', '>', new Date(now.getTime() - input.accountLimit.windowMs))
+        .executeTakeFirstOrThrow();
+      if (Number(recent) >= input.accountLimit.max) return 'account' as const;
       await tx
         .updateTable('push_transactions')
         .set({ status: 'EXPIRED' })
@@ -72,7 +83,8 @@ export class PushStore {
           account_id: input.accountId,
           credential_id: input.credentialId,
           description: input.description,
-          content: JSON.stringify(input.content),
+          // The time shown on the device is the push's own, not the widget's claim.
+          content: JSON.stringify({ ...input.content, time: now.toISOString() }),
           status: 'PENDING',
           number: matching?.number ?? null,
           numbers: matching ? JSON.stringify(matching.numbers) : null,
