@@ -28,7 +28,12 @@ function routes(app: FastifyInstance, ctx: Context) {
   const { totp } = ctx.config;
   const blockMinutes = Math.round(totp.blockMs / 60_000);
 
-  /** 1491, the TOTP block page; `end`: the LOGIN journey ends (its cookies are cleared). */
+  /**
+   * 1491, the TOTP block page. `end` (only the compared wrong code that reached the limit): the LOGIN
+   * journey ends too (its cookies are cleared). A code refused uncompared during a block leaves the
+   * journey as it is: the block may have been set a moment ago by a try still in flight, whose right
+   * code must still be able to complete the journey (and another factor still can).
+   */
   const blocked = async (request: FastifyRequest, reply: FastifyReply, fj: FactorJourney, end: boolean) => {
     if (end) await ctx.engine.fail(request, reply, fj, 'TOTPAUTHN');
     return answer(request, reply, Status.LIMIT_REACHED, { message: 'totpBlocked', params: [blockMinutes] });
@@ -58,7 +63,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       if (state?.locked_until) {
         if (new Date(state.locked_until).getTime() > ctx.clock.now().getTime()) {
           request.log.warn({ account: account.id, journey: fj.kind }, 'authenticator app: blocked');
-          return blocked(request, reply, fj, true);
+          return blocked(request, reply, fj, false);
         }
         await tries.clear(account.id, state.locked_until);
       }
