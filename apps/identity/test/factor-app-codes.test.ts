@@ -320,6 +320,17 @@ describe.each(targets)('authenticator app and token app ($name)', (target) => {
     expectFailureEnvelope(csrf, 403, 4403);
   });
 
+  test('two authenticator apps on an account: a code of either signs in, each with its own used steps', async () => {
+    const { app, ctx } = await h.start();
+    alignClock();
+    const { account, secret: first } = await withTotp(ctx, 'authapp08');
+    const second = randomBytes(20);
+    await ctx.credentials.add({ accountId: account.id, kind: 'totp', name: 'Second app', secret: second });
+    expect(code(await totpCheck(await atFactor(app, 'authapp08'), codeOf(first)))).toBe(1200);
+    expect(code(await totpCheck(await atFactor(app, 'authapp08'), codeOf(second)))).toBe(1200);
+    expectFailureEnvelope(await totpCheck(await atFactor(app, 'authapp08'), codeOf(first)), 200, 1428);
+  });
+
   test("offers: the modules offer TOTPAUTHN and TOTPSVIP for the account's credentials; the list hides them while their screens are unbuilt", async () => {
     const { app, ctx } = await h.start();
     const { account } = await withTotp(ctx, 'bothapps01');

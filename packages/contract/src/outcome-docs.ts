@@ -275,7 +275,7 @@ export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, stri
     [Status.INCORRECT_CODE]:
       "'Security code not recognized. Try again.': wrong (counted), or a time step accepted before (a replay; not counted)",
     [Status.LIMIT_REACHED]:
-      'TOTP_MAX_WRONG_TRIES wrong codes (across journeys; a right code resets the count): the factor is blocked for TOTP_BLOCK_MINUTES, every code refused uncompared, and the login journey ends (the widget shows the TOTP block page)',
+      'TOTP_MAX_WRONG_TRIES wrong codes (across journeys; a right code resets the count): the factor is blocked for TOTP_BLOCK_MINUTES and every code is refused uncompared until then; the login journey of the code that reached the limit ends (the widget shows the TOTP block page)',
     [Status.UNAUTHENTICATED]: noSession,
   },
   pushAuthentication: {

@@ -18,9 +18,25 @@ import type { FactorModule } from '../registry.ts';
 /** The counters' key in otp_counters: the block is the account's, across journeys and instances. */
 export const TOTP_COUNTER = 'factor:totp';
 
-/** The account's authenticator app: the newest `totp` credential. */
-async function authenticatorApp(ctx: Context, accountId: string): Promise<Credential | undefined> {
-  return (await ctx.credentials.list(accountId, 'totp')).at(-1);
+/** The account's authenticator apps (`totp` credentials), newest first: a code of any one of them counts. */
+async function authenticatorApps(ctx: Context, accountId: string): Promise<Credential[]> {
+  return (await ctx.credentials.list(accountId, 'totp')).reverse();
+}
+
+/** The app and time step whose code this is (within the skew), or undefined. */
+async function matchCode(ctx: Context, apps: Credential[], code: string) {
+  for (const credential of apps) {
+    const parameters = parametersOf(credential);
+    const now = timeStep(ctx.clock.now(), parameters.period);
+    const secret = await ctx.credentials.readSecret(credential);
+    try {
+      const step = findStep(secret, code, now, ctx.config.totp.skewSteps, parameters);
+      if (step !== null) return { credential, step, skew: step - now };
+    } finally {
+      secret.fill(0);
+    }
+  }
+  return undefined;
 }
 
 function routes(app: FastifyInstance, ctx: Context) {
@@ -51,8 +67,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply, body }) => {
       const fj = await ctx.engine.require(request);
       const account = fj.account;
-      const credential = account.status === 'active' ? await authenticatorApp(ctx, account.id) : undefined;
-      if (!credential) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
+      const apps = account.status === 'active' ? await authenticatorApps(ctx, account.id) : [];
+      if (!apps.length) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
       await ctx.limiter.enforce(request, [
         [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
         [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
@@ -71,18 +87,9 @@ function routes(app: FastifyInstance, ctx: Context) {
       // The limit is taken by tries in flight (or a block began meanwhile): nothing is compared.
       if (reserved === undefined) return blocked(request, reply, fj, false);
 
-      const parameters = parametersOf(credential);
-      const secret = await ctx.credentials.readSecret(credential);
-      const now = timeStep(ctx.clock.now(), parameters.period);
-      let step: number | null;
-      try {
-        step = findStep(secret, body.securityCode, now, totp.skewSteps, parameters);
-      } finally {
-        secret.fill(0);
-      }
-
-      if (step !== null) {
-        if (await claimStep(ctx.db, ctx.clock, credential.id, step)) {
+      const match = await matchCode(ctx, apps, body.securityCode);
+      if (match) {
+        if (await claimStep(ctx.db, ctx.clock, match.credential.id, match.step)) {
           await tries.clear(account.id);
           const done = await ctx.engine.complete(request, reply, fj, 'TOTPAUTHN', {
             bindDevice: body.bindDevice,
@@ -90,7 +97,7 @@ function routes(app: FastifyInstance, ctx: Context) {
           // Another request on the same journey finished first (or it ended meanwhile).
           if (!done) throw noLoginInProgress();
           request.log.info(
-            { account: account.id, journey: fj.kind, skew: step - now, trusted: !!done.trustedUntil },
+            { account: account.id, journey: fj.kind, skew: match.skew, trusted: !!done.trustedUntil },
             'authenticator app: verified',
           );
           return answer(request, reply, Status.SUCCESS, {
@@ -133,7 +140,8 @@ function routes(app: FastifyInstance, ctx: Context) {
 export const totpFactor: FactorModule = {
   name: 'authenticator app',
   types: ['TOTPAUTHN'],
-  offer: async (ctx, account) => ((await authenticatorApp(ctx, account.id)) ? [{ type: 'TOTPAUTHN' }] : []),
+  offer: async (ctx, account) =>
+    (await authenticatorApps(ctx, account.id)).length ? [{ type: 'TOTPAUTHN' }] : [],
   routes,
   limits: (config) => ({
     TOTP_SKEW_STEPS: config.totp.skewSteps,
