@@ -14,7 +14,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['packages/contract/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts'],
+          include: [
+            'packages/contract/**/*.test.ts',
+            'apps/identity/src/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'test/**/*.test.ts',
+          ],
         },
       },
       {

@@ -124,6 +124,13 @@ const schema = z
     PUSH_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     PUSH_WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(5000),
     DEVICE_PROOF_WINDOW_SECONDS: int(5, 600).default(60),
+    // Authenticator app (TOTP) and token app (VIP-style): factors/totp and factors/token.
+    TOTP_SKEW_STEPS: int(0, 10).default(1),
+    TOTP_MAX_WRONG_TRIES: int(1, 100).default(5),
+    TOTP_BLOCK_MINUTES: int(1, 24 * 60).default(limits.totpBlockMinutes),
+    TOKEN_FAILURES_BEFORE_SYNC: int(1, 100).default(limits.tokenFailuresBeforeSync),
+    TOKEN_RESYNC_WINDOW: int(1, 10_000).default(100),
+    TOKEN_SYNC_MAX_TRIES: int(1, 100).default(3),
     DEVICE_REGISTER_WINDOW_MINUTES: int(1, 24 * 60).default(10),
     DEVICE_CLIENT_MAX: int(1, 100_000).default(300),
     DEVICE_CLIENT_WINDOW_SECONDS: int(1, 3600).default(60),
@@ -268,6 +275,13 @@ export type Config = {
     /** Open device streams: per device key (the oldest is closed) and in all (a new one is refused). */
     streams: { perKey: number; max: number };
   };
+  /** The authenticator app (RFC 6238): skew in steps either way, wrong tries before the block, its length. */
+  totp: { skewSteps: number; maxWrongTries: number; blockMs: number };
+  /**
+   * The token app: wrong codes per journey before the widget is sent to resync, the resync's
+   * look-ahead window in steps either way (RFC 4226 §7.4), wrong resyncs per journey before 1493.
+   */
+  token: { failuresBeforeSync: number; resyncWindow: number; syncMaxTries: number };
   seedDemo: boolean;
   devCompanions: boolean;
   serveApps: boolean;
@@ -623,6 +637,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registerWindowMs: v.DEVICE_REGISTER_WINDOW_MINUTES * 60_000,
       deviceClient: window(v.DEVICE_CLIENT_MAX, v.DEVICE_CLIENT_WINDOW_SECONDS),
       streams: { perKey: v.DEVICE_STREAMS_PER_KEY, max: v.DEVICE_STREAMS_MAX },
+    },
+    totp: {
+      skewSteps: v.TOTP_SKEW_STEPS,
+      maxWrongTries: v.TOTP_MAX_WRONG_TRIES,
+      blockMs: v.TOTP_BLOCK_MINUTES * 60_000,
+    },
+    token: {
+      failuresBeforeSync: v.TOKEN_FAILURES_BEFORE_SYNC,
+      resyncWindow: v.TOKEN_RESYNC_WINDOW,
+      syncMaxTries: v.TOKEN_SYNC_MAX_TRIES,
     },
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,

@@ -195,12 +195,12 @@ describe.each(targets)('outcome tables against the server ($name)', (target) => 
     expect(() =>
       defineRoute(other, {
         method: 'POST',
-        path: paths.totpAuthentication,
+        path: '/user/factor/unknown/authentication',
         tag: 'test',
         summary: 'not served',
         handler: async () => undefined,
       }),
-    ).toThrow(/POST \/user\/factor\/totp\/authentication has no outcome table/);
+    ).toThrow(/POST \/user\/factor\/unknown\/authentication has no outcome table/);
   });
 
   test('an answer outside its table fails loudly in development and test: 500, Unknown error, a log line naming route and code', async () => {

@@ -1,3 +1,4 @@
+export * from './app-code-messages.ts';
 export * from './device.ts';
 export * from './device-messages.ts';
 export * from './envelope.ts';

@@ -72,7 +72,6 @@ const enrollmentDocs = {
   [Status.UNAUTHENTICATED]:
     "No recovery flow with a confirmed code: 'Cannot access this page without OTP confirmation' (HTTP 401)",
 };
-const notBuilt = 'Not sent: this factor is not served yet (docs/decisions/014-unbuilt-factors.md)';
 
 export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, string>>>> = {
   passwordAuthentication: {
@@ -239,27 +238,45 @@ export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, stri
     [Status.SUCCESS]:
       '{ messages: [{ channel, to, text, code, sentAt }] }, newest first, at most 50 (no envelope)',
   },
-  svipStatus: { [Status.SUCCESS]: notBuilt },
+  svipStatus: {
+    [Status.SUCCESS]:
+      "successData.credentials: [{ credentialId: 'VSST…', name }], the account's token credentials, oldest first (empty: none)",
+    [Status.UNAUTHENTICATED]: noSession,
+  },
   svipAuthentication: {
-    [Status.SUCCESS]: notBuilt,
-    [Status.INCORRECT_CODE]: notBuilt,
-    [Status.REDIRECT_REP]: notBuilt,
-    [Status.LIMIT_REACHED]: notBuilt,
+    [Status.SUCCESS]:
+      "A code of the token's clock (its stored drift, TOTP_SKEW_STEPS either way) never accepted before: LOGIN signs in under a new ET token (bindDevice true trusts the device), STEPUP proves the factor again",
+    [Status.INCORRECT_CODE]:
+      "'Security code not recognized. Try again.': wrong, or a code (time step) accepted before; a wrong one counts for the journey",
+    [Status.REDIRECT_REP]:
+      'No token credential of the account by that credentialId, or the account cannot sign in: the representative page',
+    [Status.LIMIT_REACHED]:
+      "'We need to re-sync': the journey's TOKEN_FAILURES_BEFORE_SYNC wrong codes were reached (the widget opens the resync screen); every later code of the journey answers the same, uncompared, until a resync succeeds",
+    [Status.UNAUTHENTICATED]: noSession,
   },
   svipSynchronization: {
-    [Status.SUCCESS]: notBuilt,
-    [Status.INCORRECT_CODE]: notBuilt,
-    [Status.REDIRECT_REP]: notBuilt,
-    [Status.TOTP_REDIRECT_REP]: notBuilt,
+    [Status.SUCCESS]:
+      "Two consecutive codes of the account's token found within TOKEN_RESYNC_WINDOW steps either way of its clock: the new drift is stored (successData.drift, in steps), the journey's wrong codes start again, redirectPath '/authenticator/svip' (the token screen; its next code signs in)",
+    [Status.INCORRECT_CODE]:
+      "'Security code not recognized. Try again.': not two consecutive codes of the window, or a step already accepted; counts for the journey",
+    [Status.REDIRECT_REP]: 'The account has no token credential, or cannot sign in: the representative page',
+    [Status.TOTP_REDIRECT_REP]:
+      'TOKEN_SYNC_MAX_TRIES failed resyncs in this journey: the representative page (every later resync of the journey answers the same)',
+    [Status.UNAUTHENTICATED]: noSession,
   },
   totpAuthentication: {
-    [Status.SUCCESS]: notBuilt,
-    [Status.AUTH_NOT_COMPLETED]: notBuilt,
-    [Status.CALLBACKS_REQUIRED]: notBuilt,
-    [Status.REDIRECT_REP]: notBuilt,
-    [Status.TOTP_REDIRECT_REP]: notBuilt,
-    [Status.INCORRECT_CODE]: notBuilt,
-    [Status.LIMIT_REACHED]: notBuilt,
+    [Status.SUCCESS]:
+      'A code of the authenticator app (RFC 6238 SHA-1, 6 digits, 30 s, TOTP_SKEW_STEPS either way) of a later time step than any accepted before: LOGIN signs in under a new ET token (bindDevice true trusts the device), STEPUP proves the factor again',
+    [Status.AUTH_NOT_COMPLETED]:
+      'Not sent: widget spec §4 maps it to a custom callback; this server has none here',
+    [Status.CALLBACKS_REQUIRED]: 'Not sent: widget spec §4 maps it to the representative page',
+    [Status.REDIRECT_REP]: 'The account has no authenticator app, or cannot sign in: the representative page',
+    [Status.TOTP_REDIRECT_REP]: 'Not sent: widget spec §4 maps it to the representative page',
+    [Status.INCORRECT_CODE]:
+      "'Security code not recognized. Try again.': wrong (counted), or a time step accepted before (a replay; not counted)",
+    [Status.LIMIT_REACHED]:
+      'TOTP_MAX_WRONG_TRIES wrong codes (across journeys; a right code resets the count): the factor is blocked for TOTP_BLOCK_MINUTES and every code is refused uncompared until then; the login journey of the code that reached the limit ends (the widget shows the TOTP block page)',
+    [Status.UNAUTHENTICATED]: noSession,
   },
   pushAuthentication: {
     [Status.SUCCESS]:

@@ -461,48 +461,50 @@ export const outcomeTables = {
     },
   },
 
-  // Widget spec §7 calls of the factors whose screens and routes are not built yet (decision 014).
+  // Widget spec §4 "Token flow" and the authenticator-app status mapping (factors/token, factors/totp).
+  // The widget's screens come later (decision 014): the types stay in unbuiltFactors until then.
   svipStatus: {
     method: 'GET',
     path: paths.svipStatus,
-    unserved: true,
-    codes: { 1200: unsent(success) },
+    codes: { 1200: ok('success', success), 4401: noSession },
   },
   svipAuthentication: {
     method: 'POST',
     path: paths.svipAuthentication,
-    unserved: true,
     codes: {
-      1200: unsent(success),
-      1428: unsent(error('incorrectCode')),
-      1204: unsent(toRep),
-      1491: unsent(redirect('authenticatorSvipSync')),
+      1200: ok('factorVerified', success),
+      1428: fail('securityCodeNotRecognized', error('incorrectCode')),
+      1204: fail('appCodeUnavailable', toRep),
+      // Widget spec §4: at 2 failed submits the user goes to sync.
+      1491: fail('tokenSyncRequired', redirect('authenticatorSvipSync')),
+      4401: noSession,
     },
   },
   svipSynchronization: {
     method: 'POST',
     path: paths.svipSynchronization,
-    unserved: true,
     codes: {
-      // Widget spec §4: 'Sync submit follows the server redirect'.
-      1200: unsent({ kind: 'FOLLOW' }),
-      1428: unsent(error('incorrectCode')),
-      1204: unsent(toRep),
-      1493: unsent(toRep),
+      // Widget spec §4: 'Sync submit follows the server redirect' (back to the token screen).
+      1200: ok('tokenResynced', { kind: 'FOLLOW' }),
+      1428: fail('securityCodeNotRecognized', error('incorrectCode')),
+      1204: fail('appCodeUnavailable', toRep),
+      1493: fail('factorLimitReached', toRep),
+      4401: noSession,
     },
   },
   totpAuthentication: {
     method: 'POST',
     path: paths.totpAuthentication,
-    unserved: true,
     codes: {
-      1200: unsent(success),
+      1200: ok('factorVerified', success),
+      // Widget spec §4 maps these; this server has no custom step or callbacks here (docs/api.md).
       1201: unsent({ kind: 'CUSTOM', name: 'totpCustom' }),
       1202: unsent(toRep),
-      1204: unsent(toRep),
+      1204: fail('appCodeUnavailable', toRep),
       1493: unsent(toRep),
-      1428: unsent(error('incorrectCode')),
-      1491: unsent(redirect('authenticatorTotpBlock')),
+      1428: fail('securityCodeNotRecognized', error('incorrectCode')),
+      1491: fail('totpBlocked', redirect('authenticatorTotpBlock')),
+      4401: noSession,
     },
   },
 } as const satisfies Record<string, OutcomeTable>;

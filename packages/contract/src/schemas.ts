@@ -158,7 +158,12 @@ export const otpEmailSend = z.object({ ...base, email: text().min(1).max(254) })
 export const otpCheck = z.object({ ...base, securityCode, bindDevice: z.boolean().optional() });
 
 // --- token app (VIP-style) and authenticator app -------------------------------------------
-export const svipStatusData = z.object({ credentials: z.array(z.object({ credentialId: z.string() })) });
+/** The account's token credentials: the public credential id (VSST + 8 digits) and its name. */
+export const svipStatusData = z.object({
+  credentials: z.array(z.object({ credentialId: z.string(), name: z.string() })),
+});
+/** Resync done: the drift now stored, in steps of 30 s (positive: the token runs ahead). */
+export const svipSynchronizationData = z.object({ drift: z.number().int() });
 export const svipAuthenticationRequest = z.object({
   ...base,
   credentialId: text().min(1).max(64),

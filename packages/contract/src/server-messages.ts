@@ -1,3 +1,4 @@
+import { appCodeMessages } from './app-code-messages.ts';
 import { deviceMessages } from './device-messages.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { pushMessages } from './push-messages.ts';
@@ -14,6 +15,7 @@ export const serverMessages: typeof loginMessages &
   typeof passwordUpdateMessages &
   typeof factorMessages &
   typeof pushMessages &
+  typeof appCodeMessages &
   typeof deviceMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
@@ -22,5 +24,6 @@ export const serverMessages: typeof loginMessages &
   passwordUpdateMessages,
   factorMessages,
   pushMessages,
+  appCodeMessages,
   deviceMessages,
 );

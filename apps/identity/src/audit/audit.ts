@@ -34,6 +34,8 @@ export const auditEvents = [
   'device-registered',
   'device-renamed',
   'device-removed',
+  'token-resynced',
+  'token-resync-failed',
 ] as const;
 export type AuditEvent = (typeof auditEvents)[number];
 

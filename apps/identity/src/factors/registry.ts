@@ -7,6 +7,8 @@ import type { Account, Contact as ContactRow } from '../db/schema.ts';
 import { otpFactor } from './otp/module.ts';
 import { pushFactor } from './push/module.ts';
 import { repFactor } from './rep/module.ts';
+import { tokenFactor } from './token/module.ts';
+import { totpFactor } from './totp/module.ts';
 
 /**
  * The factor registry (docs/decisions/008-journeys-as-records.md). A factor is a module that
@@ -32,7 +34,7 @@ export interface FactorModule {
   limits(config: Config): Record<string, number>;
 }
 
-export const factorModules: FactorModule[] = [otpFactor, pushFactor, repFactor];
+export const factorModules: FactorModule[] = [otpFactor, pushFactor, totpFactor, tokenFactor, repFactor];
 
 /**
  * The order of the list: the widget opens the screen of the first one. The factors bound to a device

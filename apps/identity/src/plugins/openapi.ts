@@ -17,10 +17,6 @@ import {
   pushStatusRequest,
   Status,
   serverMessages,
-  svipAuthenticationRequest,
-  svipStatusData,
-  svipSynchronizationRequest,
-  totpAuthenticationRequest,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -102,13 +98,6 @@ function requestOf(body: z.ZodType | undefined, query: z.ZodType | undefined) {
 const unservedSchemas: Partial<
   Record<CallName, { summary: string; body?: z.ZodType; successData?: z.ZodType }>
 > = {
-  svipStatus: { summary: 'Token app: the credentials of the account.', successData: svipStatusData },
-  svipAuthentication: { summary: 'Token app: check a code.', body: svipAuthenticationRequest },
-  svipSynchronization: {
-    summary: 'Token app: resynchronize with two codes.',
-    body: svipSynchronizationRequest,
-  },
-  totpAuthentication: { summary: 'Authenticator app: check a code.', body: totpAuthenticationRequest },
   pushAuthentication: {
     summary: 'Push: start a push transaction.',
     body: pushInitRequest,

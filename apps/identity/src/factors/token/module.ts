@@ -1,0 +1,241 @@
+import {
+  paths,
+  Status,
+  svipAuthenticationRequest,
+  svipStatusData,
+  svipSynchronizationData,
+  svipSynchronizationRequest,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Context } from '../../context.ts';
+import type { Credential } from '../../credentials/store.ts';
+import { answer, noLoginInProgress } from '../../lib/http.ts';
+import { defineRoute } from '../../lib/route.ts';
+import {
+  claimStep,
+  clearJourneyTries,
+  findConsecutive,
+  findStep,
+  giveBackJourneyTry,
+  parametersOf,
+  reserveJourneyTry,
+  timeStep,
+} from '../app-codes.ts';
+import type { FactorJourney } from '../engine.ts';
+import type { FactorModule } from '../registry.ts';
+
+/**
+ * The token app, VIP-style (widget spec §2 "Token app code screen" and "Token resync screen", §3
+ * "Token challenge", §4 "Token flow"; design: an RFC 6238 credential with an id, 2 wrong codes send
+ * the user to resync, resync takes two consecutive codes inside a look-ahead window and stores the
+ * drift). The account's `token` credential: public part the credential id (`VSST` + 8 digits), the
+ * secret encrypted (decision 021), in its data `drift` (the token's clock minus the server's, in
+ * steps) and `lastStep` (the last accepted step of the token's clock).
+ */
+
+/** The widget's token screen (packages/signin routes.authenticatorSvip): where a resync sends it back. */
+export const TOKEN_SCREEN_PATH = '/authenticator/svip';
+/** The journey's counts, in its data. */
+const WRONG = 'tokenWrong';
+const SYNC_WRONG = 'tokenSyncWrong';
+
+const tokens = (ctx: Context, accountId: string) => ctx.credentials.list(accountId, 'token');
+const driftOf = (credential: Credential) =>
+  typeof credential.data.drift === 'number' && Number.isInteger(credential.data.drift)
+    ? credential.data.drift
+    : 0;
+
+function routes(app: FastifyInstance, ctx: Context) {
+  const { token, totp } = ctx.config;
+
+  const checkLimits = (request: FastifyRequest, fj: FactorJourney) =>
+    ctx.limiter.enforce(request, [
+      [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
+      [`code-check:account:${fj.account.id}`, ctx.config.codeCheck.account],
+    ]);
+
+  defineRoute(app, {
+    method: 'GET',
+    path: paths.svipStatus,
+    tag: 'factors',
+    summary:
+      "The account's token credentials (the widget uses the first): successData.credentials [{ credentialId, name }].",
+    successData: svipStatusData,
+    handler: async ({ request, reply }) => {
+      const fj = await ctx.engine.require(request);
+      const list = fj.account.status === 'active' ? await tokens(ctx, fj.account.id) : [];
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'success',
+        successData: {
+          credentials: list
+            .filter((c) => c.publicPart)
+            .map((c) => ({ credentialId: c.publicPart as string, name: c.name })),
+        },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.svipAuthentication,
+    tag: 'factors',
+    summary:
+      "Check a code of the token (its stored drift, TOTP_SKEW_STEPS either way; LOGIN signs in, STEPUP proves the factor again). The journey's TOKEN_FAILURES_BEFORE_SYNC-th wrong code answers 1491: resync.",
+    body: svipAuthenticationRequest,
+    handler: async ({ request, reply, body }) => {
+      const fj = await ctx.engine.require(request);
+      const id = body.credentialId.trim().toUpperCase();
+      const credential =
+        fj.account.status === 'active'
+          ? (await tokens(ctx, fj.account.id)).find((c) => c.publicPart === id)
+          : undefined;
+      if (!credential) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
+      await checkLimits(request, fj);
+
+      const tries = await reserveJourneyTry(ctx.db, fj.journey.id, WRONG, token.failuresBeforeSync);
+      // The journey's wrong codes are spent: only a resync lets it try again (nothing is compared).
+      if (tries === undefined) {
+        return answer(request, reply, Status.LIMIT_REACHED, { message: 'tokenSyncRequired' });
+      }
+      const parameters = parametersOf(credential);
+      const secret = await ctx.credentials.readSecret(credential);
+      const center = timeStep(ctx.clock.now(), parameters.period) + driftOf(credential);
+      let step: number | null;
+      try {
+        step = findStep(secret, body.securityCode1, center, totp.skewSteps, parameters);
+      } finally {
+        secret.fill(0);
+      }
+      if (step !== null) {
+        if (await claimStep(ctx.db, ctx.clock, credential.id, step)) {
+          const done = await ctx.engine.complete(request, reply, fj, 'TOTPSVIP', {
+            bindDevice: body.bindDevice,
+          });
+          if (!done) throw noLoginInProgress();
+          request.log.info(
+            { account: fj.account.id, journey: fj.kind, skew: step - center, trusted: !!done.trustedUntil },
+            'token: verified',
+          );
+          return answer(request, reply, Status.SUCCESS, {
+            message: 'factorVerified',
+            successData: {
+              authenticated: true,
+              factor: 'TOTPSVIP',
+              ...(done.steppedUpAt ? { steppedUpAt: done.steppedUpAt.toISOString() } : {}),
+              ...(done.trustedUntil ? { trustedDeviceExpiresAt: done.trustedUntil.toISOString() } : {}),
+            },
+          });
+        }
+        // A step accepted before (a replay, or the loser of a double submit): refused, not counted.
+        await giveBackJourneyTry(ctx.db, fj.journey.id, WRONG);
+        await ctx.audit.record(request, {
+          event: 'factor-failed',
+          outcome: 'failure',
+          accountId: fj.account.id,
+          journeyId: fj.journey.id,
+          detail: { factor: 'TOTPSVIP', journey: fj.kind, reason: 'replay' },
+        });
+        return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
+      }
+      await ctx.engine.wrong(request, fj, 'TOTPSVIP', tries);
+      if (tries >= token.failuresBeforeSync) {
+        request.log.info({ account: fj.account.id, journey: fj.kind }, 'token: wrong codes, resync asked');
+        return answer(request, reply, Status.LIMIT_REACHED, { message: 'tokenSyncRequired' });
+      }
+      return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: paths.svipSynchronization,
+    tag: 'factors',
+    summary:
+      "Resynchronise the account's token with two consecutive codes found within TOKEN_RESYNC_WINDOW steps either way (RFC 4226 §7.4): the drift is stored and redirectPath leads back to the token screen.",
+    body: svipSynchronizationRequest,
+    successData: svipSynchronizationData,
+    handler: async ({ request, reply, body }) => {
+      const fj = await ctx.engine.require(request);
+      // The widget's first credential (svip/status); the call names none (widget spec §3).
+      const credential =
+        fj.account.status === 'active'
+          ? (await tokens(ctx, fj.account.id)).find((c) => c.publicPart)
+          : undefined;
+      if (!credential) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
+      await checkLimits(request, fj);
+      const tries = await reserveJourneyTry(ctx.db, fj.journey.id, SYNC_WRONG, token.syncMaxTries);
+      if (tries === undefined) {
+        return answer(request, reply, Status.TOTP_REDIRECT_REP, { message: 'factorLimitReached' });
+      }
+      const parameters = parametersOf(credential);
+      const serverStep = timeStep(ctx.clock.now(), parameters.period);
+      const secret = await ctx.credentials.readSecret(credential);
+      let first: number | null;
+      try {
+        first = findConsecutive(
+          secret,
+          body.securityCode1,
+          body.securityCode2,
+          serverStep + driftOf(credential),
+          token.resyncWindow,
+          parameters,
+        );
+      } finally {
+        secret.fill(0);
+      }
+      // The second code is the token's newest: the drift is its step minus the server's. Both steps
+      // must be newer than any accepted before.
+      const drift = first === null ? 0 : first + 1 - serverStep;
+      if (
+        first !== null &&
+        (await claimStep(ctx.db, ctx.clock, credential.id, first + 1, { drift }, first))
+      ) {
+        await clearJourneyTries(ctx.db, fj.journey.id, [WRONG, SYNC_WRONG]);
+        await ctx.audit.record(request, {
+          event: 'token-resynced',
+          outcome: 'success',
+          accountId: fj.account.id,
+          journeyId: fj.journey.id,
+          detail: { factor: 'TOTPSVIP', journey: fj.kind, drift, previousDrift: driftOf(credential) },
+        });
+        request.log.info({ account: fj.account.id, journey: fj.kind, drift }, 'token: resynchronised');
+        return answer(request, reply, Status.SUCCESS, {
+          message: 'tokenResynced',
+          redirectPath: TOKEN_SCREEN_PATH,
+          successData: { drift },
+        });
+      }
+      await ctx.audit.record(request, {
+        event: 'token-resync-failed',
+        outcome: 'failure',
+        accountId: fj.account.id,
+        journeyId: fj.journey.id,
+        detail: {
+          factor: 'TOTPSVIP',
+          journey: fj.kind,
+          wrongTries: tries,
+          ...(first !== null ? { reason: 'replay' } : {}),
+        },
+      });
+      if (tries >= token.syncMaxTries) {
+        request.log.warn({ account: fj.account.id, journey: fj.kind }, 'token: resync limit reached');
+        return answer(request, reply, Status.TOTP_REDIRECT_REP, { message: 'factorLimitReached' });
+      }
+      return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
+    },
+  });
+}
+
+/** The token app (TOTPSVIP): offered to an account with a `token` credential. */
+export const tokenFactor: FactorModule = {
+  name: 'token app',
+  types: ['TOTPSVIP'],
+  offer: async (ctx, account) =>
+    (await tokens(ctx, account.id)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
+  routes,
+  limits: (config) => ({
+    TOKEN_FAILURES_BEFORE_SYNC: config.token.failuresBeforeSync,
+    TOKEN_RESYNC_WINDOW: config.token.resyncWindow,
+    TOKEN_SYNC_MAX_TRIES: config.token.syncMaxTries,
+  }),
+};
