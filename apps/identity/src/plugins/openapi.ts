@@ -11,10 +11,6 @@ import {
   outcomesOf,
   outcomeTables,
   paths,
-  pushInitData,
-  pushInitRequest,
-  pushStatusData,
-  pushStatusRequest,
   Status,
   serverMessages,
 } from '@gatehouse/contract';
@@ -97,18 +93,7 @@ function requestOf(body: z.ZodType | undefined, query: z.ZodType | undefined) {
  */
 const unservedSchemas: Partial<
   Record<CallName, { summary: string; body?: z.ZodType; successData?: z.ZodType }>
-> = {
-  pushAuthentication: {
-    summary: 'Push: start a push transaction.',
-    body: pushInitRequest,
-    successData: pushInitData,
-  },
-  pushStatus: {
-    summary: 'Push: the state of a push transaction.',
-    body: pushStatusRequest,
-    successData: pushStatusData,
-  },
-};
+> = {};
 
 const info = (version: string) => ({
   title: 'Gatehouse identity service',
