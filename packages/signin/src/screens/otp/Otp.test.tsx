@@ -11,6 +11,7 @@ import {
   renderWidget,
   stepUpAnswers,
 } from '../../test/fake-server.tsx';
+import { routes, unbuiltRoutes } from '../../routes.ts';
 
 // These journeys type and wait on several screens: slow on a shared machine.
 vi.setConfig({ testTimeout: 15_000 });
@@ -341,7 +342,7 @@ describe('contact screen answers (issue 9 points 2, 3, 6)', () => {
   it('a contacts answer that redirects to a screen the widget does not have goes to the error route', async () => {
     fakeServer(
       stepUpAnswers(both, {
-        [api.otpState]: { body: envelope(1200, 'Success', { redirectPath: '/authenticator/totp' }) },
+        [api.otpState]: { body: envelope(1200, 'Success', { redirectPath: '/authenticator/fido' }) },
       }),
     );
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
@@ -350,12 +351,20 @@ describe('contact screen answers (issue 9 points 2, 3, 6)', () => {
 });
 
 describe('authenticator entry: unbuilt factors (issue 9 point 7)', () => {
+  // Every factor has its screens since issue 12 (unbuiltRoutes is empty): these tests mark the
+  // token and authenticator-app screens unbuilt for a while, as a factor landing before its screen.
+  const unbuilt = unbuiltRoutes as Set<string>;
+  beforeEach(() => {
+    unbuilt.add(routes.authenticatorSvip);
+    unbuilt.add(routes.authenticatorTotp);
+  });
   afterEach(() => {
+    unbuilt.clear();
     vi.unstubAllGlobals();
     sessionStorage.clear();
   });
 
-  it('skips token and authenticator-app entries for the first built one', async () => {
+  it('skips factors whose screens are not built for the first built one', async () => {
     fakeServer(stepUpAnswers(both));
     renderWidget({
       journey: 'STEPUP',
