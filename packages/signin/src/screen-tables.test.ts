@@ -55,7 +55,10 @@ describe('authenticator -> screen (widget spec §2 "Entry to the authenticator a
       to: routes.authenticatorSvip,
       item: item('TOTPSVIP'),
     });
-    expect(authenticatorScreen([item('TOTPAUTHN')])).toEqual({ to: routes.authenticatorTotp, item: item('TOTPAUTHN') });
+    expect(authenticatorScreen([item('TOTPAUTHN')])).toEqual({
+      to: routes.authenticatorTotp,
+      item: item('TOTPAUTHN'),
+    });
   });
 
   describe('a factor whose screen is not built yet (marked for the test, as one landing before its screen)', () => {

@@ -125,7 +125,13 @@ export function TokenScreen() {
                 onChange={(change) => setTrust(change.checked)}
               />
             ) : null}
-            <Button type="submit" variant="primary" fullWidth loading={busy} loadingText={tx('token.checking')}>
+            <Button
+              type="submit"
+              variant="primary"
+              fullWidth
+              loading={busy}
+              loadingText={tx('token.checking')}
+            >
               {tx('token.submit')}
             </Button>
           </form>

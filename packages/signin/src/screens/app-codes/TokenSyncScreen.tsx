@@ -51,7 +51,9 @@ export function TokenSyncScreen() {
   }
 
   const labels = [tx('sync.first'), tx('sync.second')];
-  const summary = problems.errors.flatMap((e) => (e.fieldId ? [{ fieldId: e.fieldId, message: e.message }] : []));
+  const summary = problems.errors.flatMap((e) =>
+    e.fieldId ? [{ fieldId: e.fieldId, message: e.message }] : [],
+  );
 
   return (
     <section className="gh-signin__screen" aria-labelledby={headingId}>

@@ -5,4 +5,5 @@ import { tx } from './messages.ts';
 export const tokenAppName = (config: SignInConfig) => config.tokenAppName ?? 'VIP';
 
 /** The provider as the texts name it: its short name (businessSMSText), else 'your institution'. */
-export const providerName = (config: SignInConfig) => config.businessSMSText?.trim() || tx('token.institution');
+export const providerName = (config: SignInConfig) =>
+  config.businessSMSText?.trim() || tx('token.institution');

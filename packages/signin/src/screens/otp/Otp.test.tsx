@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes, unbuiltRoutes } from '../../routes.ts';
 import {
   type Answer,
   api,
@@ -11,7 +12,6 @@ import {
   renderWidget,
   stepUpAnswers,
 } from '../../test/fake-server.tsx';
-import { routes, unbuiltRoutes } from '../../routes.ts';
 
 // These journeys type and wait on several screens: slow on a shared machine.
 vi.setConfig({ testTimeout: 15_000 });
@@ -110,7 +110,7 @@ describe('one-time code screens (issue 9)', () => {
     for (const [redirectPath, expected] of [
       ['/forcedaci', 'Update your username'],
       ['/no-such-screen', 'Something went wrong'],
-      ['/authenticator/totp', 'Something went wrong'],
+      ['/authenticator/totp', 'Enter the code from your authenticator app'],
     ] as const) {
       const { calls } = fakeServer(
         stepUpAnswers(both, {
