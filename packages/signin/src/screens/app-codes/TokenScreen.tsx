@@ -2,7 +2,6 @@ import { format, limits } from '@gatehouse/contract/client';
 import { Button, Checkbox, CodeInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
-import { t } from '../../messages/index.ts';
 import { useNavigate } from '../../router.tsx';
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
