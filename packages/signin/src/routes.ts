@@ -35,15 +35,6 @@ export const routes = {
 export type RoutePath = (typeof routes)[keyof typeof routes];
 
 /**
- * Factor screens that are not built yet. The widget never lands a customer on one: the
- * authenticator entry skips their factors, and a server redirect to one shows the generic error
- * card (it has no route; issue 9 point 7). A factor leaves this list when its screen lands; since
- * the token app and the authenticator app (issue 12) every factor of widget spec §2 has its
- * screens, so it is empty, kept for the next factor (docs/decisions/014-unbuilt-factors.md).
- */
-export const unbuiltRoutes: ReadonlySet<string> = new Set<string>();
-
-/**
  * A path the widget can show: one of its routes. A route of an unbuilt factor has no screen, so
  * it shows the generic error card (the catch-all route), as the error route would.
  */

@@ -1,12 +1,13 @@
 import type { AuthenticatorItem, Callback } from '@gatehouse/contract/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { routes, unbuiltRoutes } from './routes.ts';
+import { routes } from './routes.ts';
 import {
   authenticatorScreen,
   authenticatorScreens,
   callbackScreen,
   callbackScreens,
   otpChannelTypes,
+  unbuiltRoutes,
 } from './screen-tables.ts';
 
 const item = (type: string) => ({ type }) as AuthenticatorItem;

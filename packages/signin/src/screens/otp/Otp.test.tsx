@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes, unbuiltRoutes } from '../../routes.ts';
+import { routes } from '../../routes.ts';
+import { unbuiltRoutes } from '../../screen-tables.ts';
 import {
   type Answer,
   api,
