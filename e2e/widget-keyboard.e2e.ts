@@ -299,6 +299,6 @@ describe('the sign-in widget by keyboard: announcements, titles, focus, layout',
       .waitFor();
     const list = await page.evaluate(async () => (await fetch('/api/user/factor/authenticators')).json());
     const types = (list.successData.authenticators as Array<{ type: string }>).map((item) => item.type);
-    expect(types).toEqual(['PUSH', 'TOTPAUTHN', 'TOTPSVIP', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
+    expect(types).toEqual(['PUSH', 'TOTPAUTHN', 'TOTPSVIP', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL']);
   });
 });
