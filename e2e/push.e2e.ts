@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
@@ -5,6 +7,12 @@ import { type RunningServer, startServer, useServerAndBrowser } from './support/
 
 const pushUser = { username: 'pushuser1', password: 'Comet3Prairie' };
 const allFactors = { username: 'allfactors1', password: 'Maple4Canyon' };
+const demoAccounts = JSON.parse(
+  readFileSync(new URL('../demo/accounts.json', import.meta.url), 'utf8'),
+) as Array<{
+  username: string;
+  totp?: { secret: string };
+}>;
 
 /**
  * Push approval end to end (issue 11): the customer's browser (the portal, the plain page) and the
@@ -142,7 +150,7 @@ describe('push approval: the portal and the device app side by side', () => {
     await context.close();
   });
 
-  it('adds a device by signing in inside the device app with a one-time code, then approves with it', async () => {
+  it("adds a device by signing in inside the device app with the account's authenticator-app code, then approves with it", async () => {
     const phoneContext = await env.browser.newContext();
     const phone = await phoneContext.newPage();
     await phone.goto(`${env.server.origin}/device/`);
@@ -150,14 +158,20 @@ describe('push approval: the portal and the device app side by side', () => {
     await phone.getByRole('textbox', { name: /Username/ }).fill(allFactors.username);
     await phone.getByLabel('Password', { exact: true }).fill(allFactors.password);
     await phone.getByRole('button', { name: 'Log in' }).click();
-    // The device app does not offer push to add a device: the text code comes first.
-    await phone.getByRole('button', { name: 'Text me the code' }).click();
-    const outbox = await fetch(
-      `${env.server.origin}/api/dev/outbox?to=${encodeURIComponent('+12025550143')}`,
-    );
-    const code = ((await outbox.json()) as { messages: Array<{ code: string }> }).messages[0]?.code ?? '';
+    // The device app does not offer push to add a device: the authenticator app comes next in
+    // allfactors1's list (issue 12); its code is computed from the demo secret of demo/accounts.json.
+    await phone.getByRole('heading', { name: 'Enter the code from your authenticator app' }).waitFor();
+    const secret = demoAccounts.find((a) => a.username === allFactors.username)!.totp!.secret;
+    const code = new TOTP({
+      secret: Secret.fromBase32(secret),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    }).generate({
+      timestamp: env.server.clock.now().getTime(),
+    });
     await phone.getByRole('textbox', { name: /Security code/ }).fill(code);
-    await phone.getByRole('button', { name: 'Submit' }).click();
+    await phone.getByRole('button', { name: 'Continue' }).click();
     await phone.getByText('allfactors1', { exact: true }).first().waitFor({ timeout: 15_000 });
     await expectNoAxeViolations(phone, 'device: account added');
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { jwkThumbprint } from '@gatehouse/contract';
+import { Secret } from 'otpauth';
 import { z } from 'zod';
 import { contactCredential } from './credentials/contacts.ts';
 import type { CredentialStore, NewCredential } from './credentials/store.ts';
@@ -31,6 +32,12 @@ const demoAccount = z.object({
   password: z.string().min(1),
   tags: z.array(z.enum(demoTags)).min(1),
   about: z.string(),
+  /** The demo token: its credential id and its RFC 6238 secret (base32), for any authenticator app. */
+  token: z
+    .object({ credentialId: z.string().regex(/^VSST\d{8}$/), secret: z.string().regex(/^[A-Z2-7]{16,}=*$/) })
+    .optional(),
+  /** The demo authenticator app's RFC 6238 secret (base32). */
+  totp: z.object({ secret: z.string().regex(/^[A-Z2-7]{16,}=*$/) }).optional(),
 });
 export type DemoAccount = z.infer<typeof demoAccount>;
 
@@ -45,20 +52,21 @@ const totpParameters = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 
 /**
  * The credentials of a demo account's app factors, by its tags: `authenticator` an authenticator app
- * (a random 160-bit RFC 6238 secret), `token` a VIP-style token (credential id `VSST` + 8 digits as
- * its public part, a random secret, drift 0), `push` a device whose public part is a P-256 public
- * key (JWK). The device's private key is not kept anywhere: the device app will enrol its own key
+ * (the account's `totp.secret` of demo/accounts.json, else a random 160-bit RFC 6238 secret),
+ * `token` a VIP-style token (the account's `token.credentialId` and `token.secret`, else a random
+ * credential id `VSST` + 8 digits and a random secret; drift 0), `push` a device whose public part
+ * is a P-256 public key (JWK). The secrets are stored encrypted like any other (credential store). The device's private key is not kept anywhere: the device app will enrol its own key
  * pair; until then the demo device cannot sign (decision 021).
  */
 export async function demoFactorCredentials(
-  account: Pick<DemoAccount, 'tags'>,
+  account: Pick<DemoAccount, 'tags'> & Partial<Pick<DemoAccount, 'token' | 'totp'>>,
 ): Promise<Array<Omit<NewCredential, 'accountId'>>> {
   const credentials: Array<Omit<NewCredential, 'accountId'>> = [];
   if (account.tags.includes('authenticator')) {
     credentials.push({
       kind: 'totp',
       name: 'Authenticator app',
-      secret: randomBytes(20),
+      secret: account.totp ? Buffer.from(Secret.fromBase32(account.totp.secret).bytes) : randomBytes(20),
       data: { ...totpParameters },
     });
   }
@@ -66,8 +74,8 @@ export async function demoFactorCredentials(
     credentials.push({
       kind: 'token',
       name: 'VIP Access',
-      publicPart: `VSST${String(randomInt(0, 100_000_000)).padStart(8, '0')}`,
-      secret: randomBytes(20),
+      publicPart: account.token?.credentialId ?? `VSST${String(randomInt(0, 100_000_000)).padStart(8, '0')}`,
+      secret: account.token ? Buffer.from(Secret.fromBase32(account.token.secret).bytes) : randomBytes(20),
       data: { ...totpParameters, drift: 0 },
     });
   }

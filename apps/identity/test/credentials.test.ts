@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
+import { Secret } from 'otpauth';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { CredentialCipher, CredentialSecretError } from '../src/credentials/cipher.ts';
@@ -314,6 +315,38 @@ describe.each(targets)('credentials ($name)', (target) => {
       expect(token?.publicPart).toMatch(/^VSST\d{8}$/);
       expect(token).toMatchObject({ hasSecret: true, data: { drift: 0 } });
       expect((await ctx.credentials.readSecret(token!)).length).toBe(20);
+    }
+    // The demo secrets of demo/accounts.json (issue 12): the seeded credentials are those, under
+    // the cipher (neither the bytes nor the base32 text is in the row).
+    const withApps = accounts.filter((a) => a.token || a.totp);
+    expect(withApps.map((a) => a.username).sort()).toEqual(['allfactors1', 'authapp01', 'tokenuser1']);
+    for (const a of withApps) {
+      const { id } = await h.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('username', '=', a.username)
+        .executeTakeFirstOrThrow();
+      const rows = await ctx.credentials.list(id, ['totp', 'token']);
+      for (const [kind, given] of [
+        ['totp', a.totp],
+        ['token', a.token],
+      ] as const) {
+        const credential = rows.find((c) => c.kind === kind);
+        if (!given) continue;
+        const bytes = Buffer.from(Secret.fromBase32(given.secret).bytes);
+        expect(Buffer.from(await ctx.credentials.readSecret(credential!)).equals(bytes), a.username).toBe(
+          true,
+        );
+        if (kind === 'token') expect(credential!.publicPart).toBe(a.token!.credentialId);
+        const text = (
+          await sql<{
+            t: string;
+          }>`select row_to_json(c)::text as t from credentials c where id = ${credential!.id}`.execute(h.db)
+        ).rows[0]!.t;
+        expect(text).not.toContain(given.secret);
+        expect(text).not.toContain(bytes.toString('hex'));
+        expect(text).not.toContain(bytes.toString('base64'));
+      }
     }
     for (const id of await byTag('push')) {
       const [device] = await ctx.credentials.list(id, 'push');

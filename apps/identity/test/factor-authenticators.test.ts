@@ -1,6 +1,6 @@
 import type { AuthenticatorItem, Contact } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
-import { type FactorModule, factorModules } from '../src/factors/registry.ts';
+import { type FactorModule, factorModules, unbuiltFactors } from '../src/factors/registry.ts';
 import { maskPhoneLabel } from '../src/lib/mask.ts';
 import {
   atFactor,
@@ -65,7 +65,7 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
     }
   });
 
-  test('factors whose screen is not built (token app, authenticator app) are never offered; push is', async () => {
+  test('a factor whose screen is not built is never offered (marked for the test: since issue 12 every factor has its screens)', async () => {
     const { app, ctx } = await h.start();
     await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
     // A source offering every type, as a factor plugin landing before its screen would.
@@ -77,6 +77,10 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
       limits: () => ({}),
     };
     factorModules.push(everything);
+    const unbuilt = unbuiltFactors as Set<string>;
+    expect([...unbuilt]).toEqual([]);
+    unbuilt.add('TOTPSVIP');
+    unbuilt.add('TOTPAUTHN');
     try {
       const client = new Client(app);
       await client.signInPassword('allfactor1', PASSWORD);
@@ -91,6 +95,7 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
         ),
       ).toEqual(['PUSH', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
     } finally {
+      unbuilt.clear();
       factorModules.splice(factorModules.indexOf(everything), 1);
     }
   });

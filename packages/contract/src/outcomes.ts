@@ -462,7 +462,7 @@ export const outcomeTables = {
   },
 
   // Widget spec §4 "Token flow" and the authenticator-app status mapping (factors/token, factors/totp).
-  // The widget's screens come later (decision 014): the types stay in unbuiltFactors until then.
+  // The widget's screens: packages/signin/src/screens/app-codes (decision 024).
   svipStatus: {
     method: 'GET',
     path: paths.svipStatus,

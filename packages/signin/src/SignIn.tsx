@@ -31,6 +31,9 @@ const PushScreen = screens.component((m) => m.PushScreen);
 const PushDeniedScreen = screens.component((m) => m.PushDeniedScreen);
 const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmationScreen);
 const ExtendSession = screens.component((m) => m.ExtendSession);
+const TokenScreen = screens.component((m) => m.TokenScreen);
+const TokenSyncScreen = screens.component((m) => m.TokenSyncScreen);
+const TotpScreen = screens.component((m) => m.TotpScreen);
 
 /**
  * The error route: an ended session (HTTP 401) has its own page, '401 Unauthorized' with a way to
@@ -138,7 +141,15 @@ function Screens() {
           <Route path={routes.extendSession}>
             <ExtendSession />
           </Route>
-          {/* Factor screens not built yet (routes.unbuiltRoutes) have no route: the error card. */}
+          <Route path={routes.authenticatorSvip}>
+            <TokenScreen />
+          </Route>
+          <Route path={routes.authenticatorSvipSync}>
+            <TokenSyncScreen />
+          </Route>
+          <Route path={routes.authenticatorTotp}>
+            <TotpScreen />
+          </Route>
           <Route path={routes.error}>
             <ErrorRoute />
           </Route>

@@ -34,6 +34,8 @@ export type SignInConfig = {
    * {0} app…'). Unset: businessSMSText, else appName (docs/embedding.md).
    */
   pushAppName?: string;
+  /** The token app's name ('{0} access code', '… the {0} Access mobile app'). Unset: 'VIP' (docs/embedding.md). */
+  tokenAppName?: string;
   /**
    * true: the host has the customer's consent to trust this device, so every factor check of the
    * login journey asks to bind it and no trust-device box is shown. false (default): the customer
@@ -87,6 +89,7 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   repPhone: { check: isString, expected: 'a string' },
   businessSMSText: { check: isString, expected: 'a string' },
   pushAppName: { check: nonEmpty, expected: 'a non-empty string' },
+  tokenAppName: { check: nonEmpty, expected: 'a non-empty string' },
   bindDevice: { check: (v) => typeof v === 'boolean', expected: 'true or false' },
   appScreenSize: { check: oneOf('small', 'large'), expected: 'small or large' },
   apiKey: { check: isString, expected: 'a string' },

@@ -35,18 +35,8 @@ export const routes = {
 export type RoutePath = (typeof routes)[keyof typeof routes];
 
 /**
- * Factor screens that are not built yet (token app, authenticator app). The widget never
- * lands a customer on one: the authenticator entry skips their factors, and a server redirect to
- * one goes to the error route (issue 9 point 7). A factor leaves this list when its screen lands.
+ * A path the widget can show: one of its routes. A route of an unbuilt factor has no screen, so
+ * it shows the generic error card (the catch-all route), as the error route would.
  */
-export const unbuiltRoutes: ReadonlySet<string> = new Set([
-  routes.totp,
-  routes.totpSync,
-  routes.authenticatorSvip,
-  routes.authenticatorSvipSync,
-  routes.authenticatorTotp,
-]);
-
-/** A path the widget can show: one of its routes, and a built one. */
 export const isShownRoute = (path: string | undefined): path is RoutePath =>
-  path !== undefined && (Object.values(routes) as string[]).includes(path) && !unbuiltRoutes.has(path);
+  path !== undefined && (Object.values(routes) as string[]).includes(path);

@@ -58,7 +58,7 @@ export const authenticatorOrder: readonly AuthenticatorType[] = [
  * says, so the widget never lands a customer on an empty screen. A type leaves this set in the change
  * that builds its screen.
  */
-export const unbuiltFactors: ReadonlySet<AuthenticatorType> = new Set(['TOTPSVIP', 'TOTPAUTHN']);
+export const unbuiltFactors: ReadonlySet<AuthenticatorType> = new Set<AuthenticatorType>();
 
 /**
  * The authenticators an account may use now, in `authenticatorOrder`. Empty when it has none: the

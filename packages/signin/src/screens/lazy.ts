@@ -2,6 +2,9 @@
  * Every screen off the login route, behind one dynamic import: one on-demand chunk instead of
  * many small ones, which keeps the login route's own files few and small.
  */
+export { TokenScreen } from './app-codes/TokenScreen.tsx';
+export { TokenSyncScreen } from './app-codes/TokenSyncScreen.tsx';
+export { TotpScreen } from './app-codes/TotpScreen.tsx';
 export { AuthenticatorEntry } from './authenticator/AuthenticatorEntry.tsx';
 export { OtpCodeScreen } from './otp/OtpCodeScreen.tsx';
 export { OtpContactScreen } from './otp/OtpContactScreen.tsx';

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../routes.ts';
+import { unbuiltRoutes } from '../../screen-tables.ts';
 import {
   type Answer,
   api,
@@ -109,7 +111,7 @@ describe('one-time code screens (issue 9)', () => {
     for (const [redirectPath, expected] of [
       ['/forcedaci', 'Update your username'],
       ['/no-such-screen', 'Something went wrong'],
-      ['/authenticator/totp', 'Something went wrong'],
+      ['/authenticator/totp', 'Enter the code from your authenticator app'],
     ] as const) {
       const { calls } = fakeServer(
         stepUpAnswers(both, {
@@ -341,7 +343,7 @@ describe('contact screen answers (issue 9 points 2, 3, 6)', () => {
   it('a contacts answer that redirects to a screen the widget does not have goes to the error route', async () => {
     fakeServer(
       stepUpAnswers(both, {
-        [api.otpState]: { body: envelope(1200, 'Success', { redirectPath: '/authenticator/totp' }) },
+        [api.otpState]: { body: envelope(1200, 'Success', { redirectPath: '/authenticator/fido' }) },
       }),
     );
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
@@ -350,12 +352,20 @@ describe('contact screen answers (issue 9 points 2, 3, 6)', () => {
 });
 
 describe('authenticator entry: unbuilt factors (issue 9 point 7)', () => {
+  // Every factor has its screens since issue 12 (unbuiltRoutes is empty): these tests mark the
+  // token and authenticator-app screens unbuilt for a while, as a factor landing before its screen.
+  const unbuilt = unbuiltRoutes as Set<string>;
+  beforeEach(() => {
+    unbuilt.add(routes.authenticatorSvip);
+    unbuilt.add(routes.authenticatorTotp);
+  });
   afterEach(() => {
+    unbuilt.clear();
     vi.unstubAllGlobals();
     sessionStorage.clear();
   });
 
-  it('skips token and authenticator-app entries for the first built one', async () => {
+  it('skips factors whose screens are not built for the first built one', async () => {
     fakeServer(stepUpAnswers(both));
     renderWidget({
       journey: 'STEPUP',

@@ -17,7 +17,7 @@ import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCancel } from '../../shared/useCancel.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 
-type Action = 'reset' | 'preReset' | 'updateUsername' | 'back' | 'backToLogin' | 'signInAgain';
+type Action = 'reset' | 'preReset' | 'updateUsername' | 'back' | 'leave' | 'backToLogin' | 'signInAgain';
 
 type PageDef = {
   heading: Key;
@@ -49,7 +49,9 @@ export const statePages = {
     action: 'updateUsername',
     cancel: true,
   },
-  totpBlock: { heading: 'page.totpBlockHeading', body: ['page.totpBlockBody'], action: 'back' },
+  // Back leaves the blocked factor: to login in the login journey (the server ended it), else the
+  // host's cancel handling (widget spec §4 "Cancel").
+  totpBlock: { heading: 'page.totpBlockHeading', body: ['page.totpBlockBody'], action: 'leave' },
   ssoError: { heading: 'page.ssoHeading', body: ['page.ssoBody'], action: 'backToLogin' },
   logout: { heading: 'page.logoutHeading', body: ['page.logoutBody'], action: 'backToLogin' },
   maintenance: {
@@ -92,6 +94,9 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
         if (canGoBack) navigate(-1);
         else cancel();
         return;
+      case 'leave':
+        cancel();
+        return;
       case 'signInAgain':
         // The DELETE-style logout (widget spec §7) clears what is left of the ended session; it
         // skips error mapping: whatever it answers, the customer signs in again.
@@ -118,6 +123,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
     preReset: 'page.resetPassword',
     updateUsername: 'page.updateUsername',
     back: 'page.back',
+    leave: 'page.back',
     backToLogin: 'page.backToLogin',
     signInAgain: 'page.signInAgain',
   };
