@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { allowedAuthenticators } from '../src/factors/registry.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { readDemoAccounts } from '../src/seed.ts';
-import { DeviceApp, TestDevice } from './support/device.ts';
+import { DeviceApp, prepared, pushContent, pushSendBody, TestDevice } from './support/device.ts';
 import {
   atFactor,
   authenticators,
@@ -41,18 +41,7 @@ import { confirmed, putPassword } from './support/recovery.ts';
  * the send limit and single answers under bursts, fraud reports and the push webhook.
  */
 
-const CONTENT = JSON.stringify({
-  deviceInfo: { browserName: 'Firefox', osName: 'Linux' },
-  time: '2026-11-23T17:00:00.000Z',
-  host: 'portal.bank.example',
-  journey: 'LOGIN',
-});
-const sendBody = {
-  transactionDescription: 'Sign in to Prime Portal',
-  secureTransactionContent: CONTENT,
-  localizedPushKey: 'PUSH_LOGIN',
-};
-const send = (client: Client, body: Record<string, unknown> = sendBody) =>
+const send = (client: Client, body: Record<string, unknown> = pushSendBody) =>
   client.post(api(paths.pushAuthentication), body);
 const poll = (client: Client, id: string, bindDevice?: boolean) =>
   client.post(api(paths.pushStatus), { id, ...(bindDevice === undefined ? {} : { bindDevice }) });
@@ -63,18 +52,9 @@ const sentId = (r: Awaited<ReturnType<typeof send>>) => {
 };
 
 /** The same request, sent by one browser `n` times at once (its cookies and CSRF token as they are now). */
-async function burst(app: FastifyInstance, client: Client, url: string, body: unknown, n: number) {
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const headers = {
-    cookie,
-    [headerNames.csrf]: client.cookies.get('XSRF-TOKEN')!,
-    'content-type': 'application/json',
-  };
-  return Promise.all(
-    Array.from({ length: n }, () =>
-      app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) }),
-    ),
-  );
+function burst(app: FastifyInstance, client: Client, url: string, body: unknown, n: number) {
+  const one = prepared(app, client, url, body);
+  return Promise.all(Array.from({ length: n }, one));
 }
 
 describe.each(targets)('push approval ($name)', (target) => {
@@ -370,7 +350,7 @@ describe.each(targets)('push approval ($name)', (target) => {
 
   test('20 sends at once: exactly 3 pushes, the rest 1491; a fourth send later is 1491 too', async () => {
     const { app, browser } = await start();
-    const results = await burst(app, browser, api(paths.pushAuthentication), sendBody, 20);
+    const results = await burst(app, browser, api(paths.pushAuthentication), pushSendBody, 20);
     const codes = results.map(code);
     expect(codes.filter((c) => c === 1200)).toHaveLength(3);
     expect(codes.filter((c) => c === 1491)).toHaveLength(17);
@@ -420,20 +400,20 @@ describe.each(targets)('push approval ($name)', (target) => {
   test('decline, expiry (seen once), bad content and an account without a device', async () => {
     const { app, ctx, browser, phone, account } = await start();
     expectFailureEnvelope(
-      await send(browser, { ...sendBody, secureTransactionContent: '{"time":1}' }),
+      await send(browser, { ...pushSendBody, secureTransactionContent: '{"time":1}' }),
       400,
       4400,
     );
     expectFailureEnvelope(
-      await send(browser, { ...sendBody, secureTransactionContent: 'not json' }),
+      await send(browser, { ...pushSendBody, secureTransactionContent: 'not json' }),
       400,
       4400,
     );
     const long = JSON.stringify({
-      ...JSON.parse(CONTENT),
+      ...JSON.parse(pushContent),
       deviceInfo: { browserName: 'b'.repeat(1500), osName: 'Linux' },
     });
-    const bounded = sentId(await send(browser, { ...sendBody, secureTransactionContent: long }));
+    const bounded = sentId(await send(browser, { ...pushSendBody, secureTransactionContent: long }));
     const row = await h.db
       .selectFrom('push_transactions')
       .select('content')

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { TestClock } from '../src/lib/clock.ts';
-import { DeviceApp, TestDevice } from './support/device.ts';
+import { DeviceApp, prepared, pushContent, pushSendBody, TestDevice } from './support/device.ts';
 import { atFactor, check, contacts, demoContacts, factorAccount, sendSms } from './support/factors.ts';
 import {
   api,
@@ -26,29 +26,6 @@ import {
  * journeys, the device calls as a denial-of-service lever, and what the device is shown.
  */
 
-const CONTENT = JSON.stringify({
-  deviceInfo: { browserName: 'Firefox', osName: 'Linux' },
-  time: '2026-11-23T17:00:00.000Z',
-  host: 'portal.bank.example',
-  journey: 'LOGIN',
-});
-const sendBody = {
-  transactionDescription: 'Sign-in request',
-  secureTransactionContent: CONTENT,
-  localizedPushKey: 'PUSH_LOGIN',
-};
-
-/** A request as one browser makes it (its cookies and CSRF token as they are now), not yet sent. */
-function prepared(app: FastifyInstance, client: Client, url: string, body: unknown) {
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const headers = {
-    cookie,
-    [headerNames.csrf]: client.cookies.get('XSRF-TOKEN')!,
-    'content-type': 'application/json',
-  };
-  return () => app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
-}
-
 describe.each(targets)('red team: push and device ($name)', (target) => {
   const h = useHarness(target);
 
@@ -66,7 +43,7 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     const browsers: Client[] = [];
     for (let i = 0; i < 34; i++) browsers.push(await atFactor(app, 'pushuser01'));
     const calls = Array.from({ length: 100 }, (_, i) =>
-      prepared(app, browsers[i % 34]!, api(paths.pushAuthentication), sendBody),
+      prepared(app, browsers[i % 34]!, api(paths.pushAuthentication), pushSendBody),
     );
     const codes = (await Promise.all(calls.map((call) => call()))).map(code);
     expect(codes.filter((c) => c === 1200)).toHaveLength(10);
@@ -83,15 +60,15 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     // The window passes: a new journey may send again.
     h.clock.advance(61 * 60_000);
     const later = await atFactor(app, 'pushuser01');
-    expect(code(await later.post(api(paths.pushAuthentication), sendBody))).toBe(1200);
+    expect(code(await later.post(api(paths.pushAuthentication), pushSendBody))).toBe(1200);
   }, 60_000);
 
   test("push fatigue: over the account limit a new journey's first send is 1491 and audited", async () => {
     const { app } = await start({ PUSH_ACCOUNT_MAX: '1' });
     const browser = await atFactor(app, 'pushuser01');
-    expect(code(await browser.post(api(paths.pushAuthentication), sendBody))).toBe(1200);
+    expect(code(await browser.post(api(paths.pushAuthentication), pushSendBody))).toBe(1200);
     const second = await atFactor(app, 'pushuser01');
-    expect(code(await second.post(api(paths.pushAuthentication), sendBody))).toBe(1491);
+    expect(code(await second.post(api(paths.pushAuthentication), pushSendBody))).toBe(1491);
     expect(await pushCount()).toBe(1);
   });
 
@@ -189,14 +166,14 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
       new Client(app, { origin: 'https://portal.bank.example' }),
     );
     const first = await fromPortal.post(api(paths.pushAuthentication), {
-      ...sendBody,
+      ...pushSendBody,
       secureTransactionContent: lying.replace('portal.bank.example', 'www.bank.example'),
     });
     expect(code(first)).toBe(1200);
     // A caller without Origin (not a browser) claims the bank's portal: the device shows the Host it addressed.
     const scripted = await atFactor(app, 'pushuser01');
     const second = await scripted.post(api(paths.pushAuthentication), {
-      ...sendBody,
+      ...pushSendBody,
       secureTransactionContent: lying,
     });
     expect(code(second)).toBe(1200);
@@ -245,7 +222,7 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
   test('answers racing the expiry: past it, 20 answers and 20 polls at once: every answer 1410, one push-expired row', async () => {
     const { app, device, account } = await start();
     const browser = await atFactor(app, 'pushuser01');
-    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
       .successData!;
     h.clock.advance(120_001);
     const answer = await device.answerBody(sent.id, 'APPROVE');
@@ -273,13 +250,13 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     const { app, device } = await start();
     for (let i = 0; i < 6; i++) {
       const browser = await atFactor(app, 'pushuser01');
-      const first = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+      const first = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
         .successData!;
       const page = new Client(app);
       await page.get(api(paths.health));
       const [answered, resent] = await Promise.all([
         page.post(api(paths.devicePushAnswer), await device.answerBody(first.id, 'APPROVE')),
-        prepared(app, browser, api(paths.pushAuthentication), sendBody)(),
+        prepared(app, browser, api(paths.pushAuthentication), pushSendBody)(),
       ]);
       expect(code(resent)).toBe(1200);
       const row = await h.db
@@ -298,7 +275,7 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
   test('12 polls racing with bindDevice after an approval: one session, one trusted device', async () => {
     const { app, device, account } = await start();
     const browser = await atFactor(app, 'pushuser01');
-    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
       .successData!;
     const page = new Client(app);
     await page.get(api(paths.health));
@@ -350,7 +327,7 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     const { app, phone } = await start();
     const browser = await atFactor(app, 'pushuser01');
     const r = await browser.post(api(paths.pushAuthentication), {
-      ...sendBody,
+      ...pushSendBody,
       transactionDescription: 'Security alert: tap Yes to block a fraudulent sign-in',
     });
     expect(code(r)).toBe(1200);
@@ -374,7 +351,7 @@ describe('red team: push and device calls on a closed database (PGlite)', () => 
       const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
       await device.enrol(ctx, account.id);
       const browser = await atFactor(app, 'pushuser01');
-      const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+      const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
         .successData!;
       const phone = new DeviceApp(app, device);
       await phone.client.get(api(paths.health));
@@ -389,7 +366,7 @@ describe('red team: push and device calls on a closed database (PGlite)', () => 
       await pglite.close();
       const unavailable = (r: Awaited<ReturnType<typeof browser.post>>) =>
         expectFailureEnvelope(r, 503, 5003);
-      unavailable(await browser.post(api(paths.pushAuthentication), sendBody));
+      unavailable(await browser.post(api(paths.pushAuthentication), pushSendBody));
       unavailable(await browser.post(api(paths.pushStatus), { id: sent.id }));
       unavailable(await phone.client.post(api(paths.devicePushAnswer), answerBody));
       unavailable(await phone.client.post(api(paths.devicePushes), { proof: pushesProof }));
@@ -426,7 +403,7 @@ describe.each(targets)('red team: hostile bodies on the push and device routes (
     const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
     await device.enrol(ctx, account.id);
     const browser = await atFactor(app, 'pushuser01');
-    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), sendBody))
+    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
       .successData!;
     const jwk = fc.oneof(
       fc.record({ kty: fc.constant('EC'), crv: fc.constant('P-256'), x: b64(43, 43), y: b64(43, 43) }),
@@ -454,7 +431,7 @@ describe.each(targets)('red team: hostile bodies on the push and device routes (
           journey: [],
         }),
       ),
-      fc.constant(JSON.stringify({ ...JSON.parse(CONTENT), host: '\u0000evil\u202e' })),
+      fc.constant(JSON.stringify({ ...JSON.parse(pushContent), host: '\u0000evil\u202e' })),
     );
     const call = fc.oneof(
       fc.record({

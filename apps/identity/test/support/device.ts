@@ -2,6 +2,7 @@ import {
   type DeviceProof,
   type DeviceProofPurpose,
   deviceProofMessage,
+  headers as headerNames,
   jwkThumbprint,
   type P256PublicKey,
   type PushDecision,
@@ -100,4 +101,31 @@ export class DeviceApp {
       proof: await this.device.proof('registrations'),
     });
   }
+}
+
+/** What the widget sends as a push's content (widget spec §3 push init). */
+export const pushContent = JSON.stringify({
+  deviceInfo: { browserName: 'Firefox', osName: 'Linux' },
+  time: '2026-11-23T17:00:00.000Z',
+  host: 'portal.bank.example',
+  journey: 'LOGIN',
+});
+export const pushSendBody = {
+  transactionDescription: 'Sign in to Prime Portal',
+  secureTransactionContent: pushContent,
+  localizedPushKey: 'PUSH_LOGIN',
+};
+
+/**
+ * A request as one browser makes it (its cookies and CSRF token as they are now), not yet sent: call
+ * the result as many times, at once, as a burst needs.
+ */
+export function prepared(app: FastifyInstance, client: Client, url: string, body: unknown) {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const headers = {
+    cookie,
+    [headerNames.csrf]: client.cookies.get('XSRF-TOKEN')!,
+    'content-type': 'application/json',
+  };
+  return () => app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
 }
