@@ -1,6 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { voiceText } from '../src/services/sms.ts';
 import {
@@ -21,43 +19,17 @@ import {
   targets,
   useHarness,
 } from './support/harness.ts';
+import { useWebhookReceiver } from './support/webhook-receiver.ts';
 
-type Received = { headers: IncomingHttpHeaders; body: { channel: string; to: string; text: string } };
-
-/** A text/voice gateway on a free port: records each POST, answers `status`. */
-let server: Server;
-let url = '';
-let received: Received[] = [];
-let status = 202;
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: JSON.parse(raw) });
-      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/messages`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
-beforeEach(() => {
-  received = [];
-  status = 202;
-});
+/** A text/voice gateway on a free port: records each POST, answers `gateway.status`. */
+const gateway = useWebhookReceiver<{ channel: string; to: string; text: string }>('/messages');
 
 const TOKEN = 'gateway-token-0123456789';
 const production = () => ({
   NODE_ENV: 'production',
   SESSION_SECRET: productionSecret,
   ...productionMail,
-  SMS_WEBHOOK_URL: url,
+  SMS_WEBHOOK_URL: gateway.url,
   SMS_WEBHOOK_TOKEN: TOKEN,
 });
 
@@ -120,8 +92,8 @@ describe.each(targets)('text and voice webhook ($name)', (target) => {
     const client = await atFactor(app, 'allfactor1');
     const phone = (await contacts(client)).phone[0]!;
     expect(code(await sendSms(client, phone.value))).toBe(1200);
-    expect(received).toHaveLength(1);
-    const [sms] = received;
+    expect(gateway.received).toHaveLength(1);
+    const [sms] = gateway.received;
     expect(sms!.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(sms!.headers['content-type']).toBe('application/json');
     expect(Object.keys(sms!.body).sort()).toEqual(['channel', 'text', 'to']);
@@ -131,7 +103,7 @@ describe.each(targets)('text and voice webhook ($name)', (target) => {
     expect(sms!.body.text).toBe(TEMPLATE.replace('$$CODE$$', smsCode));
 
     expect(code(await sendVoice(client, phone.value))).toBe(1200);
-    const voice = received[1]!;
+    const voice = gateway.received[1]!;
     expect(voice.body.channel).toBe('voice');
     expect(voice.body.to).toBe('+12025550143');
     const voiceCode = /code is ([\d, ]+)\./.exec(voice.body.text)![1]!.replace(/\D/g, '');
@@ -147,13 +119,13 @@ describe.each(targets)('text and voice webhook ($name)', (target) => {
     await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
     const client = await atFactor(app, 'allfactor1');
     const phone = (await contacts(client)).phone[0]!;
-    status = 500;
+    gateway.status = 500;
     const body = expectFailureEnvelope(await sendSms(client, phone.value), 503, 5003);
     expect(body.errorType).toBe('SYSTEM_ERROR');
     const rows = await ctx.db.selectFrom('otp_codes').select('revoked_at').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.revoked_at).not.toBeNull();
-    status = 202;
+    gateway.status = 202;
     expect(code(await sendSms(client, phone.value))).toBe(1200);
   });
 });

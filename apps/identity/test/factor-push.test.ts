@@ -1,8 +1,7 @@
-import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { allowedAuthenticators } from '../src/factors/registry.ts';
@@ -34,6 +33,7 @@ import {
   useHarness,
 } from './support/harness.ts';
 import { confirmed, putPassword } from './support/recovery.ts';
+import { useWebhookReceiver } from './support/webhook-receiver.ts';
 
 /**
  * Push approval and the device app (widget spec §2 push, §4 push states, §7; decision 022): the
@@ -725,42 +725,19 @@ describe('the device stream and the push webhook', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  type Received = { headers: IncomingHttpHeaders; body: Record<string, unknown> };
-  let server: Server;
-  let url = '';
-  let received: Received[] = [];
-  let status = 202;
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (chunk) => {
-        raw += chunk;
-      });
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: JSON.parse(raw) });
-        res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/push`;
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const gateway = useWebhookReceiver('/push');
 
   test('PUSH_WEBHOOK_URL: the notice is POSTed with the token; a refusal is 5003 and the push is withdrawn', async () => {
-    received = [];
-    status = 202;
     const TOKEN = 'push-gateway-token-0123';
-    const { app, ctx } = await h.start({ PUSH_WEBHOOK_URL: url, PUSH_WEBHOOK_TOKEN: TOKEN });
+    const { app, ctx } = await h.start({ PUSH_WEBHOOK_URL: gateway.url, PUSH_WEBHOOK_TOKEN: TOKEN });
     const device = await TestDevice.create(h.clock);
     const account = await factorAccount(ctx, 'hookuser01');
     await device.enrol(ctx, account.id);
     const browser = await atFactor(app, 'hookuser01');
     const sent = sentId(await send(browser));
-    expect(received).toHaveLength(1);
-    expect(received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(received[0]!.body).toEqual({
+    expect(gateway.received).toHaveLength(1);
+    expect(gateway.received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(gateway.received[0]!.body).toEqual({
       transactionId: sent.id,
       deviceKey: device.key,
       account: 'hookuser01',
@@ -768,11 +745,11 @@ describe('the device stream and the push webhook', () => {
       description: 'Sign-in request',
     });
 
-    status = 500;
+    gateway.status = 500;
     expectFailureEnvelope(await send(browser), 503, 5003);
     expect(await h.db.selectFrom('push_transactions').selectAll().execute()).toHaveLength(1);
     // The failed send did not count: two more can go.
-    status = 202;
+    gateway.status = 202;
     sentId(await send(browser));
     sentId(await send(browser));
     expect(code(await send(browser))).toBe(1491);
