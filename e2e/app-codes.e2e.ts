@@ -164,4 +164,37 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
     await submit(codeOf(secret, 37), 'Submit');
     await heading(`Welcome, ${tokenUser.username}`).waitFor({ timeout: 15_000 });
   });
+
+  it('by keyboard alone, in forced colours at 320 px: the authenticator-app screen and the token screen', async () => {
+    // A fresh time step: the codes of the tests above were used.
+    env.server.clock.advance(5 * 60_000);
+    for (const [who, title] of [
+      [authApp, 'Enter the code from your authenticator app'],
+      [tokenUser, 'VIP access code'],
+    ] as const) {
+      context = await env.browser.newContext({ viewport: { width: 320, height: 640 } });
+      page = await context.newPage();
+      await page.emulateMedia({ forcedColors: 'active' });
+      await page.goto(`${env.server.origin}/#/login`);
+      await page.getByRole('textbox', { name: /Username/ }).fill(who.username);
+      await page.getByLabel('Password', { exact: true }).fill(who.password);
+      await page.keyboard.press('Enter');
+      await heading(title).waitFor();
+      // The heading takes focus; Tab reaches the code field, typing and Enter submit.
+      await page.waitForFunction(() => /^H[1-3]$/.test(document.activeElement?.tagName ?? ''));
+      const input = field(/Security code/);
+      for (let i = 0; i < 6 && !(await input.evaluate((e) => e === document.activeElement)); i++) {
+        await page.keyboard.press('Tab');
+      }
+      expect(await input.evaluate((e) => e === document.activeElement)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await expectNoAxeViolations(page, `${title}, forced colours, 320 px`);
+      const secret = who === authApp ? authApp.totp!.secret : tokenUser.token!.secret;
+      await page.keyboard.type(codeOf(secret, who === tokenUser ? 37 : 0));
+      await page.keyboard.press('Enter');
+      await heading(`Welcome, ${who.username}`).waitFor({ timeout: 15_000 });
+      await context.close();
+      context = undefined;
+    }
+  });
 });
