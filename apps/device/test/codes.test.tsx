@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { IDBFactory } from 'fake-indexeddb';
 import { Secret, TOTP } from 'otpauth';
@@ -328,5 +328,92 @@ describe('the Codes page', () => {
     const { server } = await open({ dev: false });
     await waitFor(() => expect(server.calls('/dev/demo-tokens')).toHaveLength(1));
     expect(screen.queryByRole('heading', { name: 'Demo tokens' })).toBeNull();
+  });
+
+  test('new codes are announced only when asked, once per change, never the countdown', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      fakeDeviceServer();
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderApp(memoryKeyStore(), '/codes');
+      await screen.findByText('No codes on this device yet. Add one below.');
+      await user.type(uriField(), authUri);
+      await user.click(screen.getByRole('button', { name: 'Add' }));
+      await screen.findByRole('heading', { level: 3, name: 'Gatehouse: allfactors1' });
+      const announcer = screen.getByTestId('announcer');
+      // Every text the live region is given, as a screen reader would get it.
+      const said: string[] = [];
+      const observer = new MutationObserver(() => announcer.textContent && said.push(announcer.textContent));
+      observer.observe(announcer, { childList: true, characterData: true, subtree: true });
+      const shown = () => document.querySelector('[data-code]')?.getAttribute('data-code');
+      const step = () =>
+        act(async () => {
+          vi.advanceTimersByTime(1_000);
+        });
+
+      // Not asked: a whole period passes (the code changes) and no code is said.
+      const first = shown();
+      for (let i = 0; i < 31; i++) await step();
+      expect(shown()).not.toBe(first);
+      expect(said.filter((text) => text.startsWith('New code'))).toEqual([]);
+      said.length = 0;
+
+      const box = screen.getByRole('checkbox', { name: 'Announce each new code' });
+      await act(async () => box.click());
+      expect(box).toHaveProperty('checked', true);
+      // Second by second over two and a half periods: one announcement per new code, no more.
+      const changes: string[] = [];
+      let last = shown();
+      for (let i = 0; i < 75; i++) {
+        await step();
+        if (shown() !== last) {
+          last = shown();
+          changes.push(`New code for Gatehouse: allfactors1: ${last!.split('').join(' ')}`);
+        }
+      }
+      expect(changes.length).toBeGreaterThanOrEqual(2);
+      expect(said).toEqual(changes);
+      observer.disconnect();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('where the browser has BarcodeDetector, the camera reads the QR code and is released; a refused camera is an error', async () => {
+    const stop = vi.fn();
+    const getUserMedia = vi.fn(async () => ({ getTracks: () => [{ stop }] }));
+    Object.defineProperty(navigator, 'mediaDevices', { value: { getUserMedia }, configurable: true });
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const seen: unknown[] = [];
+    vi.stubGlobal(
+      'BarcodeDetector',
+      class {
+        static getSupportedFormats = async () => ['qr_code', 'ean_13'];
+        constructor(options: unknown) {
+          seen.push(options);
+        }
+        detect = async () => [{ format: 'qr_code', rawValue: tokenUri }];
+      },
+    );
+    try {
+      const { user } = await open();
+      await user.click(await screen.findByRole('button', { name: 'Scan with the camera' }));
+      await screen.findByRole('heading', { level: 3, name: 'VIP: VSST71004412' });
+      expect(seen).toEqual([{ formats: ['qr_code'] }]);
+      expect(getUserMedia).toHaveBeenCalledWith({ video: { facingMode: 'environment' }, audio: false });
+      expect(stop).toHaveBeenCalled();
+      expect(screen.getByRole('button', { name: 'Scan with the camera' })).toBeTruthy();
+
+      getUserMedia.mockRejectedValueOnce(new DOMException('denied', 'NotAllowedError'));
+      await user.click(screen.getByRole('button', { name: 'Scan with the camera' }));
+      const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+      const link = within(summary).getByRole('link', {
+        name: 'The camera could not be started. Allow this page to use it, or add the code from a picture.',
+      });
+      expect(link.getAttribute('href')).toBe('#code-camera');
+    } finally {
+      Object.defineProperty(navigator, 'mediaDevices', { value: undefined, configurable: true });
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -102,7 +102,7 @@ export function AddCode({
           onChange={(event) => setUri(event.target.value)}
         />
         <div className="device__actions">
-          <Button type="submit" loading={busy === 'uri'} loadingText={m.reading}>
+          <Button type="submit" loading={busy === 'uri'} loadingText={m.adding}>
             {m.addUri}
           </Button>
         </div>

@@ -12,8 +12,6 @@ export const codesMessages = {
   listHeading: 'Your codes',
   none: 'No codes on this device yet. Add one below.',
   codeLabel: 'Code',
-  /** Each digit apart, so that a screen reader reads digits, not a number. */
-  codeDigits: '{0}',
   secondsLeft: '{0} s left',
   progressLabel: 'Seconds left for the code of {0}',
   copy: 'Copy',
@@ -44,6 +42,7 @@ export const codesMessages = {
   cameraStop: 'Stop the camera',
   cameraHeading: 'Point the camera at the QR code',
   cameraFailed: 'The camera could not be started. Allow this page to use it, or add the code from a picture.',
+  adding: 'Adding…',
   reading: 'Reading the picture…',
   added: '{0} was added. Its code is in Your codes.',
   duplicate: '{0} is already on this device.',
@@ -68,5 +67,4 @@ export const codesMessages = {
   uriInvalid: 'Enter an otpauth://totp/ address as the website gives it.',
   pictureNoCode: 'No QR code was found in the picture. Try a sharper picture with the whole code in it.',
   pictureUnreadable: 'The picture could not be opened. Choose a PNG or JPEG picture.',
-  pictureNotOtp: 'This QR code is not for an authenticator app: {0}',
 } as const;
