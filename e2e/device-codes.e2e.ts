@@ -215,9 +215,12 @@ describe('the device app: codes', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await expectNoAxeViolations(page, 'codes: an entry, forced colours, 320 px');
 
-    await item(name)
-      .getByRole('button', { name: `Copy the code of ${name}` })
-      .focus();
+    // Focus stays in the address field; Shift+Tab back up reaches Copy.
+    const copy = item(name).getByRole('button', { name: `Copy the code of ${name}` });
+    for (let i = 0; i < 12 && !(await copy.evaluate((e) => e === document.activeElement)); i++) {
+      await page.keyboard.press('Shift+Tab');
+    }
+    expect(await copy.evaluate((e) => e === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await page
       .getByTestId('announcer')
@@ -235,7 +238,12 @@ describe('the device app: codes', () => {
     const dialog = page.getByRole('dialog', { name: `Remove ${name}?` });
     await dialog.waitFor();
     await expectNoAxeViolations(page, 'codes: remove confirmation');
-    await dialog.getByRole('button', { name: 'Yes, remove' }).focus();
+    // Tab from where the dialog put focus to its confirm button.
+    const confirm = dialog.getByRole('button', { name: 'Yes, remove' });
+    for (let i = 0; i < 5 && !(await confirm.evaluate((e) => e === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await confirm.evaluate((e) => e === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await page.getByText('No codes on this device yet. Add one below.').waitFor();
     await page
