@@ -24,19 +24,24 @@ export function CodeItem({
 }) {
   const announce = useAnnounce();
   const [confirming, setConfirming] = useState(false);
-  const [copied, setCopied] = useState(false);
+  /** What the last Copy did, shown beside it for a few seconds (and announced). */
+  const [copyNote, setCopyNote] = useState<string | null>(null);
   const name = entryName(entry);
   const { code, secondsLeft } = codeAt(entry, now);
   const headingId = `code-${entry.id}`;
 
+  function note(text: string) {
+    setCopyNote(text);
+    setTimeout(() => setCopyNote(null), 5000);
+    announce(text);
+  }
+
   async function copy() {
     try {
       await navigator.clipboard.writeText(code);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 3000);
-      announce(format(m.copied, name));
+      note(format(m.copied, name));
     } catch {
-      announce(m.copyFailed);
+      note(m.copyFailed);
     }
   }
 
@@ -64,7 +69,7 @@ export function CodeItem({
         <Button variant="secondary" aria-label={format(m.copyName, name)} onClick={() => void copy()}>
           {m.copy}
         </Button>
-        {copied ? <span className="codes__copied">{format(m.copied, name)}</span> : null}
+        {copyNote ? <span className="codes__copied">{copyNote}</span> : null}
         <Dialog
           title={format(m.removeTitle, name)}
           description={m.removeDescription}
