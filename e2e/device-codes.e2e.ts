@@ -182,6 +182,7 @@ describe('the device app: codes', () => {
     expect(env.server.logs.some((l) => l.includes(secretText))).toBe(false);
   });
 
+  // Five axe runs in forced colours: more than the default minute on a busy machine.
   it('by keyboard alone, in forced colours at 320 px: add by pasting, copy, remove after confirming; axe on every screen', async () => {
     await context.close();
     context = await env.browser.newContext({ viewport: { width: 320, height: 640 } });
@@ -255,5 +256,5 @@ describe('the device app: codes', () => {
     // Gone from IndexedDB too: a reload shows none.
     await page.reload();
     await page.getByText('No codes on this device yet. Add one below.').waitFor();
-  });
+  }, 150_000);
 });

@@ -1,4 +1,4 @@
-import { Button, Field, TextInput } from '@gatehouse/ui';
+import { Button, Field, fieldDescribedBy, TextInput } from '@gatehouse/ui';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { cameraScanAvailable, decodeQrPicture, scanWithCamera, UnreadablePicture } from '../../codes/qr.ts';
 import type { AddResult } from './CodesPage.tsx';
@@ -114,9 +114,11 @@ export function AddCode({
           className="codes__file"
           type="file"
           accept="image/*"
-          aria-describedby={['code-picture-hint', errors.picture ? 'code-picture-error' : '']
-            .join(' ')
-            .trim()}
+          aria-describedby={fieldDescribedBy({
+            id: 'code-picture',
+            hint: m.pictureHint,
+            error: errors.picture,
+          })}
           aria-invalid={errors.picture ? true : undefined}
           onChange={(event) => void chosen(event)}
         />
@@ -127,15 +129,16 @@ export function AddCode({
           {scanning ? (
             <CameraScan onDone={(text) => void scanned(text)} />
           ) : (
-            <Button id="code-camera" variant="secondary" onClick={() => setScanning(true)}>
+            <Button
+              id="code-camera"
+              variant="secondary"
+              aria-describedby={errors.camera ? 'code-camera-error' : undefined}
+              onClick={() => setScanning(true)}
+            >
               {m.cameraStart}
             </Button>
           )}
-          {errors.camera ? (
-            <p className="codes__error" id="code-camera-error">
-              {errors.camera}
-            </p>
-          ) : null}
+          {errors.camera ? <p className="codes__error">{errors.camera}</p> : null}
         </div>
       ) : null}
     </section>
