@@ -111,7 +111,7 @@ describe('the device app: codes', () => {
     await summary.getByRole('link', { name: 'Enter an address that starts with otpauth://totp/' }).waitFor();
     await expect.poll(() => page.title()).toBe('Error: Codes – Gatehouse Device');
     await expectNoAxeViolations(page, 'codes: a refused picture');
-  });
+  }, 120_000);
 
   it("adds tokenuser1's demo token and signs tokenuser1 in at the portal with the code read off the page; IndexedDB holds no secret in clear", async () => {
     await open();
@@ -180,7 +180,7 @@ describe('the device app: codes', () => {
       await portal.close();
     }
     expect(env.server.logs.some((l) => l.includes(secretText))).toBe(false);
-  });
+  }, 120_000);
 
   // Five axe runs in forced colours: more than the default minute on a busy machine.
   it('by keyboard alone, in forced colours at 320 px: add by pasting, copy, remove after confirming; axe on every screen', async () => {
