@@ -4,13 +4,14 @@ import { Announcer } from './announcer.tsx';
 import { DeviceKeyProvider } from './device/DeviceKeyContext.tsx';
 import type { KeyStore } from './device/keyStore.ts';
 import { DevicePage } from './pages/device/DevicePage.tsx';
-import { pages } from './pages/onDemand.ts';
+import { codesPage, pages } from './pages/onDemand.ts';
 import { routes, useHashLocation } from './router.ts';
 import { Shell } from './shell/Shell.tsx';
 
 const AddAccountPage = pages.component((m) => m.AddAccountPage);
+const CodesPage = codesPage.component((m) => m.CodesPage);
 
-/** Hash routes: '#/' your device, '#/add' add an account; anything else goes to '#/'. */
+/** Hash routes: '#/' your device, '#/codes' codes, '#/add' add an account; anything else goes to '#/'. */
 export function App({ store }: { store: KeyStore | null }) {
   useEffect(() => pages.prefetch(), []);
   return (
@@ -22,6 +23,9 @@ export function App({ store }: { store: KeyStore | null }) {
               <Switch>
                 <Route path={routes.device}>
                   <DevicePage />
+                </Route>
+                <Route path={routes.codes}>
+                  <CodesPage />
                 </Route>
                 <Route path={routes.add}>
                   <AddAccountPage />

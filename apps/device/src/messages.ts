@@ -7,6 +7,7 @@ export const messages = {
   skipToContent: 'Skip to main content',
   mainNav: 'Device app',
   navDevice: 'Your device',
+  navCodes: 'Codes',
   navAdd: 'Add an account',
   errorTitlePrefix: 'Error: ',
   /** The window title: the screen, then the product; `({0})` first while requests wait. */

@@ -66,6 +66,8 @@ export function fakeDeviceServer(
     registrations?: Array<DeviceRegistration>;
     /** Answers for a path instead of the fake's own (status code, message). */
     refuse?: Record<string, { code: number; message: string; http?: number }>;
+    /** Development: the demo tokens GET devDemoTokens lists. */
+    demoTokens?: Array<{ username: string; credentialId: string; uri: string }>;
     /** The number the widget shows, when a push carries numbers. */
     matching?: Record<string, string>;
   } = {},
@@ -103,6 +105,10 @@ export function fakeDeviceServer(
       case `GET ${paths.devDemoDevices}`:
         return options.dev
           ? json({ accounts: [{ username: 'pushuser1', about: 'Push with a seeded device' }] })
+          : json(envelope(1404, 'Not found'), 404);
+      case `GET ${paths.devDemoTokens}`:
+        return options.dev
+          ? json({ accounts: options.demoTokens ?? [] })
           : json(envelope(1404, 'Not found'), 404);
       case `POST ${paths.devDemoDeviceClaim}`: {
         const publicKey = body.publicKey as P256PublicKey;

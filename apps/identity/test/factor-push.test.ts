@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
+import { TOTP, URI } from 'otpauth';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -764,6 +765,32 @@ describe('the device stream and the push webhook', () => {
     expect(code(await send(browser))).toBe(1491);
   });
 
+  test("the demo tokens (development): each token account's otpauth:// URI from its seeded credential, never in a log", async () => {
+    const { app, logs } = await h.start({ SEED_DEMO: 'true' });
+    const demos = readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url)).filter((a) =>
+      a.tags.includes('token'),
+    );
+    const r = await new Client(app).get(api(paths.devDemoTokens));
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['cache-control']).toBe('no-store');
+    const listed = JSON.parse(r.body) as {
+      accounts: Array<{ username: string; credentialId: string; uri: string }>;
+    };
+    expect(listed.accounts.map((a) => a.username).sort()).toEqual(demos.map((a) => a.username).sort());
+    for (const demo of demos) {
+      const entry = listed.accounts.find((a) => a.username === demo.username)!;
+      expect(entry.credentialId).toBe(demo.token!.credentialId);
+      const parsed = URI.parse(entry.uri);
+      expect(parsed).toBeInstanceOf(TOTP);
+      const totp = parsed as TOTP;
+      expect(totp.issuer).toBe('VIP');
+      expect(totp.label).toBe(demo.token!.credentialId);
+      expect(totp.secret.base32).toBe(demo.token!.secret);
+      expect([totp.algorithm, totp.digits, totp.period]).toEqual(['SHA1', 6, 30]);
+      expect(logs.some((l) => l.includes(demo.token!.secret))).toBe(false);
+    }
+  });
+
   test('production mode: the webhook must be https; without it push is not offered; no demo device routes', async () => {
     const production = { NODE_ENV: 'production', SESSION_SECRET: productionSecret, ...productionMail };
     expect(() => loadConfig({ ...production, PUSH_WEBHOOK_URL: 'http://push.bank.example/x' })).toThrow(
@@ -776,6 +803,9 @@ describe('the device stream and the push webhook', () => {
     expect((await allowedAuthenticators(ctx, account)).map((a) => a.type)).not.toContain('PUSH');
     const r = await app.inject({ method: 'GET', url: api(paths.devDemoDevices) });
     expect(r.statusCode).toBe(404);
+    const tokens = await app.inject({ method: 'GET', url: api(paths.devDemoTokens) });
+    expect(tokens.statusCode).toBe(404);
+    expect(tokens.body).not.toContain('otpauth');
   });
 
   test('a closed database: the push calls answer 503/5003 in the envelope', async () => {

@@ -138,6 +138,13 @@ export const deviceRemoveRequest = z.object({ ...base, id: text().min(1).max(64)
 export const demoDevicesData = z.object({
   accounts: z.array(z.object({ username: z.string(), about: z.string() })),
 });
+/**
+ * Development: the demo accounts with a token credential, each with its RFC 6238 otpauth:// URI
+ * (issuer 'VIP', label the credential id), for the device app's codes page.
+ */
+export const demoTokensData = z.object({
+  accounts: z.array(z.object({ username: z.string(), credentialId: z.string(), uri: z.string() })),
+});
 export const demoDeviceClaimRequest = z.object({
   ...base,
   username: text().min(1).max(50),

@@ -329,6 +329,9 @@ export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, stri
     [Status.UNKNOWN_TRANSACTION]: 'No such registration of this device',
   },
   devDemoDevices: { [Status.SUCCESS]: 'Development: the demo accounts with a seeded push device' },
+  devDemoTokens: {
+    [Status.SUCCESS]: "Development: the demo accounts' token credentials as otpauth:// URIs",
+  },
   devDemoDeviceClaim: {
     [Status.SUCCESS]: "Development: this device's key becomes the demo account's seeded push device",
     [Status.FORBIDDEN]: 'The device proof does not verify',

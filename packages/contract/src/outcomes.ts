@@ -451,6 +451,7 @@ export const outcomeTables = {
     },
   },
   devDemoDevices: { method: 'GET', path: paths.devDemoDevices, body: 'raw', codes: { 1200: raw } },
+  devDemoTokens: { method: 'GET', path: paths.devDemoTokens, body: 'raw', codes: { 1200: raw } },
   devDemoDeviceClaim: {
     method: 'POST',
     path: paths.devDemoDeviceClaim,

@@ -53,6 +53,8 @@ export const paths = {
   /** Development: the demo accounts that carry push, and claiming one's seeded device. */
   devDemoDevices: '/dev/demo-devices',
   devDemoDeviceClaim: '/dev/demo-devices/claim',
+  /** Development: the demo accounts' token credentials as otpauth:// URIs, for the device app's codes. */
+  devDemoTokens: '/dev/demo-tokens',
 } as const;
 
 /** Screens of the sign-in app that the server names in `redirectPath` (widget spec §2). */

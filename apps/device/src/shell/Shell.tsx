@@ -4,7 +4,7 @@ import { messages } from '../messages.ts';
 import { routes } from '../router.ts';
 import './Shell.css';
 
-/** Header with the product and the app's two screens, the main landmark, then the page. */
+/** Header with the product and the app's screens, the main landmark, then the page. */
 export function Shell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const link = (path: string, text: string) => (
@@ -25,6 +25,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <nav aria-label={messages.mainNav}>
           <ul className="device__nav">
             {link(routes.device, messages.navDevice)}
+            {link(routes.codes, messages.navCodes)}
             {link(routes.add, messages.navAdd)}
           </ul>
         </nav>

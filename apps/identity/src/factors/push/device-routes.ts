@@ -6,6 +6,7 @@ import {
   type DeviceRegistration,
   demoDeviceClaimRequest,
   demoDevicesData,
+  demoTokensData,
   devicePushAnswerData,
   devicePushAnswerRequest,
   devicePushesData,
@@ -25,6 +26,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
 import type { Context } from '../../context.ts';
 import type { PushTransaction } from '../../db/schema.ts';
 import { ApiError, answer, sessionExpired } from '../../lib/http.ts';
@@ -33,6 +35,7 @@ import { defineRoute } from '../../lib/route.ts';
 import { UUID } from '../../lib/validate.ts';
 import { readDemoAccounts } from '../../seed.ts';
 import { findAccount } from '../../services/accounts.ts';
+import { parametersOf } from '../app-codes.ts';
 import { canonicalJwk, parsePublicPart, proofHolds, proofTimely, verifySignature } from './device-keys.ts';
 import type { DeviceHub } from './gateway.ts';
 import type { PushStatusRow, PushStore } from './store.ts';
@@ -429,7 +432,10 @@ async function recordAnswer(ctx: Context, request: FastifyRequest, push: PushTra
   });
 }
 
-/** Development only: the demo accounts' seeded devices, and claiming one with this browser's key. */
+/**
+ * Development only: the demo accounts' seeded devices, claiming one with this browser's key, and
+ * the demo tokens' otpauth:// URIs for the device app's codes (docs/decisions/026-device-app-codes.md).
+ */
 export function demoDeviceRoutes(app: FastifyInstance, ctx: Context) {
   const demoFile = new URL('../../../../../demo/accounts.json', import.meta.url);
   const demoPush = () => readDemoAccounts(demoFile).filter((a) => a.tags.includes('push'));
@@ -444,6 +450,39 @@ export function demoDeviceRoutes(app: FastifyInstance, ctx: Context) {
       answer(request, reply, Status.SUCCESS, {
         body: { accounts: demoPush().map((a) => ({ username: a.username, about: a.about })) },
       }),
+  });
+
+  const demoToken = () => readDemoAccounts(demoFile).filter((a) => a.tags.includes('token'));
+
+  defineRoute(app, {
+    method: 'GET',
+    path: paths.devDemoTokens,
+    tag: 'development',
+    summary:
+      "Development mode only: the demo accounts' token credentials as otpauth:// URIs (issuer VIP, label the credential id), read from the seeded, encrypted credential.",
+    rawResponse: demoTokensData,
+    handler: async ({ request, reply }) => {
+      await limitDeviceClient(ctx, request);
+      const accounts: Array<{ username: string; credentialId: string; uri: string }> = [];
+      for (const demo of demoToken()) {
+        const account = await findAccount(ctx.db, demo.username);
+        const [credential] = account ? await ctx.credentials.list(account.id, 'token') : [];
+        if (!account || !credential?.publicPart) continue;
+        const secret = await ctx.credentials.readSecret(credential);
+        try {
+          const uri = new TOTP({
+            issuer: 'VIP',
+            label: credential.publicPart,
+            secret: new Secret({ buffer: Uint8Array.from(secret).buffer }),
+            ...parametersOf(credential),
+          }).toString();
+          accounts.push({ username: account.username, credentialId: credential.publicPart, uri });
+        } finally {
+          secret.fill(0);
+        }
+      }
+      return answer(request, reply, Status.SUCCESS, { body: { accounts } });
+    },
   });
 
   defineRoute(app, {

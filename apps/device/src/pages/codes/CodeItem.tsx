@@ -1,0 +1,103 @@
+import { format } from '@gatehouse/contract/client';
+import { Button, Dialog, DialogClose, VisuallyHidden } from '@gatehouse/ui';
+import { useState } from 'react';
+import { useAnnounce } from '../../announcer.tsx';
+import type { CodeEntry } from '../../codes/codeStore.ts';
+import { codeAt, entryName, groupCode } from '../../codes/otpUri.ts';
+import { codesMessages as m } from './messages.ts';
+
+/** The code's digits one by one, for screen readers ('1 2 3 4 5 6', not 'one hundred twenty-three thousand…'). */
+export const spokenDigits = (code: string) => code.split('').join(' ');
+
+/**
+ * One entry: its name, the live code (grouped on screen, digit by digit for screen readers), the
+ * seconds left in its period (text and a progress bar, neither of them live), Copy and Remove.
+ */
+export function CodeItem({
+  entry,
+  now,
+  onRemove,
+}: {
+  entry: CodeEntry;
+  now: number;
+  onRemove: (entry: CodeEntry) => Promise<void>;
+}) {
+  const announce = useAnnounce();
+  const [confirming, setConfirming] = useState(false);
+  /** What the last Copy did, shown beside it for a few seconds (and announced). */
+  const [copyNote, setCopyNote] = useState<string | null>(null);
+  const name = entryName(entry);
+  const { code, secondsLeft } = codeAt(entry, now);
+  const headingId = `code-${entry.id}`;
+
+  function note(text: string) {
+    setCopyNote(text);
+    setTimeout(() => setCopyNote(null), 5000);
+    announce(text);
+  }
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(code);
+      note(format(m.copied, name));
+    } catch {
+      note(m.copyFailed);
+    }
+  }
+
+  return (
+    <li className="device__item codes__item">
+      <h3 id={headingId}>{name}</h3>
+      <p className="codes__code">
+        <VisuallyHidden>
+          {m.codeLabel}: {spokenDigits(code)}
+        </VisuallyHidden>
+        <span className="codes__digits" aria-hidden="true" data-code={code}>
+          {groupCode(code)}
+        </span>
+      </p>
+      <div className="codes__countdown">
+        <progress
+          className="codes__progress"
+          max={entry.period}
+          value={secondsLeft}
+          aria-label={format(m.progressLabel, name)}
+        />
+        <span>{format(m.secondsLeft, secondsLeft)}</span>
+      </div>
+      <div className="device__actions">
+        <Button variant="secondary" aria-label={format(m.copyName, name)} onClick={() => void copy()}>
+          {m.copy}
+        </Button>
+        {copyNote ? <span className="codes__copied">{copyNote}</span> : null}
+        <Dialog
+          title={format(m.removeTitle, name)}
+          description={m.removeDescription}
+          open={confirming}
+          onOpenChange={setConfirming}
+          trigger={
+            <Button variant="danger" aria-label={format(m.removeName, name)}>
+              {m.remove}
+            </Button>
+          }
+          footer={
+            <>
+              <Button
+                variant="danger"
+                onClick={() => {
+                  setConfirming(false);
+                  void onRemove(entry);
+                }}
+              >
+                {m.removeConfirm}
+              </Button>
+              <DialogClose asChild>
+                <Button variant="secondary">{m.cancel}</Button>
+              </DialogClose>
+            </>
+          }
+        />
+      </div>
+    </li>
+  );
+}
