@@ -6,3 +6,9 @@ export { NoAccessPage } from './NoAccessPage.tsx';
 export { ResetPasswordPage } from './reset/ResetPasswordPage.tsx';
 export { SuccessToast } from './SuccessToast.tsx';
 export { UsernamePage } from './username/UsernamePage.tsx';
+
+import { onDemand } from '@gatehouse/signin';
+/** The security page (#/security), in a chunk of its own, loaded when it is opened. */
+export const GuardedSecurityPage = onDemand(() => import('./security/SecurityPage.tsx')).component(
+  (m) => m.GuardedSecurityPage,
+);

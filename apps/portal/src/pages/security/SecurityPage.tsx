@@ -1,0 +1,3 @@
+export function GuardedSecurityPage() {
+  return <p>stub</p>;
+}
