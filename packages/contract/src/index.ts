@@ -13,5 +13,7 @@ export * from './recovery-messages.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';
 export * from './schemas.ts';
+export * from './security.ts';
+export * from './security-messages.ts';
 export * from './server-messages.ts';
 export * from './status.ts';

@@ -43,6 +43,19 @@ export const paths = {
   deviceRegistrations: '/device/registrations',
   deviceRename: '/device/registrations/rename',
   deviceRemove: '/device/registrations/remove',
+  /**
+   * The portal's security page (docs/decisions/025-security-page-api.md): the signed-in session
+   * after a step-up within SECURITY_STEPUP_MINUTES; schemas in security.ts.
+   */
+  securityOverview: '/user/security/overview',
+  securityAuthenticatorEnrollment: '/user/security/authenticator/enrollment',
+  securityAuthenticatorConfirmation: '/user/security/authenticator/confirmation',
+  securityCredentialRemove: '/user/security/credentials/remove',
+  securityContacts: '/user/security/contacts',
+  securityContactConfirmation: '/user/security/contacts/confirmation',
+  securityContactRemove: '/user/security/contacts/remove',
+  securityTrustedBrowserRevoke: '/user/security/trusted-browsers/revoke',
+  securitySessionEnd: '/user/security/sessions/end',
   clientLogs: '/user/cclogger/logs',
   health: '/health',
   ready: '/ready',
