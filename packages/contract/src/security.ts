@@ -13,8 +13,11 @@ import { securityCode, text } from './schemas.ts';
 
 const base = { requestBaseInfo: z.object({}).passthrough().optional() };
 
-/** An id the page got from the overview. */
-export const securityItemId = text().min(1, 'id is required').max(64, 'id is longer than 64 characters');
+/** An id the page got from the overview: every one is a UUID (anything else is a 400). */
+export const securityItemId = text().regex(
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  'id must be a UUID',
+);
 
 /** A name the customer gives an authenticator app. */
 export const authenticatorName = text()
