@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Dialog, DialogClose } from '@gatehouse/ui';
-import { forwardRef, type ReactNode, useState } from 'react';
+import { forwardRef, type ReactNode, useRef, useState } from 'react';
 import { formatTime } from './format.ts';
 import { securityPageMessages as t } from './security-page-messages.ts';
 
@@ -66,12 +66,20 @@ export function ConfirmAction({
   variant?: 'danger' | 'secondary';
 }) {
   const [open, setOpen] = useState(false);
+  // The action starts once the dialog has closed and focus is back on its button, so the action's
+  // own focus move (to the section's heading, when its item is gone) comes after.
+  const confirmed = useRef(false);
   return (
     <Dialog
       title={title}
       description={description}
       open={open}
       onOpenChange={setOpen}
+      onCloseAutoFocus={() => {
+        if (!confirmed.current) return;
+        confirmed.current = false;
+        onConfirm();
+      }}
       trigger={
         <Button variant={variant} size="small" aria-label={name} loading={busy} loadingText={t.working}>
           {label}
@@ -82,8 +90,8 @@ export function ConfirmAction({
           <Button
             variant="danger"
             onClick={() => {
+              confirmed.current = true;
               setOpen(false);
-              onConfirm();
             }}
           >
             {confirm}
