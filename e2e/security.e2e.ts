@@ -103,7 +103,9 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     return found.data;
   }
 
-  it('demands a step-up, adds an authenticator app by its QR code, ends another session, revokes a trusted browser, and asks again when the step-up runs out', { timeout: 240_000 }, async () => {
+  it('demands a step-up, adds an authenticator app by its QR code, ends another session, revokes a trusted browser, and asks again when the step-up runs out', {
+    timeout: 240_000,
+  }, async () => {
     const page = await open();
     await signInAuthApp(page, true);
     await expectNoAxeViolations(page, 'signed-in page with its Security settings link');
@@ -224,7 +226,9 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await heading(page, 'Enter the code from your authenticator app').waitFor();
   });
 
-  it('adds a phone by keyboard alone, in forced colours at 320 px: recently added, and the widget says so until the wait has passed', { timeout: 180_000 }, async () => {
+  it('adds a phone by keyboard alone, in forced colours at 320 px: recently added, and the widget says so until the wait has passed', {
+    timeout: 180_000,
+  }, async () => {
     // The seeded 'recently added' phone of otponly01 passes its wait first, so the notice below is the new phone's.
     env.server.clock.advance(3 * 24 * 3_600_000);
     const page = await open({ viewport: { width: 320, height: 640 } });
