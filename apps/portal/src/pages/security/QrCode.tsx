@@ -7,7 +7,7 @@ const QUIET = 4;
 /**
  * A QR code of `value` as an SVG image with a text alternative: the symbol is encoded by `qrcode`
  * (the design's QR library; soldair/node-qrcode), drawn here as one path of dark modules, so no
- * markup string is injected and no canvas or data URL is needed (docs/decisions/026-security-page.md).
+ * markup string is injected and no canvas or data URL is needed (docs/decisions/027-security-page.md).
  * Black on white whatever the colour scheme (forced colours included), or no app could scan it.
  */
 export function QrCode({ value, label, size = 208 }: { value: string; label: string; size?: number }) {

@@ -1,12 +1,14 @@
 import type { SecurityOverviewData } from '@gatehouse/contract/client';
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Answer, envelope, fakeServer, renderRoute } from '../../../test/support.tsx';
 import { GuardedSecurityPage } from './SecurityPage.tsx';
 
-// Journeys through the widget and several dialogs: slow on a shared machine.
-vi.setConfig({ testTimeout: 15_000 });
+// Journeys through the widget (its screens load on demand) and several dialogs: slow on a shared
+// machine, so each wait may take up to 5 s.
+vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: 5000 });
 
 const api = {
   session: 'GET /api/user/session/login',
