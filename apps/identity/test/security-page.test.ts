@@ -5,6 +5,7 @@ import {
   headers as headerNames,
   paths,
   type SecurityOverviewData,
+  securityPaths,
 } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Secret } from 'otpauth';
@@ -56,23 +57,30 @@ class Browser extends Client {
   }
 }
 
-const overviewOf = (client: Client) => client.get(api(paths.securityOverview));
-const enroll = (client: Client) => client.post(api(paths.securityAuthenticatorEnrollment), {});
+const overviewOf = (client: Client) => client.get(api(securityPaths.securityOverview));
+const enroll = (client: Client) => client.post(api(securityPaths.securityAuthenticatorEnrollment), {});
 const confirmApp = (client: Client, enrollmentId: string, securityCode: string, name?: string) =>
-  client.post(api(paths.securityAuthenticatorConfirmation), {
+  client.post(api(securityPaths.securityAuthenticatorConfirmation), {
     enrollmentId,
     securityCode,
     ...(name ? { name } : {}),
   });
 const removeCredential = (client: Client, id: string) =>
-  client.post(api(paths.securityCredentialRemove), { id });
+  client.post(api(securityPaths.securityCredentialRemove), { id });
 const addContact = (client: Client, kind: 'phone' | 'email', value: string, voice?: boolean) =>
-  client.post(api(paths.securityContacts), { kind, value, ...(voice === undefined ? {} : { voice }) });
+  client.post(api(securityPaths.securityContacts), {
+    kind,
+    value,
+    ...(voice === undefined ? {} : { voice }),
+  });
 const confirmContact = (client: Client, confirmationId: string, securityCode: string) =>
-  client.post(api(paths.securityContactConfirmation), { confirmationId, securityCode });
-const removeContact = (client: Client, id: string) => client.post(api(paths.securityContactRemove), { id });
-const revoke = (client: Client, body: unknown) => client.post(api(paths.securityTrustedBrowserRevoke), body);
-const endSession = (client: Client, body: unknown) => client.post(api(paths.securitySessionEnd), body);
+  client.post(api(securityPaths.securityContactConfirmation), { confirmationId, securityCode });
+const removeContact = (client: Client, id: string) =>
+  client.post(api(securityPaths.securityContactRemove), { id });
+const revoke = (client: Client, body: unknown) =>
+  client.post(api(securityPaths.securityTrustedBrowserRevoke), body);
+const endSession = (client: Client, body: unknown) =>
+  client.post(api(securityPaths.securitySessionEnd), body);
 const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =>
   client.post(api(paths.totpAuthentication), {
     securityCode,
@@ -316,7 +324,7 @@ describe.each(targets)('the security page ($name)', (target) => {
       Array.from({ length: 12 }, () =>
         app.inject({
           method: 'POST',
-          url: api(paths.securityAuthenticatorConfirmation),
+          url: api(securityPaths.securityAuthenticatorConfirmation),
           headers: {
             cookie,
             [headerNames.csrf]: browser.cookies.get('XSRF-TOKEN')!,
@@ -592,27 +600,33 @@ describe.each(targets)('the security page ($name)', (target) => {
     const browser = await signIn(app, 'hostile01', secret);
     await stepUp(browser, secret);
     const cases: Array<[string, unknown]> = [
-      [paths.securityCredentialRemove, { id: 'x' }],
-      [paths.securityCredentialRemove, { id: 42 }],
-      [paths.securityCredentialRemove, { id: "1' or '1'='1" }],
-      [paths.securityCredentialRemove, {}],
-      [paths.securityContactRemove, { id: `${'a'.repeat(5000)}` }],
-      [paths.securityContacts, { kind: 'fax', value: '2025550123' }],
-      [paths.securityContacts, { kind: 'phone', value: '2'.repeat(300) }],
-      [paths.securityContacts, { kind: 'email', value: 'a\u0000@example.com' }],
-      [paths.securityContacts, { kind: 'phone', value: '2025550123', voice: 'yes' }],
-      [paths.securityContactConfirmation, { confirmationId: 'nope', securityCode: '123456' }],
-      [paths.securityAuthenticatorConfirmation, { enrollmentId: crypto.randomUUID(), securityCode: '12345' }],
-      [paths.securityAuthenticatorConfirmation, { enrollmentId: crypto.randomUUID(), securityCode: 123456 }],
+      [securityPaths.securityCredentialRemove, { id: 'x' }],
+      [securityPaths.securityCredentialRemove, { id: 42 }],
+      [securityPaths.securityCredentialRemove, { id: "1' or '1'='1" }],
+      [securityPaths.securityCredentialRemove, {}],
+      [securityPaths.securityContactRemove, { id: `${'a'.repeat(5000)}` }],
+      [securityPaths.securityContacts, { kind: 'fax', value: '2025550123' }],
+      [securityPaths.securityContacts, { kind: 'phone', value: '2'.repeat(300) }],
+      [securityPaths.securityContacts, { kind: 'email', value: 'a\u0000@example.com' }],
+      [securityPaths.securityContacts, { kind: 'phone', value: '2025550123', voice: 'yes' }],
+      [securityPaths.securityContactConfirmation, { confirmationId: 'nope', securityCode: '123456' }],
       [
-        paths.securityAuthenticatorConfirmation,
+        securityPaths.securityAuthenticatorConfirmation,
+        { enrollmentId: crypto.randomUUID(), securityCode: '12345' },
+      ],
+      [
+        securityPaths.securityAuthenticatorConfirmation,
+        { enrollmentId: crypto.randomUUID(), securityCode: 123456 },
+      ],
+      [
+        securityPaths.securityAuthenticatorConfirmation,
         { enrollmentId: crypto.randomUUID(), securityCode: '123456', name: 'n'.repeat(61) },
       ],
-      [paths.securityTrustedBrowserRevoke, { all: false }],
-      [paths.securityTrustedBrowserRevoke, { id: crypto.randomUUID(), all: true }],
-      [paths.securitySessionEnd, { allOthers: 'true' }],
-      [paths.securitySessionEnd, []],
-      [paths.securitySessionEnd, 'x'],
+      [securityPaths.securityTrustedBrowserRevoke, { all: false }],
+      [securityPaths.securityTrustedBrowserRevoke, { id: crypto.randomUUID(), all: true }],
+      [securityPaths.securitySessionEnd, { allOthers: 'true' }],
+      [securityPaths.securitySessionEnd, []],
+      [securityPaths.securitySessionEnd, 'x'],
     ];
     for (const [path, body] of cases) {
       const r = await browser.post(api(path), body);
@@ -628,7 +642,7 @@ describe.each(targets)('the security page ($name)', (target) => {
     // Without the CSRF header: 403.
     const forged = await browser.request({
       method: 'POST',
-      url: api(paths.securitySessionEnd),
+      url: api(securityPaths.securitySessionEnd),
       body: { allOthers: true },
       csrf: false,
     });

@@ -45,5 +45,6 @@ export type {
   TrustedBrowserItem,
 } from './security.ts';
 export * from './security-messages.ts';
+export * from './security-outcomes.ts';
 export * from './server-messages.ts';
 export * from './status.ts';

@@ -15,5 +15,6 @@ export * from './rules/username.ts';
 export * from './schemas.ts';
 export * from './security.ts';
 export * from './security-messages.ts';
+export * from './security-outcomes.ts';
 export * from './server-messages.ts';
 export * from './status.ts';

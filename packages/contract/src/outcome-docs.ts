@@ -1,4 +1,4 @@
-import type { CallName } from './outcomes.ts';
+import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';
 
 /**
@@ -90,7 +90,7 @@ const securityConfirmationDocs = {
     'Unknown, expired, finished, or ended by too many wrong codes (an id of another session alike)',
 };
 
-export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, string>>>> = {
+export const outcomeDocs: Readonly<Record<AnyCallName, Readonly<Record<number, string>>>> = {
   passwordAuthentication: {
     [Status.SUCCESS]:
       'Password correct: the login transaction starts (new ET cookie, new XSRF-TOKEN); continue with session login',
@@ -415,5 +415,5 @@ export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, stri
 };
 
 /** The description of a code of a call: its own line, else the generic one. */
-export const outcomeDoc = (call: CallName, code: number): string =>
+export const outcomeDoc = (call: AnyCallName, code: number): string =>
   outcomeDocs[call][code] ?? genericOutcomeDocs[code] ?? '';

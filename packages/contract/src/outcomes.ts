@@ -192,19 +192,8 @@ const enrollment: Codes = {
 
 const incorrectCredentials = error('incorrectCredentials');
 
-/** The security page: the page shows the server's text of a refusal. */
-const securityError = error('securityRefused', true);
-/** Every security call: the session (401), then the step-up freshness (1412, HTTP 403). */
-const securityGuard: Codes = {
-  1412: fail('stepUpRequired', error('stepUpRequired'), 403),
-  4401: fail('sessionExpired', undefined, 401),
-};
-/** A code sent or shown for a confirmation (an authenticator app, a new contact). */
-const securityConfirmation: Codes = {
-  1428: fail('securityCodeNotRecognized', incorrectCodeServer),
-  1491: fail('confirmationTriesExhausted', securityError),
-  1404: fail('confirmationUnknown', securityError),
-};
+/** The building blocks, for the tables of other modules (security-outcomes.ts). */
+export const outcomeBuilders = { ok, fail, error, success, incorrectCodeServer } as const;
 
 /** Every call of both specs' §7 tables and the service's own, by name. */
 export const outcomeTables = {
@@ -523,83 +512,6 @@ export const outcomeTables = {
       1428: fail('securityCodeNotRecognized', error('incorrectCode')),
       1491: fail('totpBlocked', redirect('authenticatorTotpBlock')),
       4401: noSession,
-    },
-  },
-
-  // The portal's security page (docs/decisions/025-security-page-api.md): every call needs the
-  // signed-in session and a step-up within SECURITY_STEPUP_MINUTES.
-  securityOverview: {
-    method: 'GET',
-    path: paths.securityOverview,
-    codes: { 1200: ok('success', success), ...securityGuard },
-  },
-  securityAuthenticatorEnrollment: {
-    method: 'POST',
-    path: paths.securityAuthenticatorEnrollment,
-    codes: { 1200: ok('authenticatorEnrollmentStarted', success), ...securityGuard },
-  },
-  securityAuthenticatorConfirmation: {
-    method: 'POST',
-    path: paths.securityAuthenticatorConfirmation,
-    codes: { 1200: ok('authenticatorAdded', success), ...securityConfirmation, ...securityGuard },
-  },
-  securityCredentialRemove: {
-    method: 'POST',
-    path: paths.securityCredentialRemove,
-    codes: {
-      1200: ok('credentialRemoved', success),
-      1403: fail('lastFactor', securityError),
-      1404: fail('securityItemUnknown', securityError),
-      ...securityGuard,
-    },
-  },
-  securityContactAdd: {
-    method: 'POST',
-    path: paths.securityContacts,
-    codes: {
-      1200: ok('contactCodeSent', success),
-      1400: fail(['phoneInvalid', 'emailInvalid'], securityError),
-      1409: fail('contactExists', securityError),
-      ...securityGuard,
-    },
-  },
-  securityContactConfirmation: {
-    method: 'POST',
-    path: paths.securityContactConfirmation,
-    codes: {
-      1200: ok('contactAdded', success),
-      ...securityConfirmation,
-      1409: fail('contactExists', securityError),
-      ...securityGuard,
-    },
-  },
-  securityContactRemove: {
-    method: 'POST',
-    path: paths.securityContactRemove,
-    codes: {
-      1200: ok('contactRemoved', success),
-      1403: fail(['lastFactor', 'lastEmail'], securityError),
-      1404: fail('securityItemUnknown', securityError),
-      ...securityGuard,
-    },
-  },
-  securityTrustedBrowserRevoke: {
-    method: 'POST',
-    path: paths.securityTrustedBrowserRevoke,
-    codes: {
-      1200: ok(['trustedBrowserRevoked', 'trustedBrowsersRevoked'], success),
-      1404: fail('securityItemUnknown', securityError),
-      ...securityGuard,
-    },
-  },
-  securitySessionEnd: {
-    method: 'POST',
-    path: paths.securitySessionEnd,
-    codes: {
-      1200: ok(['sessionEnded', 'otherSessionsEnded'], success),
-      1403: fail('currentSessionNotEnded', securityError),
-      1404: fail('securityItemUnknown', securityError),
-      ...securityGuard,
     },
   },
 } as const satisfies Record<string, OutcomeTable>;

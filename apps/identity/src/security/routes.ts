@@ -13,9 +13,9 @@ import {
   ErrorType,
   format,
   limits,
-  paths,
   Status,
   securityOverviewData,
+  securityPaths,
   serverMessages,
   sessionEndData,
   sessionEndRequest,
@@ -69,7 +69,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
 
   defineRoute(app, {
     method: 'GET',
-    path: paths.securityOverview,
+    path: securityPaths.securityOverview,
     tag,
     summary:
       "The security page: the account's authenticator apps, push devices, tokens, phones, e-mail addresses, trusted browsers, signed-in sessions and recent security activity; stepUpExpiresAt.",
@@ -83,7 +83,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
   // --- authenticator app ---------------------------------------------------------------------------
   defineRoute(app, {
     method: 'POST',
-    path: paths.securityAuthenticatorEnrollment,
+    path: securityPaths.securityAuthenticatorEnrollment,
     tag,
     summary:
       'Start adding an authenticator app: a new secret (kept encrypted, pending) as base32 and as an otpauth:// URI for a QR code; it counts once confirmed with a code within SECURITY_ENROLLMENT_MINUTES.',
@@ -135,7 +135,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
 
   defineRoute(app, {
     method: 'POST',
-    path: paths.securityAuthenticatorConfirmation,
+    path: securityPaths.securityAuthenticatorConfirmation,
     tag,
     summary:
       'Confirm a pending authenticator app with a current code of it: it becomes a credential of the account (kind totp). Wrong codes are counted; SECURITY_CONFIRM_MAX_TRIES end the enrollment.',
@@ -230,7 +230,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
 
   defineRoute(app, {
     method: 'POST',
-    path: paths.securityCredentialRemove,
+    path: securityPaths.securityCredentialRemove,
     tag,
     summary:
       "Remove an authenticator app, token or push device of this account; never the account's last usable second factor.",
@@ -242,7 +242,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
   // --- phones and e-mail addresses ---------------------------------------------------------------------
   defineRoute(app, {
     method: 'POST',
-    path: paths.securityContacts,
+    path: securityPaths.securityContacts,
     tag,
     summary:
       'Add a phone number (normalised to E.164 with libphonenumber-js; a national number is read as US) or an e-mail address: a 6-digit code is sent to it, to be confirmed with contacts/confirmation.',
@@ -317,7 +317,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
 
   defineRoute(app, {
     method: 'POST',
-    path: paths.securityContactConfirmation,
+    path: securityPaths.securityContactConfirmation,
     tag,
     summary:
       'Confirm a new phone or e-mail address with the code sent to it: it becomes a contact of the account, created now, so it stays unusable (enable false, recently added) for CONTACT_WAIT_DAYS.',
@@ -369,7 +369,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
 
   defineRoute(app, {
     method: 'POST',
-    path: paths.securityContactRemove,
+    path: securityPaths.securityContactRemove,
     tag,
     summary:
       'Remove a phone or e-mail address of this account; never the last usable second factor, never the last e-mail address (notices go there).',
@@ -381,7 +381,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
   // --- trusted browsers and sessions -------------------------------------------------------------------
   defineRoute(app, {
     method: 'POST',
-    path: paths.securityTrustedBrowserRevoke,
+    path: securityPaths.securityTrustedBrowserRevoke,
     tag,
     summary:
       'Stop trusting one browser ({ id }) or every browser ({ all: true }) of this account: each must pass the second factor again at sign-in.',
@@ -408,7 +408,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
 
   defineRoute(app, {
     method: 'POST',
-    path: paths.securitySessionEnd,
+    path: securityPaths.securitySessionEnd,
     tag,
     summary:
       'End another signed-in session of this account ({ id }: its cookie stops working) or all of them but this one ({ allOthers: true }).',
