@@ -46,5 +46,6 @@ export type {
 } from './security.ts';
 export * from './security-messages.ts';
 export * from './security-outcomes.ts';
+export * from './security-paths.ts';
 export * from './server-messages.ts';
 export * from './status.ts';

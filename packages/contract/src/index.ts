@@ -16,5 +16,6 @@ export * from './schemas.ts';
 export * from './security.ts';
 export * from './security-messages.ts';
 export * from './security-outcomes.ts';
+export * from './security-paths.ts';
 export * from './server-messages.ts';
 export * from './status.ts';

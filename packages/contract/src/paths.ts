@@ -59,20 +59,3 @@ export const paths = {
 export const redirectPaths = {
   prohibited: '/prohibited',
 } as const;
-
-/**
- * The portal's security page (docs/decisions/025-security-page-api.md): the signed-in session after
- * a step-up within SECURITY_STEPUP_MINUTES; schemas in security.ts, tables in security-outcomes.ts.
- * An object of its own: the login routes carry `paths` whole and never call these.
- */
-export const securityPaths = {
-  securityOverview: '/user/security/overview',
-  securityAuthenticatorEnrollment: '/user/security/authenticator/enrollment',
-  securityAuthenticatorConfirmation: '/user/security/authenticator/confirmation',
-  securityCredentialRemove: '/user/security/credentials/remove',
-  securityContacts: '/user/security/contacts',
-  securityContactConfirmation: '/user/security/contacts/confirmation',
-  securityContactRemove: '/user/security/contacts/remove',
-  securityTrustedBrowserRevoke: '/user/security/trusted-browsers/revoke',
-  securitySessionEnd: '/user/security/sessions/end',
-} as const;

@@ -1,5 +1,5 @@
 import { type CallName, type Codes, type OutcomeTable, outcomeBuilders, outcomeTables } from './outcomes.ts';
-import { securityPaths } from './paths.ts';
+import { securityPaths } from './security-paths.ts';
 
 /**
  * The outcome tables of the portal's security page (docs/decisions/025-security-page-api.md), in a

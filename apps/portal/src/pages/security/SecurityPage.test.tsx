@@ -543,7 +543,9 @@ describe('the security page (#/security, issue 12)', () => {
     });
     renderRoute('/security', <GuardedSecurityPage />);
     const u = userEvent.setup();
-    await screen.findByText('We could not load your security settings. Please try again.');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('We could not load your security settings. Please try again.');
+    expect(alert.textContent).toContain('The service is unavailable. Please try again later.');
     await u.click(screen.getByRole('button', { name: 'Try again' }));
     await pageShown();
     expect(requests.filter((r) => `${r.method} ${r.path}` === api.overview)).toHaveLength(2);

@@ -19,7 +19,8 @@ import './SecurityPage.css';
 
 type View =
   | { kind: 'loading' }
-  | { kind: 'failed' }
+  /** The overview could not be read: the server's text (or ours, with no answer). */
+  | { kind: 'failed'; message: string }
   /** `again`: a step-up ran out while the page was open (not the first visit). */
   | { kind: 'stepUp'; again: boolean }
   | { kind: 'ready'; overview: SecurityOverviewData };
@@ -43,7 +44,7 @@ export function SecurityPage() {
       if (answer.kind === 'done') setView({ kind: 'ready', overview: answer.data });
       else if (answer.kind === 'stepUp') setView({ kind: 'stepUp', again });
       else if (answer.kind === 'signedOut') navigate('/login', { replace: true });
-      else setView({ kind: 'failed' });
+      else setView({ kind: 'failed', message: answer.message });
     },
     [navigate],
   );
@@ -102,7 +103,9 @@ export function SecurityPage() {
           {view.kind === 'loading' ? <Spinner announce size="small" primaryText={t.loading} /> : null}
           {view.kind === 'failed' ? (
             <>
-              <Alert variant="critical">{t.loadFailed}</Alert>
+              <Alert variant="critical" title={t.loadFailed}>
+                {view.message}
+              </Alert>
               <Button
                 variant="secondary"
                 onClick={() => {

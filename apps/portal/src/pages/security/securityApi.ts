@@ -1,13 +1,18 @@
-import { type CallName, clientAction, outcomeTables, Status } from '@gatehouse/contract/client';
+import {
+  type SecurityCallName,
+  Status,
+  securityClientAction,
+  securityOutcomeTables,
+} from '@gatehouse/contract/client';
 import { TransportError } from '@gatehouse/signin';
 import { api } from '../../api.ts';
 import { securityPageMessages as t } from './security-page-messages.ts';
 
-/** The security page's calls: their names in the contract's outcome tables. */
-export type SecurityCall = Extract<CallName, `security${string}`>;
+/** The security page's calls: their names in the contract's outcome tables (security-outcomes.ts). */
+export type SecurityCall = SecurityCallName;
 
 /**
- * What a security call came to, read through its outcome table (packages/contract/src/outcomes.ts):
+ * What a security call came to, read through its outcome table (packages/contract/src/security-outcomes.ts):
  * done (with the server's text), the step-up it needs first, no session any more, an incorrect
  * code, or a refusal whose text the page shows as the server gives it.
  */
@@ -20,11 +25,11 @@ export type SecurityAnswer<T> =
 
 /** One call of the security page; a transport failure or a fault is a refusal with our own text. */
 export async function securityCall<T>(call: SecurityCall, body?: unknown): Promise<SecurityAnswer<T>> {
-  const table = outcomeTables[call];
+  const table = securityOutcomeTables[call];
   try {
     const result = await api.request<T>(table.method, table.path, body === undefined ? {} : { body });
     if (result.http === 401) return { kind: 'signedOut' };
-    const action = clientAction(call, result.status.code);
+    const action = securityClientAction(call, result.status.code);
     const message = result.status.message;
     if (action?.kind === 'SUCCESS' && result.status.code === Status.SUCCESS) {
       return { kind: 'done', data: result.envelope?.successData as T, message };
