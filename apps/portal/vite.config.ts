@@ -12,8 +12,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
-    // Every browser the portal supports (docs: browser requirements) has modulepreload.
-    modulePreload: { polyfill: false },
+    // Every browser the portal supports (docs: browser requirements) has modulepreload. An
+    // on-demand chunk's own imports are not listed for preloading (their list of file names sat on
+    // the login route); its CSS still is. The portal fetches its on-demand pages when the browser is
+    // idle, so the extra round trip is not the customer's (docs/decisions/019-small-router.md).
+    modulePreload: { polyfill: false, resolveDependencies: () => [] },
     rollupOptions: {
       // React's own wrappers are pure: a forwardRef, memo or createContext result that nothing
       // uses is dropped (wouter's Link, for one) instead of being kept as a possible side effect.

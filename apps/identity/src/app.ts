@@ -44,6 +44,7 @@ import { sessionPlugin } from './plugins/session.ts';
 import { type Site, staticPlugin } from './plugins/static.ts';
 import { trustedDevicePlugin } from './plugins/trusted-device.ts';
 import { usernamePlugin } from './plugins/username.ts';
+import { securityPagePlugin } from './security/routes.ts';
 import { readDemoAccounts, seedDemoAccounts } from './seed.ts';
 import { scheduleCleanUp } from './services/cleanup.ts';
 import { cookieNames } from './services/cookies.ts';
@@ -286,6 +287,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(passwordUpdatePlugin, ctx);
   await app.register(factorsPlugin, ctx);
   await app.register(trustedDevicePlugin, ctx);
+  await app.register(securityPagePlugin, ctx);
   await app.register(clientLogsPlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin);

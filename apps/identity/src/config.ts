@@ -132,6 +132,13 @@ const schema = z
     TOKEN_RESYNC_WINDOW: int(1, 10_000).default(100),
     TOKEN_SYNC_MAX_TRIES: int(1, 100).default(3),
     DEVICE_REGISTER_WINDOW_MINUTES: int(1, 24 * 60).default(10),
+    // The portal's security page (security/; docs/decisions/025-security-page-api.md).
+    SECURITY_STEPUP_MINUTES: int(1, 24 * 60).default(10),
+    SECURITY_ENROLLMENT_MINUTES: int(1, 24 * 60).default(10),
+    SECURITY_CONFIRM_MAX_TRIES: int(1, 100).default(5),
+    SECURITY_RATE_MAX: int(1, 10_000).default(10),
+    SECURITY_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+    SUPPORT_PHONE: z.string().min(3).max(40).default('1-800-555-0100'),
     DEVICE_CLIENT_MAX: int(1, 100_000).default(300),
     DEVICE_CLIENT_WINDOW_SECONDS: int(1, 3600).default(60),
     DEVICE_STREAMS_PER_KEY: int(1, 100).default(3),
@@ -282,6 +289,18 @@ export type Config = {
    * look-ahead window in steps either way (RFC 4226 §7.4), wrong resyncs per journey before 1493.
    */
   token: { failuresBeforeSync: number; resyncWindow: number; syncMaxTries: number };
+  /**
+   * The portal's security page: how recent a step-up must be, how long a pending authenticator app
+   * or contact waits for its code, wrong codes before it ends, its calls per account and window.
+   */
+  security: {
+    stepUpMs: number;
+    enrollmentMs: number;
+    confirmMaxTries: number;
+    rate: { max: number; windowMs: number };
+  };
+  /** The number security notices tell the customer to call ("If this wasn't you, call …"). */
+  supportPhone: string;
   seedDemo: boolean;
   devCompanions: boolean;
   serveApps: boolean;
@@ -648,6 +667,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resyncWindow: v.TOKEN_RESYNC_WINDOW,
       syncMaxTries: v.TOKEN_SYNC_MAX_TRIES,
     },
+    security: {
+      stepUpMs: v.SECURITY_STEPUP_MINUTES * 60_000,
+      enrollmentMs: v.SECURITY_ENROLLMENT_MINUTES * 60_000,
+      confirmMaxTries: v.SECURITY_CONFIRM_MAX_TRIES,
+      rate: window(v.SECURITY_RATE_MAX, v.SECURITY_RATE_WINDOW_SECONDS),
+    },
+    supportPhone: v.SUPPORT_PHONE,
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
     serveApps: v.SERVE_APPS,

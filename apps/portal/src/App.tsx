@@ -12,6 +12,7 @@ const NoAccessPage = pages.component((m) => m.NoAccessPage);
 const UsernamePage = pages.component((m) => m.UsernamePage);
 const ResetPasswordPage = pages.component((m) => m.ResetPasswordPage);
 const InfoPage = pages.component((m) => m.InfoPage);
+const SecurityPage = pages.component((m) => m.GuardedSecurityPage);
 
 /** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
@@ -41,6 +42,9 @@ export function App() {
             </Route>
             <Route path="/home">
               <GuardedHomePage />
+            </Route>
+            <Route path="/security">
+              <SecurityPage />
             </Route>
             <Route>
               <Redirect to="/login" replace />

@@ -29,5 +29,23 @@ export type {
   SessionLoginData,
   TrustedDeviceData,
 } from './schemas.ts';
+export type {
+  AuthenticatorConfirmationData,
+  AuthenticatorEnrollmentData,
+  ContactAddData,
+  ContactConfirmationData,
+  ContactKind,
+  SecurityActivityItem,
+  SecurityAppItem,
+  SecurityEmailItem,
+  SecurityOverviewData,
+  SecurityPhoneItem,
+  SecurityTokenItem,
+  SignedInSessionItem,
+  TrustedBrowserItem,
+} from './security.ts';
+export * from './security-messages.ts';
+export * from './security-outcomes.ts';
+export * from './security-paths.ts';
 export * from './server-messages.ts';
 export * from './status.ts';

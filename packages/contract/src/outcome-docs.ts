@@ -1,4 +1,4 @@
-import type { CallName } from './outcomes.ts';
+import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';
 
 /**
@@ -73,7 +73,24 @@ const enrollmentDocs = {
     "No recovery flow with a confirmed code: 'Cannot access this page without OTP confirmation' (HTTP 401)",
 };
 
-export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, string>>>> = {
+const securityGuardDocs = {
+  [Status.STEP_UP_REQUIRED]:
+    "HTTP 403: the session has not proved a factor in a STEPUP journey (a trusted device never counts) within SECURITY_STEPUP_MINUTES: 'Please verify your identity to continue.' The portal hosts the widget's STEPUP journey, then asks again",
+  [Status.UNAUTHENTICATED]: 'No signed-in session, or it ended or expired (HTTP 401)',
+};
+const securityRateDoc =
+  'More than SECURITY_RATE_MAX enrollments, contact adds and confirmations a minute for the account (HTTP 429, Retry-After)';
+const securityItemUnknownDoc = 'No such item of this account (an id of another account alike)';
+const securityConfirmationDocs = {
+  [Status.INCORRECT_CODE]:
+    "'Security code not recognized. Try again.': wrong (counted atomically; SECURITY_CONFIRM_MAX_TRIES wrong codes end the request), or a time step already used",
+  [Status.LIMIT_REACHED]:
+    'The wrong code that reached SECURITY_CONFIRM_MAX_TRIES: the request ends (start again)',
+  [Status.UNKNOWN_TRANSACTION]:
+    'Unknown, expired, finished, or ended by too many wrong codes (an id of another session alike)',
+};
+
+export const outcomeDocs: Readonly<Record<AnyCallName, Readonly<Record<number, string>>>> = {
   passwordAuthentication: {
     [Status.SUCCESS]:
       'Password correct: the login transaction starts (new ET cookie, new XSRF-TOKEN); continue with session login',
@@ -337,8 +354,69 @@ export const outcomeDocs: Readonly<Record<CallName, Readonly<Record<number, stri
     [Status.FORBIDDEN]: 'The device proof does not verify',
     [Status.UNKNOWN_TRANSACTION]: 'No demo account with push by that username',
   },
+  securityOverview: {
+    [Status.SUCCESS]:
+      'successData { stepUpExpiresAt, authenticators, pushDevices, tokens, phones, emails, trustedBrowsers, sessions, activity }: every factor of the account, its trusted browsers, its signed-in sessions (browser, OS, address) and its last 20 security events, newest first',
+    ...securityGuardDocs,
+  },
+  securityAuthenticatorEnrollment: {
+    [Status.SUCCESS]:
+      'successData { enrollmentId, secret (base32), otpauthUri, expiresAt }: a pending authenticator app, its secret stored encrypted, for SECURITY_ENROLLMENT_MINUTES; it counts only once confirmed',
+    ...securityGuardDocs,
+    [Status.RATE_LIMITED]: securityRateDoc,
+  },
+  securityAuthenticatorConfirmation: {
+    [Status.SUCCESS]:
+      'A current code of the pending secret (TOTP_SKEW_STEPS either way): the authenticator app is a credential of the account now (successData.authenticator); an audit event and an e-mail notice',
+    ...securityConfirmationDocs,
+    ...securityGuardDocs,
+  },
+  securityCredentialRemove: {
+    [Status.SUCCESS]:
+      'The authenticator app, token or push device is removed; an audit event and an e-mail notice',
+    [Status.FORBIDDEN]:
+      'It is the last usable second factor of the account (a phone, e-mail, authenticator app, token or push device): nothing is removed',
+    [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
+    ...securityGuardDocs,
+  },
+  securityContactAdd: {
+    [Status.SUCCESS]:
+      'A 6-digit code is sent to the new phone (text message) or e-mail address: successData { confirmationId, masked, expiresAt } (OTP_EXPIRY_MINUTES)',
+    [Status.GUIDELINES_NOT_MET]:
+      'Not a valid phone number (read as E.164, a national number as US) or e-mail address',
+    [Status.CONTACT_EXISTS]: 'The phone number or e-mail address is already on the account',
+    [Status.RATE_LIMITED]: securityRateDoc,
+    ...securityGuardDocs,
+  },
+  securityContactConfirmation: {
+    [Status.SUCCESS]:
+      "The right code: the phone or e-mail is a credential of the account now, created now, so it stays unusable (enable false, 'recently added') for CONTACT_WAIT_DAYS; successData { kind, phone | email }; an audit event and an e-mail notice",
+    ...securityConfirmationDocs,
+    [Status.CONTACT_EXISTS]: 'The contact was added to the account meanwhile',
+    ...securityGuardDocs,
+  },
+  securityContactRemove: {
+    [Status.SUCCESS]: 'The phone or e-mail is removed; an audit event and an e-mail notice',
+    [Status.FORBIDDEN]:
+      'It is the last usable second factor of the account, or its last e-mail address (notices go there): nothing is removed',
+    [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
+    ...securityGuardDocs,
+  },
+  securityTrustedBrowserRevoke: {
+    [Status.SUCCESS]:
+      '{ id }: that browser is not trusted any more; { all: true }: none is (successData.revoked counts them). Each must pass the second factor again; an audit event and an e-mail notice',
+    [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
+    ...securityGuardDocs,
+  },
+  securitySessionEnd: {
+    [Status.SUCCESS]:
+      '{ id }: that session ends (its cookie answers 401 from now on); { allOthers: true }: every session of the account but this one (successData.ended counts them); an audit event and an e-mail notice',
+    [Status.FORBIDDEN]: 'The id is the current session (sign out ends it)',
+    [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
+    ...securityGuardDocs,
+  },
 };
 
 /** The description of a code of a call: its own line, else the generic one. */
-export const outcomeDoc = (call: CallName, code: number): string =>
+export const outcomeDoc = (call: AnyCallName, code: number): string =>
   outcomeDocs[call][code] ?? genericOutcomeDocs[code] ?? '';

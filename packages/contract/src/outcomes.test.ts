@@ -11,18 +11,22 @@ import {
   outcomesOf,
   outcomeTables,
 } from './outcomes.ts';
+import { type AnyCallName, allOutcomeTables, anyCallOf, securityClientAction } from './security-outcomes.ts';
 import { serverMessages } from './server-messages.ts';
 import { Status } from './status.ts';
 
-const tables = Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>;
+const tables = Object.entries(allOutcomeTables) as Array<[AnyCallName, OutcomeTable]>;
 const statusCodes = new Set<number>(Object.values(Status));
 
 describe('outcome tables', () => {
   it('name each call once by method and path', () => {
     const keys = tables.map(([, t]) => `${t.method} ${t.path}`);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const [call, table] of tables) expect(callOf(table.method, table.path)).toBe(call);
+    for (const [call, table] of tables) expect(anyCallOf(table.method, table.path)).toBe(call);
+    for (const [call, table] of Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>)
+      expect(callOf(table.method, table.path)).toBe(call);
     expect(callOf('GET', '/no/such/path')).toBeUndefined();
+    expect(anyCallOf('GET', '/no/such/path')).toBeUndefined();
   });
 
   it('hold only status codes of the contract, with message keys of serverMessages', () => {
@@ -92,5 +96,15 @@ describe('outcome tables', () => {
     // Codes the spec maps that this server does not answer stay, marked, for the widget.
     expect((outcomeTables.totpAuthentication.codes as Codes)[1201]?.unsent).toBe(true);
     expect((outcomeTables.totpAuthentication.codes as Codes)[1491]?.unsent).toBeUndefined();
+  });
+
+  it('keep the security page apart from the tables the login routes carry; every security call asks for a step-up', () => {
+    for (const call of Object.keys(allOutcomeTables)) {
+      expect(call.startsWith('security'), call).toBe(!(call in outcomeTables));
+    }
+    for (const call of Object.keys(allOutcomeTables).filter((c) => c.startsWith('security'))) {
+      expect(securityClientAction(call as never, 1412)).toEqual({ kind: 'ERROR', error: 'stepUpRequired' });
+      expect((allOutcomeTables[call as AnyCallName].codes as Codes)[1412]?.http).toBe(403);
+    }
   });
 });

@@ -46,6 +46,10 @@ export type ErrorName =
   | 'contactSupport'
   | 'pushLimit'
   | 'pushCannotConfirm'
+  /** Security page: the portal hosts the widget's STEPUP journey, then asks again. */
+  | 'stepUpRequired'
+  /** Security page: a refusal; the page shows the server's text. */
+  | 'securityRefused'
   | keyof typeof passwordUpdateMessages;
 
 /** Calls an answer forwards to (widget spec §4 session login; portal spec §4 enrollment call). */
@@ -187,6 +191,9 @@ const enrollment: Codes = {
 };
 
 const incorrectCredentials = error('incorrectCredentials');
+
+/** The building blocks, for the tables of other modules (security-outcomes.ts). */
+export const outcomeBuilders = { ok, fail, error, success, incorrectCodeServer } as const;
 
 /** Every call of both specs' §7 tables and the service's own, by name. */
 export const outcomeTables = {

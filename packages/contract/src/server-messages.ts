@@ -3,6 +3,7 @@ import { deviceMessages } from './device-messages.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { pushMessages } from './push-messages.ts';
 import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';
+import { securityMessages } from './security-messages.ts';
 
 /**
  * Every text the server sends in an envelope: the groups above, so a client imports only its own.
@@ -16,7 +17,8 @@ export const serverMessages: typeof loginMessages &
   typeof factorMessages &
   typeof pushMessages &
   typeof appCodeMessages &
-  typeof deviceMessages = /* @__PURE__ */ Object.assign(
+  typeof deviceMessages &
+  typeof securityMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
   identityMessages,
@@ -26,4 +28,5 @@ export const serverMessages: typeof loginMessages &
   pushMessages,
   appCodeMessages,
   deviceMessages,
+  securityMessages,
 );

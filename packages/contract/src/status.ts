@@ -44,10 +44,17 @@ export const Status = {
   /** Send limit reached / minimum requirements not met / blocked, by call. */
   LIMIT_REACHED: 1491,
   TOTP_REDIRECT_REP: 1493,
-  /** Push: no such transaction for this caller (unknown and foreign alike). */
+  /** Push: no such transaction for this caller (unknown and foreign alike). Security page: no such item of this account. */
   UNKNOWN_TRANSACTION: 1404,
   /** Push: the transaction was answered already (a replayed or second answer). */
   ALREADY_ANSWERED: 1409,
+  /** Security page: the contact is already on the account. */
+  CONTACT_EXISTS: 1409,
+  /**
+   * Security page: the session has not proved a factor in a STEPUP journey within
+   * SECURITY_STEPUP_MINUTES (HTTP 403); the portal hosts the widget's STEPUP journey.
+   */
+  STEP_UP_REQUIRED: 1412,
   /** Push: the transaction expired before the answer. */
   TRANSACTION_EXPIRED: 1410,
   /** Password authentication: the account is closed or disabled (shown as incorrect credentials). */

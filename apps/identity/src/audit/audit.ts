@@ -36,6 +36,16 @@ export const auditEvents = [
   'device-removed',
   'token-resynced',
   'token-resync-failed',
+  // The portal's security page (security/; docs/decisions/025-security-page-api.md).
+  'security.authenticator-added',
+  'security.authenticator-failed',
+  'security.credential-removed',
+  'security.contact-code-sent',
+  'security.contact-added',
+  'security.contact-failed',
+  'security.contact-removed',
+  'security.trusted-browser-revoked',
+  'security.session-ended',
 ] as const;
 export type AuditEvent = (typeof auditEvents)[number];
 
@@ -68,6 +78,7 @@ export class AuditTrail {
         client_ip: request?.ip ?? null,
         request_id: request ? String(request.id) : null,
         detail: JSON.stringify(entry.detail ?? {}),
+        user_agent: request?.headers['user-agent']?.slice(0, 300) ?? null,
       })
       .execute();
   }

@@ -81,6 +81,8 @@ export interface SessionsTable {
   end_reason: string | null;
   client_ip: string | null;
   user_agent: string | null;
+  /** What the security page names the session by (never its token or hash); kept by a rotation. */
+  public_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A factor that proved a session: the password, a second factor, a trusted device; when and in which journey. */
@@ -139,6 +141,8 @@ export interface AuditEventsTable {
   client_ip: string | null;
   request_id: string | null;
   detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** The browser's User-Agent (cut at 300 characters), for the security page's activity. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RateLimitsTable {
@@ -203,6 +207,32 @@ export interface TrustedDevicesTable {
   device_key: string;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** The browser as it bound (security page): User-Agent and address; its last sign-in on it. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  client_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/**
+ * A pending addition of the security page (security/): an authenticator app waiting for its first
+ * code, or a phone or e-mail address waiting for the code sent to it.
+ */
+export interface SecurityConfirmationsTable {
+  id: string;
+  account_id: string;
+  /** totp | phone | email */
+  kind: string;
+  value: string | null;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  secret: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+  secret_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  code_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  wrong_tries: Generated<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** confirmed | exhausted */
+  outcome: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A push sent to a device (factors/push; decision 022). */
@@ -241,6 +271,7 @@ export interface Database {
   otp_counters: OtpCountersTable;
   trusted_devices: TrustedDevicesTable;
   push_transactions: PushTransactionsTable;
+  security_confirmations: SecurityConfirmationsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -1,6 +1,7 @@
 import {
+  type AnyCallName,
   API_BASE,
-  type CallName,
+  allOutcomeTables,
   type ClientAction,
   type Codes,
   genericOutcomeDocs,
@@ -9,7 +10,6 @@ import {
   type OutcomeTable,
   outcomeDoc,
   outcomeMessages,
-  outcomeTables,
   serverMessages,
 } from '@gatehouse/contract';
 
@@ -58,11 +58,11 @@ function rows(codes: Codes, meaning: (code: number) => string): string[] {
 const header = ['| HTTP | code | message | client action | meaning |', '| --- | --- | --- | --- | --- |'];
 
 /** The markdown of one call's table (its own codes; the generic ones are listed once). */
-export function outcomeTableMarkdown(name: CallName | 'generic'): string {
+export function outcomeTableMarkdown(name: AnyCallName | 'generic'): string {
   if (name === 'generic') {
     return [...header, ...rows(genericOutcomes, (code) => genericOutcomeDocs[code] ?? '')].join('\n');
   }
-  const table: OutcomeTable = outcomeTables[name];
+  const table: OutcomeTable = allOutcomeTables[name];
   const lines = [
     `\`${table.method} ${API_BASE}${table.path}\`${table.unserved ? ' (not served yet)' : ''}`,
     '',
@@ -77,16 +77,16 @@ export function outcomeTableMarkdown(name: CallName | 'generic'): string {
 export function generateApiDoc(source: string): string {
   const seen = new Map<string, number>();
   const out = source.replace(block, (_whole, name: string) => {
-    if (name !== 'generic' && !(name in outcomeTables))
+    if (name !== 'generic' && !(name in allOutcomeTables))
       throw new Error(`docs/api.md: no outcome table ${name}`);
     seen.set(name, (seen.get(name) ?? 0) + 1);
     return [
       `<!-- outcomes:${name} (generated from packages/contract/src/outcomes.ts by npm run docs:api) -->`,
-      outcomeTableMarkdown(name as CallName | 'generic'),
+      outcomeTableMarkdown(name as AnyCallName | 'generic'),
       '<!-- /outcomes -->',
     ].join('\n');
   });
-  for (const name of ['generic', ...Object.keys(outcomeTables)]) {
+  for (const name of ['generic', ...Object.keys(allOutcomeTables)]) {
     const count = seen.get(name) ?? 0;
     if (count !== 1) throw new Error(`docs/api.md: the outcome table ${name} has ${count} blocks, not 1`);
   }

@@ -1,11 +1,11 @@
 import {
+  type AnyCallName,
   API_BASE,
-  type CallName,
+  allOutcomeTables,
+  anyCallOf,
   type Codes,
-  callOf,
   type OutcomeTable,
   outcomesOf,
-  outcomeTables,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -26,7 +26,7 @@ export type RouteDoc = {
 };
 
 /** A registered route's documentation with its outcome table from the contract. */
-export type RegisteredRoute = RouteDoc & { call: CallName; table: OutcomeTable };
+export type RegisteredRoute = RouteDoc & { call: AnyCallName; table: OutcomeTable };
 
 export type RouteDef<B extends z.ZodType, Q extends z.ZodType> = Omit<RouteDoc, 'body' | 'query'> & {
   body?: B;
@@ -60,8 +60,8 @@ export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.Zo
   def: RouteDef<B, Q>,
 ) {
   const { handler, ...rest } = def;
-  const call = callOf(def.method, def.path);
-  const table: OutcomeTable | undefined = call ? outcomeTables[call] : undefined;
+  const call = anyCallOf(def.method, def.path);
+  const table: OutcomeTable | undefined = call ? allOutcomeTables[call] : undefined;
   if (!call || !table || table.unserved) {
     throw new Error(`${def.method} ${def.path} has no outcome table in packages/contract/src/outcomes.ts`);
   }

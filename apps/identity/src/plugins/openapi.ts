@@ -1,15 +1,15 @@
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import {
+  type AnyCallName,
   API_BASE,
+  allOutcomeTables,
   anyEnvelopeSchema,
-  type CallName,
   envelopeSchema,
   type Outcome,
   type OutcomeTable,
   outcomeDoc,
   outcomeMessages,
   outcomesOf,
-  outcomeTables,
   paths,
   Status,
   serverMessages,
@@ -27,7 +27,7 @@ const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepr
 const texts = (outcome: Outcome) => outcomeMessages(outcome).map((key) => serverMessages[key]);
 
 /** The full outcome table of a call as the document's `x-outcomes` lists it, every code included. */
-function outcomeList(call: CallName, table: OutcomeTable) {
+function outcomeList(call: AnyCallName, table: OutcomeTable) {
   return Object.entries(outcomesOf(table)).map(([code, outcome]) => ({
     code: Number(code),
     http: outcome.http,
@@ -42,7 +42,7 @@ function outcomeList(call: CallName, table: OutcomeTable) {
 
 /** The responses of a call by HTTP status: each lists its codes (`x-status-codes`) and their meaning. */
 function responsesOf(
-  call: CallName,
+  call: AnyCallName,
   table: OutcomeTable,
   schemas: { successData?: z.ZodType; rawResponse?: z.ZodType },
 ) {
@@ -92,7 +92,7 @@ function requestOf(body: z.ZodType | undefined, query: z.ZodType | undefined) {
  * schemas, for the document's `x-unserved-calls`.
  */
 const unservedSchemas: Partial<
-  Record<CallName, { summary: string; body?: z.ZodType; successData?: z.ZodType }>
+  Record<AnyCallName, { summary: string; body?: z.ZodType; successData?: z.ZodType }>
 > = {};
 
 const info = (version: string) => ({
@@ -140,7 +140,7 @@ export function swaggerOptions(version: string, routeDocs: () => readonly Regist
 
 /** The calls of the specs not served yet, with their schemas and outcome tables. */
 function unservedCalls() {
-  return (Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>)
+  return (Object.entries(allOutcomeTables) as Array<[AnyCallName, OutcomeTable]>)
     .filter(([, table]) => table.unserved)
     .map(([call, table]) => {
       const schemas = unservedSchemas[call] ?? { summary: call };

@@ -7,7 +7,8 @@ const GRACE_MS = 24 * 3600_000;
 /**
  * Deletes what has run its time (CLEANUP_INTERVAL_MINUTES): journeys and one-time codes a day past
  * their expiry, sessions a day after they ended or expired (their factors go with them), trusted
- * devices past their expiry, finished rate-limit windows, audit rows past AUDIT_RETENTION_DAYS.
+ * devices past their expiry, the security page's pending additions a day past their expiry,
+ * finished rate-limit windows, audit rows past AUDIT_RETENTION_DAYS.
  * Every delete is idempotent, so any number of instances may run it at once.
  */
 export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
@@ -27,6 +28,11 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
       ]),
     )
     .executeTakeFirst();
+  // The security page's pending authenticator apps and contacts (security/confirmations.ts).
+  const confirmations = await db
+    .deleteFrom('security_confirmations')
+    .where('expires_at', '<', before)
+    .executeTakeFirst();
   const devices = await db.deleteFrom('trusted_devices').where('expires_at', '<', now).executeTakeFirst();
   const windows = await sql`delete from rate_limits
     where window_start + (window_ms * interval '1 millisecond') < ${now}`.execute(db);
@@ -36,6 +42,7 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
     codes: count(codes),
     sessions: count(sessions),
     trustedDevices: count(devices),
+    securityConfirmations: count(confirmations),
     rateLimits: Number(windows.numAffectedRows ?? 0n),
     audit,
   };

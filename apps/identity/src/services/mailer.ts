@@ -1,4 +1,4 @@
-import { appDefaults, format } from '@gatehouse/contract';
+import { appDefaults, format, securityNoticeMessages } from '@gatehouse/contract';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config, SmtpSettings } from '../config.ts';
 import type { DB } from '../db/database.ts';
@@ -8,8 +8,18 @@ import type { Clock } from '../lib/clock.ts';
 export type CodeMail = { to: string; code: string; expiryMinutes: number };
 
 /** A security notice to the account's owner: what changed, never a secret. */
-export type NoticeKind = keyof typeof noticeMailTexts;
-export type NoticeMail = { to: string; notice: NoticeKind };
+export type NoticeKind = keyof typeof noticeMailTexts | 'security-change';
+/**
+ * `change`, `at` and `supportPhone` fill the security page's notice ('security-change': one of
+ * securityNoticeMessages.changes, when, and whom to call); the other notices have fixed texts.
+ */
+export type NoticeMail = {
+  to: string;
+  notice: NoticeKind;
+  change?: string;
+  at?: Date;
+  supportPhone?: string;
+};
 
 export interface Mailer {
   /** 'outbox' (development) or 'smtp' (production). */
@@ -64,6 +74,22 @@ export const noticeMailTexts = {
 
 export function noticeMail(mail: NoticeMail): { subject: string; text: string } {
   const product = appDefaults.portalAppName;
+  if (mail.notice === 'security-change') {
+    const when = (mail.at ?? new Date())
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC');
+    return {
+      subject: `${product}: ${securityNoticeMessages.subject}`,
+      text: [
+        format(securityNoticeMessages.body, mail.change ?? '', when),
+        '',
+        format(securityNoticeMessages.notYou, mail.supportPhone ?? ''),
+        '',
+        'Gatehouse sign-in',
+      ].join('\n'),
+    };
+  }
   const texts = noticeMailTexts[mail.notice];
   return { subject: format(texts.subject, product), text: format(texts.body, product) };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { PassedFactor, Session } from '../db/schema.ts';
@@ -58,7 +59,7 @@ export class SessionStore {
     userAgent?: string | null | undefined;
     factors: readonly PassedFactor[];
     journey: { kind: 'login' | 'stepup'; id: string | null };
-    keep?: Pick<Session, 'created_at' | 'absolute_expires_at'>;
+    keep?: Pick<Session, 'created_at' | 'absolute_expires_at'> & { public_id?: string | null };
     /** Factors recorded on the session being rotated, copied to the new one. */
     carried?: readonly SessionFactor[];
   }): Promise<{ token: string; session: Session }> {
@@ -82,6 +83,8 @@ export class SessionStore {
         absolute_expires_at: absolute,
         client_ip: input.clientIp ?? null,
         user_agent: input.userAgent?.slice(0, 300) ?? null,
+        // The security page's name for the session; a step-up's rotation keeps it.
+        public_id: input.keep?.public_id ?? randomUUID(),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -178,6 +181,7 @@ export class SessionStore {
     sessionId: string,
     options: { withinMs: number; kinds?: readonly string[]; journeyKind?: 'login' | 'stepup' },
   ): Promise<Date | null> {
+    // (The security page asks with journeyKind 'stepup': a sign-in alone never opens it.)
     // A trusted device stands in for a factor at sign-in; it never proves one (never a step-up).
     let query = this.db
       .selectFrom('session_factors')

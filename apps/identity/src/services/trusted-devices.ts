@@ -35,6 +35,7 @@ export async function bindDevice(
   if (!key || ctx.config.factor.trustDeviceMs <= 0) return null;
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.factor.trustDeviceMs);
+  const userAgent = request.headers['user-agent']?.slice(0, 300) ?? null;
   const bound = await ctx.sessions.underAccount(accountId, 'share', async (_sessions, tx) => {
     const live = await tx
       .selectFrom('sessions')
@@ -46,9 +47,21 @@ export async function bindDevice(
     if (!live) return false;
     await tx
       .insertInto('trusted_devices')
-      .values({ account_id: accountId, device_key: key, created_at: now, expires_at: expiresAt })
+      .values({
+        account_id: accountId,
+        device_key: key,
+        created_at: now,
+        expires_at: expiresAt,
+        user_agent: userAgent,
+        client_ip: request.ip,
+      })
       .onConflict((oc) =>
-        oc.columns(['account_id', 'device_key']).doUpdateSet({ created_at: now, expires_at: expiresAt }),
+        oc.columns(['account_id', 'device_key']).doUpdateSet({
+          created_at: now,
+          expires_at: expiresAt,
+          user_agent: userAgent,
+          client_ip: request.ip,
+        }),
       )
       .execute();
     return true;
@@ -76,7 +89,10 @@ export async function unbindDevice(ctx: Context, request: FastifyRequest, accoun
   }
 }
 
-/** Is the request's device bound to the account and the binding not expired? */
+/**
+ * Is the request's device bound to the account and the binding not expired? (Session login asks
+ * when it would skip the second factor: a yes records the use, which the security page shows.)
+ */
 export async function deviceTrusted(
   ctx: Context,
   request: FastifyRequest,
@@ -84,12 +100,14 @@ export async function deviceTrusted(
 ): Promise<boolean> {
   const key = deviceKey(ctx, request);
   if (!key || ctx.config.factor.trustDeviceMs <= 0) return false;
+  const now = ctx.clock.now();
   const row = await ctx.db
-    .selectFrom('trusted_devices')
-    .select('id')
+    .updateTable('trusted_devices')
+    .set({ last_used_at: now })
     .where('account_id', '=', accountId)
     .where('device_key', '=', key)
-    .where('expires_at', '>', ctx.clock.now())
+    .where('expires_at', '>', now)
+    .returning('id')
     .executeTakeFirst();
   return !!row;
 }

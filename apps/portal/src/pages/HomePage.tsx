@@ -22,6 +22,9 @@ export function HomePage() {
         </h1>
         <p>{format(pageMessages.signedInAs, session.username)}</p>
         <p>{pageMessages.sessionTimes}</p>
+        <p>
+          <a href="#/security">{pageMessages.securitySettings}</a>
+        </p>
         <Button variant="secondary" onClick={() => navigate('/logout')}>
           {pageMessages.signOut}
         </Button>

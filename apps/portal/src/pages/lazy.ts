@@ -1,3 +1,5 @@
+import { onDemand } from '@gatehouse/signin';
+
 /** The portal's pages off the login route, behind one dynamic import (one on-demand chunk). */
 export { GuardedHomePage } from './HomePage.tsx';
 export { InfoPage } from './InfoPage.tsx';
@@ -6,3 +8,11 @@ export { NoAccessPage } from './NoAccessPage.tsx';
 export { ResetPasswordPage } from './reset/ResetPasswordPage.tsx';
 export { SuccessToast } from './SuccessToast.tsx';
 export { UsernamePage } from './username/UsernamePage.tsx';
+
+/**
+ * The security page (#/security, issue 12), in a chunk of its own, fetched when it is opened: the
+ * route in App.tsx costs the login route one line, the page and its QR library nothing.
+ */
+export const GuardedSecurityPage = onDemand(() => import('./security/SecurityPage.tsx')).component(
+  (m) => m.GuardedSecurityPage,
+);

@@ -5,6 +5,7 @@ export const pageMessages = {
   signedInHeading: 'Welcome, {0}',
   signedInAs: 'You are signed in as {0}.',
   sessionTimes: 'Your session ends after four hours without activity.',
+  securitySettings: 'Security settings',
   signOut: 'Sign out',
   checkingSession: 'Checking your session',
   loggingOut: 'Signing you out',

@@ -19,6 +19,11 @@ export interface DialogProps {
   open?: boolean;
   defaultOpen?: boolean;
   onOpenChange?: (open: boolean) => void;
+  /**
+   * Runs when the dialog has closed and is about to return focus (to the trigger): the moment to
+   * start what the dialog confirmed, so any focus move of that action comes after.
+   */
+  onCloseAutoFocus?: (event: Event) => void;
   className?: string;
 }
 
@@ -35,6 +40,7 @@ export function Dialog({
   open,
   defaultOpen,
   onOpenChange,
+  onCloseAutoFocus,
   className,
 }: DialogProps) {
   return (
@@ -44,6 +50,7 @@ export function Dialog({
         <Backdrop />
         <RadixDialog.Content
           className={cx('gh-dialog', className)}
+          {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="gh-dialog__header">

@@ -1,0 +1,67 @@
+import { SignIn, type SignInConfig } from '@gatehouse/signin';
+import { Alert, Card } from '@gatehouse/ui';
+import { useEffect, useMemo, useRef } from 'react';
+import { useAnnounce } from '../../announcer.tsx';
+import { currentEnvironment } from '../../environment.ts';
+import { settings } from '../../settings.ts';
+import { Shell } from '../../shell/Shell.tsx';
+import { securityPageMessages as t } from './security-page-messages.ts';
+
+/**
+ * The step-up the security page needs (issue 12): the widget in the STEPUP journey, as the login
+ * page hosts it in LOGIN, with no `authenticators` of ours, so the account's allowed factors come
+ * from the server. Its finish hands back to the page; Cancel goes back to the signed-in page.
+ */
+export function StepUp({
+  again,
+  onVerified,
+  onCancel,
+}: {
+  again: boolean;
+  onVerified: () => Promise<void>;
+  onCancel: () => void;
+}) {
+  const announce = useAnnounce();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The heading says why first; the widget's own screen heading follows it.
+  useEffect(() => heading.current?.focus(), []);
+  // The widget's config is made once: the handlers it calls are read when it calls them.
+  const handlers = useRef({ onVerified, onCancel });
+  handlers.current = { onVerified, onCancel };
+  const config = useMemo<SignInConfig>(
+    () => ({
+      appId: settings.appId,
+      appName: settings.appName,
+      endpoint: currentEnvironment().serviceHost,
+      journey: 'STEPUP',
+      subEvent: settings.subEvent,
+      sessionContext: settings.context,
+      repPhone: settings.repPhone,
+      businessSMSText: settings.smsSender,
+      // The widget's headings sit under this page's h1.
+      headingLevel: 2,
+      onFinish: () => {
+        announce(t.stepUpDone);
+        void handlers.current.onVerified();
+      },
+      onCancel: () => handlers.current.onCancel(),
+    }),
+    [announce],
+  );
+  return (
+    <Shell>
+      <Card width={448}>
+        <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+          {t.stepUpHeading}
+        </h1>
+        {again ? <Alert variant="info">{t.stepUpAgain}</Alert> : null}
+        <p>{t.stepUpIntro}</p>
+      </Card>
+      <Card width={448}>
+        <section className="portal__widget" aria-label={t.stepUpRegion}>
+          <SignIn config={config} />
+        </section>
+      </Card>
+    </Shell>
+  );
+}

@@ -1,0 +1,11 @@
+/** A server time as the customer reads it (their locale and time zone); as given if it is not one. */
+export function formatTime(value: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return value;
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(time);
+}
+
+/** A base32 key in groups of four, as authenticator apps print it for typing by hand. */
+export function groupKey(secret: string): string {
+  return secret.replace(/=+$/, '').replace(/(.{4})(?=.)/g, '$1 ');
+}

@@ -1,0 +1,67 @@
+import { format } from '@gatehouse/contract/client';
+import { useRef, useState } from 'react';
+import { useAnnounce } from '../../../announcer.tsx';
+import { useSecurity } from '../context.tsx';
+import { securityPageMessages as t } from '../security-page-messages.ts';
+import { ConfirmAction, Details, Failure, Marker, Section, usedRows, useFailure } from '../shared.tsx';
+
+/** Push devices and token credentials: name, added, last used; Remove behind a confirmation. */
+export function DevicesSection() {
+  const { overview, run, reload } = useSecurity();
+  const announce = useAnnounce();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { failure, fail, clear } = useFailure();
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function remove(id: string, name: string) {
+    clear();
+    setBusy(id);
+    const answer = await run('securityCredentialRemove', { id });
+    setBusy(null);
+    if (!answer) return;
+    if (answer.kind !== 'done') {
+      fail(answer.message);
+      return;
+    }
+    announce(format(t.removed, name));
+    await reload();
+    heading.current?.focus();
+  }
+
+  const items = [
+    ...overview.pushDevices.map((d) => ({ ...d, kind: t.pushDevice, label: d.name })),
+    ...overview.tokens.map((d) => ({
+      ...d,
+      kind: t.token,
+      label: format(t.tokenName, d.name, d.credentialId),
+    })),
+  ];
+  return (
+    <Section id="security-devices" title={t.devicesHeading} ref={heading}>
+      <Failure failure={failure} />
+      {items.length === 0 ? (
+        <p>{t.devicesNone}</p>
+      ) : (
+        <ul className="security__list">
+          {items.map((item) => (
+            <li key={item.id} className="security__item">
+              <h3 className="security__item-name">
+                {item.label} <Marker>{item.kind}</Marker>
+              </h3>
+              <Details rows={usedRows(item.createdAt, item.lastUsedAt)} />
+              <ConfirmAction
+                label={t.remove}
+                name={format(t.removeName, item.label)}
+                title={format(t.removeTitle, item.label)}
+                description={format(t.removeDescription, item.label)}
+                confirm={t.removeYes}
+                busy={busy === item.id}
+                onConfirm={() => void remove(item.id, item.label)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

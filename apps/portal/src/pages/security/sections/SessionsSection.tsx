@@ -1,0 +1,88 @@
+import { format } from '@gatehouse/contract/client';
+import { useRef, useState } from 'react';
+import { useAnnounce } from '../../../announcer.tsx';
+import { useSecurity } from '../context.tsx';
+import { formatTime } from '../format.ts';
+import { securityPageMessages as t } from '../security-page-messages.ts';
+import { ConfirmAction, Details, Failure, Marker, Section, useFailure } from '../shared.tsx';
+
+/** Where the customer is signed in: End any other session, or all of them; this one is marked. */
+export function SessionsSection() {
+  const { overview, run, reload } = useSecurity();
+  const announce = useAnnounce();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { failure, fail, clear } = useFailure();
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function end(body: { id: string } | { allOthers: true }, done: string) {
+    clear();
+    setBusy('id' in body ? body.id : 'all');
+    const answer = await run('securitySessionEnd', body);
+    setBusy(null);
+    if (!answer) return;
+    if (answer.kind !== 'done') {
+      fail(answer.message);
+      return;
+    }
+    announce(done);
+    await reload();
+    heading.current?.focus();
+  }
+
+  // This session first, then the others as the server lists them.
+  const sessions = [...overview.sessions].sort((a, b) => Number(b.current) - Number(a.current));
+  const others = sessions.filter((s) => !s.current);
+  return (
+    <Section id="security-sessions" title={t.sessionsHeading} ref={heading}>
+      <Failure failure={failure} />
+      <ul className="security__list">
+        {sessions.map((session) => {
+          const name = format(t.browserOn, session.browser, session.os);
+          return (
+            <li key={session.id} className="security__item">
+              <h3 className="security__item-name">
+                {name} {session.current ? <Marker>{t.thisSession}</Marker> : null}
+              </h3>
+              <Details
+                rows={[
+                  [t.browser, session.browser],
+                  [t.os, session.os],
+                  [t.address, session.address],
+                  [t.signedIn, formatTime(session.signedInAt)],
+                  [t.lastActivity, formatTime(session.lastActivityAt)],
+                ]}
+              />
+              {session.current ? null : (
+                <ConfirmAction
+                  label={t.end}
+                  name={format(t.endName, name, formatTime(session.signedInAt))}
+                  title={format(t.endTitle, name)}
+                  description={t.endDescription}
+                  confirm={t.endOneYes}
+                  busy={busy === session.id}
+                  onConfirm={() => void end({ id: session.id }, format(t.ended, name))}
+                />
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {others.length === 0 ? (
+        <p>{t.noOtherSessions}</p>
+      ) : (
+        <div className="security__actions">
+          <ConfirmAction
+            label={t.endAll}
+            name={t.endAll}
+            title={t.endAllTitle}
+            description={t.endAllDescription}
+            confirm={t.endYes}
+            busy={busy === 'all'}
+            onConfirm={() => void end({ allOthers: true }, t.endedAll)}
+            variant="secondary"
+          />
+        </div>
+      )}
+    </Section>
+  );
+}

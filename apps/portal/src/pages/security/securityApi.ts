@@ -1,0 +1,47 @@
+import {
+  type SecurityCallName,
+  Status,
+  securityClientAction,
+  securityOutcomeTables,
+} from '@gatehouse/contract/client';
+import { TransportError } from '@gatehouse/signin';
+import { api } from '../../api.ts';
+import { securityPageMessages as t } from './security-page-messages.ts';
+
+/** The security page's calls: their names in the contract's outcome tables (security-outcomes.ts). */
+export type SecurityCall = SecurityCallName;
+
+/**
+ * What a security call came to, read through its outcome table (packages/contract/src/security-outcomes.ts):
+ * done (with the server's text), the step-up it needs first, no session any more, an incorrect
+ * code, or a refusal whose text the page shows as the server gives it.
+ */
+export type SecurityAnswer<T> =
+  | { kind: 'done'; data: T; message: string }
+  | { kind: 'stepUp' }
+  | { kind: 'signedOut' }
+  | { kind: 'incorrectCode'; message: string }
+  | { kind: 'refused'; code: number; message: string };
+
+/** One call of the security page; a transport failure or a fault is a refusal with our own text. */
+export async function securityCall<T>(call: SecurityCall, body?: unknown): Promise<SecurityAnswer<T>> {
+  const table = securityOutcomeTables[call];
+  try {
+    const result = await api.request<T>(table.method, table.path, body === undefined ? {} : { body });
+    if (result.http === 401) return { kind: 'signedOut' };
+    const action = securityClientAction(call, result.status.code);
+    const message = result.status.message;
+    if (action?.kind === 'SUCCESS' && result.status.code === Status.SUCCESS) {
+      return { kind: 'done', data: result.envelope?.successData as T, message };
+    }
+    if (action?.kind === 'ERROR' && action.error === 'stepUpRequired') return { kind: 'stepUp' };
+    if (action?.kind === 'ERROR' && action.error === 'incorrectCode') {
+      return { kind: 'incorrectCode', message: message || t.genericError };
+    }
+    // A refusal of the table, a rate limit (its text says how long), a fault: the server's text.
+    return { kind: 'refused', code: result.status.code, message: message || t.genericError };
+  } catch (error) {
+    if (error instanceof TransportError) return { kind: 'refused', code: 0, message: t.genericError };
+    throw error;
+  }
+}

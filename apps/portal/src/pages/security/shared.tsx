@@ -1,0 +1,125 @@
+import { Alert, Button, Card, Dialog, DialogClose } from '@gatehouse/ui';
+import { forwardRef, type ReactNode, useRef, useState } from 'react';
+import { formatTime } from './format.ts';
+import { securityPageMessages as t } from './security-page-messages.ts';
+
+/** A section of the page: an h2 that takes focus after a change in it, then its content. */
+export const Section = forwardRef<HTMLHeadingElement, { id: string; title: string; children: ReactNode }>(
+  function Section({ id, title, children }, ref) {
+    return (
+      <Card as="section" className="security__section" aria-labelledby={`${id}-heading`}>
+        <h2 id={`${id}-heading`} className="security__section-heading" tabIndex={-1} ref={ref}>
+          {title}
+        </h2>
+        {children}
+      </Card>
+    );
+  },
+);
+
+/** An item's facts as a description list: label, value. */
+export function Details({ rows }: { rows: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="security__details">
+      {rows.map(([label, value]) => (
+        <div key={label} className="security__detail">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** 'Added' and 'Last used' of a credential. */
+export const usedRows = (createdAt: string, lastUsedAt: string | null): Array<[string, ReactNode]> => [
+  [t.added, formatTime(createdAt)],
+  [t.lastUsed, lastUsedAt ? formatTime(lastUsedAt) : t.neverUsed],
+];
+
+/** A marker beside an item's name ('This session', 'Recently added'). */
+export function Marker({ children }: { children: ReactNode }) {
+  return <span className="security__marker">{children}</span>;
+}
+
+/**
+ * A destructive action behind a confirmation dialog (packages/ui Dialog): the button names its
+ * item for assistive technology (`name`); focus returns to it when the dialog closes.
+ */
+export function ConfirmAction({
+  label,
+  name,
+  title,
+  description,
+  confirm,
+  busy,
+  onConfirm,
+  variant = 'danger',
+}: {
+  label: string;
+  name: string;
+  title: string;
+  description: string;
+  confirm: string;
+  busy: boolean;
+  onConfirm: () => void;
+  variant?: 'danger' | 'secondary';
+}) {
+  const [open, setOpen] = useState(false);
+  // The action starts once the dialog has closed and focus is back on its button, so the action's
+  // own focus move (to the section's heading, when its item is gone) comes after.
+  const confirmed = useRef(false);
+  return (
+    <Dialog
+      title={title}
+      description={description}
+      open={open}
+      onOpenChange={setOpen}
+      onCloseAutoFocus={() => {
+        if (!confirmed.current) return;
+        confirmed.current = false;
+        onConfirm();
+      }}
+      trigger={
+        <Button variant={variant} size="small" aria-label={name} loading={busy} loadingText={t.working}>
+          {label}
+        </Button>
+      }
+      footer={
+        <>
+          <Button
+            variant="danger"
+            onClick={() => {
+              confirmed.current = true;
+              setOpen(false);
+            }}
+          >
+            {confirm}
+          </Button>
+          <DialogClose asChild>
+            <Button variant="secondary">{t.cancel}</Button>
+          </DialogClose>
+        </>
+      }
+    />
+  );
+}
+
+/** A failure of the section's last action: the server's text, announced (role alert) each time. */
+export function Failure({ failure }: { failure: { text: string; attempt: number } | null }) {
+  return failure ? (
+    <Alert key={failure.attempt} variant="critical">
+      {failure.text}
+    </Alert>
+  ) : null;
+}
+
+/** A section's last failure, a new alert each time (so it is heard again). */
+export function useFailure() {
+  const [failure, setFailure] = useState<{ text: string; attempt: number } | null>(null);
+  return {
+    failure,
+    fail: (text: string) => setFailure((f) => ({ text, attempt: (f?.attempt ?? 0) + 1 })),
+    clear: () => setFailure(null),
+  };
+}

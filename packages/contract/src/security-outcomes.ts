@@ -1,0 +1,122 @@
+import { type CallName, type Codes, type OutcomeTable, outcomeBuilders, outcomeTables } from './outcomes.ts';
+import { securityPaths } from './security-paths.ts';
+
+/**
+ * The outcome tables of the portal's security page (docs/decisions/025-security-page-api.md), in a
+ * module of their own: the widget and the portal's login route read outcomes.ts whole (one object),
+ * and these nine tables would cost them bytes they never use. The server reads `allOutcomeTables`
+ * (every call it serves); the portal's security page imports `securityOutcomeTables` on demand.
+ */
+
+const { ok, fail, error, success, incorrectCodeServer } = outcomeBuilders;
+
+/** The security page: the page shows the server's text of a refusal. */
+const securityError = error('securityRefused', true);
+/** Every security call: the session (401), then the step-up freshness (1412, HTTP 403). */
+const securityGuard: Codes = {
+  1412: fail('stepUpRequired', error('stepUpRequired'), 403),
+  4401: fail('sessionExpired', undefined, 401),
+};
+/** A code sent or shown for a confirmation (an authenticator app, a new contact). */
+const securityConfirmation: Codes = {
+  1428: fail('securityCodeNotRecognized', incorrectCodeServer),
+  1491: fail('confirmationTriesExhausted', securityError),
+  1404: fail('confirmationUnknown', securityError),
+};
+
+export const securityOutcomeTables = {
+  // Every call needs the signed-in session and a step-up within SECURITY_STEPUP_MINUTES.
+  securityOverview: {
+    method: 'GET',
+    path: securityPaths.securityOverview,
+    codes: { 1200: ok('success', success), ...securityGuard },
+  },
+  securityAuthenticatorEnrollment: {
+    method: 'POST',
+    path: securityPaths.securityAuthenticatorEnrollment,
+    codes: { 1200: ok('authenticatorEnrollmentStarted', success), ...securityGuard },
+  },
+  securityAuthenticatorConfirmation: {
+    method: 'POST',
+    path: securityPaths.securityAuthenticatorConfirmation,
+    codes: { 1200: ok('authenticatorAdded', success), ...securityConfirmation, ...securityGuard },
+  },
+  securityCredentialRemove: {
+    method: 'POST',
+    path: securityPaths.securityCredentialRemove,
+    codes: {
+      1200: ok('credentialRemoved', success),
+      1403: fail('lastFactor', securityError),
+      1404: fail('securityItemUnknown', securityError),
+      ...securityGuard,
+    },
+  },
+  securityContactAdd: {
+    method: 'POST',
+    path: securityPaths.securityContacts,
+    codes: {
+      1200: ok('contactCodeSent', success),
+      1400: fail(['phoneInvalid', 'emailInvalid'], securityError),
+      1409: fail('contactExists', securityError),
+      ...securityGuard,
+    },
+  },
+  securityContactConfirmation: {
+    method: 'POST',
+    path: securityPaths.securityContactConfirmation,
+    codes: {
+      1200: ok('contactAdded', success),
+      ...securityConfirmation,
+      1409: fail('contactExists', securityError),
+      ...securityGuard,
+    },
+  },
+  securityContactRemove: {
+    method: 'POST',
+    path: securityPaths.securityContactRemove,
+    codes: {
+      1200: ok('contactRemoved', success),
+      1403: fail(['lastFactor', 'lastEmail'], securityError),
+      1404: fail('securityItemUnknown', securityError),
+      ...securityGuard,
+    },
+  },
+  securityTrustedBrowserRevoke: {
+    method: 'POST',
+    path: securityPaths.securityTrustedBrowserRevoke,
+    codes: {
+      1200: ok(['trustedBrowserRevoked', 'trustedBrowsersRevoked'], success),
+      1404: fail('securityItemUnknown', securityError),
+      ...securityGuard,
+    },
+  },
+  securitySessionEnd: {
+    method: 'POST',
+    path: securityPaths.securitySessionEnd,
+    codes: {
+      1200: ok(['sessionEnded', 'otherSessionsEnded'], success),
+      1403: fail('currentSessionNotEnded', securityError),
+      1404: fail('securityItemUnknown', securityError),
+      ...securityGuard,
+    },
+  },
+} as const satisfies Record<string, OutcomeTable>;
+
+export type SecurityCallName = keyof typeof securityOutcomeTables;
+
+/** Every call the server serves: the widget's and portal's (outcomes.ts) and the security page's. */
+export const allOutcomeTables = { ...outcomeTables, ...securityOutcomeTables } as const;
+export type AnyCallName = CallName | SecurityCallName;
+
+/** The call of a method and path (relative to API_BASE) among all tables, or undefined. */
+export function anyCallOf(method: string, path: string): AnyCallName | undefined {
+  for (const [call, table] of Object.entries(allOutcomeTables) as Array<[AnyCallName, OutcomeTable]>) {
+    if (table.method === method && table.path === path) return call;
+  }
+  return undefined;
+}
+
+/** The client action of a code in a security call's table, or undefined when the table maps none. */
+export function securityClientAction(call: SecurityCallName, code: number) {
+  return (securityOutcomeTables[call].codes as Codes)[code]?.action;
+}
