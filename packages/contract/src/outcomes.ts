@@ -1,4 +1,4 @@
-import { paths } from './paths.ts';
+import { consolePaths, paths } from './paths.ts';
 import type { passwordUpdateMessages } from './recovery-messages.ts';
 import type { serverMessages } from './server-messages.ts';
 
@@ -319,14 +319,8 @@ export const outcomeTables = {
   otpCheckRep: {
     method: 'PUT',
     path: paths.otpRep,
-    codes: {
-      // No representative console yet: every code is 1428 (docs/api.md).
-      1200: unsent(success),
-      1205: unsent(incorrectCodeServer),
-      1428: fail('securityCodeNotRecognized', incorrectCodeServer),
-      1491: unsent(limitToRep),
-      4401: noSession,
-    },
+    // The code a representative issued in the console (docs/decisions/027-representative-console.md).
+    codes: { ...otpCheck, 1401: fail('noLoginInProgress', undefined, 401) },
   },
   passwordStatus: {
     method: 'POST',
@@ -509,6 +503,98 @@ export const outcomeTables = {
   },
 } as const satisfies Record<string, OutcomeTable>;
 
+/**
+ * The representative console's calls (apps/console; docs/decisions/027-representative-console.md):
+ * a table of their own, so the widget and the portal, which read outcomeTables, never carry them.
+ * No client action: the console shows the server's text.
+ */
+const consoleNoSession = fail(['consoleSignInRequired', 'sessionExpired'], undefined, 401);
+const consoleRefused = fail(['consoleNotPermitted', 'consoleOwnAccount', 'consoleStaffAccount']);
+export const consoleOutcomeTables = /* @__PURE__ */ consoleTables();
+
+/**
+ * The console's tables, built by a call (marked pure above) rather than written as a constant: a
+ * bundler drops an unused call whole, where an unused object literal would leave its reads of
+ * consolePaths behind, and with them the paths, in the widget's and the portal's login routes.
+ */
+function consoleTables() {
+  return {
+    consoleSignIn: {
+      method: 'POST',
+      path: consolePaths.consoleSession,
+      codes: {
+        1200: ok('consoleFactorDue'),
+        1403: fail('consoleSignInRefused'),
+        1491: fail('consoleStaffLocked'),
+      },
+    },
+    consoleFactor: {
+      method: 'POST',
+      path: consolePaths.consoleFactor,
+      codes: {
+        1200: ok('consoleSignedIn'),
+        1428: fail('consoleCodeRefused'),
+        1491: fail('consoleStaffLocked'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleSession: {
+      method: 'GET',
+      path: consolePaths.consoleSession,
+      codes: { 1200: ok('consoleSignedIn'), 4401: consoleNoSession },
+    },
+    consoleSignOut: {
+      method: 'DELETE',
+      path: consolePaths.consoleSession,
+      codes: { 1200: noContent },
+    },
+    consoleCustomer: {
+      method: 'POST',
+      path: consolePaths.consoleCustomer,
+      codes: {
+        1200: ok('consoleCustomerFound'),
+        1404: fail('consoleCustomerUnknown'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleIssueCode: {
+      method: 'POST',
+      path: consolePaths.consoleIssueCode,
+      codes: {
+        1200: ok('consoleCodeIssued'),
+        1403: consoleRefused,
+        1404: fail('consoleCustomerUnknown'),
+        1409: fail('consoleCustomerNotActive'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleLift: {
+      method: 'POST',
+      path: consolePaths.consoleLift,
+      codes: {
+        1200: ok('consoleLifted'),
+        1403: consoleRefused,
+        1404: fail('consoleCustomerUnknown'),
+        1409: fail('consoleNothingToLift'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleAudit: {
+      method: 'GET',
+      path: consolePaths.consoleAudit,
+      codes: { 1200: ok('success'), 1403: fail('consoleNotPermitted'), 4401: consoleNoSession },
+    },
+  } as const satisfies Record<string, OutcomeTable>;
+}
+
+export type ConsoleCallName = keyof typeof consoleOutcomeTables;
+
+/** Every table the server answers from: the specs' calls and the console's. */
+export const servedOutcomeTables = (): Record<CallName | ConsoleCallName, OutcomeTable> => ({
+  ...outcomeTables,
+  ...consoleOutcomeTables,
+});
+
 export type CallName = keyof typeof outcomeTables;
 
 /** A table's codes with the generic ones it does not list itself. */
@@ -520,6 +606,14 @@ export function outcomesOf(table: OutcomeTable): Codes {
 export function callOf(method: string, path: string): CallName | undefined {
   for (const [call, table] of Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>) {
     if (table.method === method && table.path === path) return call;
+  }
+  return undefined;
+}
+
+/** callOf over every served table, the console's included (the server's routes). */
+export function servedCallOf(method: string, path: string): CallName | ConsoleCallName | undefined {
+  for (const [call, table] of Object.entries(servedOutcomeTables())) {
+    if (table.method === method && table.path === path) return call as CallName | ConsoleCallName;
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { appCodeMessages } from './app-code-messages.ts';
+import { consoleMessages } from './console-messages.ts';
 import { deviceMessages } from './device-messages.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { pushMessages } from './push-messages.ts';
@@ -16,7 +17,8 @@ export const serverMessages: typeof loginMessages &
   typeof factorMessages &
   typeof pushMessages &
   typeof appCodeMessages &
-  typeof deviceMessages = /* @__PURE__ */ Object.assign(
+  typeof deviceMessages &
+  typeof consoleMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
   identityMessages,
@@ -26,4 +28,5 @@ export const serverMessages: typeof loginMessages &
   pushMessages,
   appCodeMessages,
   deviceMessages,
+  consoleMessages,
 );

@@ -36,6 +36,17 @@ export const auditEvents = [
   'device-removed',
   'token-resynced',
   'token-resync-failed',
+  // The representative console (console/plugin.ts): every one names the staff member (staff_id).
+  'console-sign-in',
+  'console-sign-in-failed',
+  'console-sign-out',
+  'console-lookup',
+  'rep-code-issued',
+  'console-unlock',
+  'console-unblock',
+  'console-unlock-recovery',
+  'console-require-password-reset',
+  'console-refused',
 ] as const;
 export type AuditEvent = (typeof auditEvents)[number];
 
@@ -47,6 +58,8 @@ export type AuditEntry = {
   outcome: AuditOutcome;
   accountId?: string | null | undefined;
   journeyId?: string | null | undefined;
+  /** A console action: the staff member who acted. */
+  staffId?: string | null | undefined;
   detail?: Record<string, string | number | boolean | null>;
 };
 
@@ -68,6 +81,7 @@ export class AuditTrail {
         client_ip: request?.ip ?? null,
         request_id: request ? String(request.id) : null,
         detail: JSON.stringify(entry.detail ?? {}),
+        staff_id: entry.staffId ?? null,
       })
       .execute();
   }

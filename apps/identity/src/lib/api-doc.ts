@@ -3,15 +3,18 @@ import {
   type CallName,
   type ClientAction,
   type Codes,
+  type ConsoleCallName,
   genericOutcomeDocs,
   genericOutcomes,
   type Outcome,
   type OutcomeTable,
   outcomeDoc,
   outcomeMessages,
-  outcomeTables,
+  servedOutcomeTables,
   serverMessages,
 } from '@gatehouse/contract';
+
+const tables = servedOutcomeTables();
 
 /**
  * docs/api.md is prose written by hand with the outcome tables generated into it: each block
@@ -58,11 +61,11 @@ function rows(codes: Codes, meaning: (code: number) => string): string[] {
 const header = ['| HTTP | code | message | client action | meaning |', '| --- | --- | --- | --- | --- |'];
 
 /** The markdown of one call's table (its own codes; the generic ones are listed once). */
-export function outcomeTableMarkdown(name: CallName | 'generic'): string {
+export function outcomeTableMarkdown(name: CallName | ConsoleCallName | 'generic'): string {
   if (name === 'generic') {
     return [...header, ...rows(genericOutcomes, (code) => genericOutcomeDocs[code] ?? '')].join('\n');
   }
-  const table: OutcomeTable = outcomeTables[name];
+  const table: OutcomeTable = tables[name];
   const lines = [
     `\`${table.method} ${API_BASE}${table.path}\`${table.unserved ? ' (not served yet)' : ''}`,
     '',
@@ -77,16 +80,15 @@ export function outcomeTableMarkdown(name: CallName | 'generic'): string {
 export function generateApiDoc(source: string): string {
   const seen = new Map<string, number>();
   const out = source.replace(block, (_whole, name: string) => {
-    if (name !== 'generic' && !(name in outcomeTables))
-      throw new Error(`docs/api.md: no outcome table ${name}`);
+    if (name !== 'generic' && !(name in tables)) throw new Error(`docs/api.md: no outcome table ${name}`);
     seen.set(name, (seen.get(name) ?? 0) + 1);
     return [
       `<!-- outcomes:${name} (generated from packages/contract/src/outcomes.ts by npm run docs:api) -->`,
-      outcomeTableMarkdown(name as CallName | 'generic'),
+      outcomeTableMarkdown(name as CallName | ConsoleCallName | 'generic'),
       '<!-- /outcomes -->',
     ].join('\n');
   });
-  for (const name of ['generic', ...Object.keys(outcomeTables)]) {
+  for (const name of ['generic', ...Object.keys(tables)]) {
     const count = seen.get(name) ?? 0;
     if (count !== 1) throw new Error(`docs/api.md: the outcome table ${name} has ${count} blocks, not 1`);
   }

@@ -2,10 +2,11 @@ import {
   API_BASE,
   type CallName,
   type Codes,
-  callOf,
+  type ConsoleCallName,
   type OutcomeTable,
   outcomesOf,
-  outcomeTables,
+  servedCallOf,
+  servedOutcomeTables,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -26,7 +27,7 @@ export type RouteDoc = {
 };
 
 /** A registered route's documentation with its outcome table from the contract. */
-export type RegisteredRoute = RouteDoc & { call: CallName; table: OutcomeTable };
+export type RegisteredRoute = RouteDoc & { call: CallName | ConsoleCallName; table: OutcomeTable };
 
 export type RouteDef<B extends z.ZodType, Q extends z.ZodType> = Omit<RouteDoc, 'body' | 'query'> & {
   body?: B;
@@ -60,8 +61,8 @@ export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.Zo
   def: RouteDef<B, Q>,
 ) {
   const { handler, ...rest } = def;
-  const call = callOf(def.method, def.path);
-  const table: OutcomeTable | undefined = call ? outcomeTables[call] : undefined;
+  const call = servedCallOf(def.method, def.path);
+  const table: OutcomeTable | undefined = call ? servedOutcomeTables()[call] : undefined;
   if (!call || !table || table.unserved) {
     throw new Error(`${def.method} ${def.path} has no outcome table in packages/contract/src/outcomes.ts`);
   }

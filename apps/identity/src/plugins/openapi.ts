@@ -3,6 +3,7 @@ import {
   API_BASE,
   anyEnvelopeSchema,
   type CallName,
+  type ConsoleCallName,
   envelopeSchema,
   type Outcome,
   type OutcomeTable,
@@ -27,7 +28,7 @@ const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepr
 const texts = (outcome: Outcome) => outcomeMessages(outcome).map((key) => serverMessages[key]);
 
 /** The full outcome table of a call as the document's `x-outcomes` lists it, every code included. */
-function outcomeList(call: CallName, table: OutcomeTable) {
+function outcomeList(call: CallName | ConsoleCallName, table: OutcomeTable) {
   return Object.entries(outcomesOf(table)).map(([code, outcome]) => ({
     code: Number(code),
     http: outcome.http,
@@ -42,7 +43,7 @@ function outcomeList(call: CallName, table: OutcomeTable) {
 
 /** The responses of a call by HTTP status: each lists its codes (`x-status-codes`) and their meaning. */
 function responsesOf(
-  call: CallName,
+  call: CallName | ConsoleCallName,
   table: OutcomeTable,
   schemas: { successData?: z.ZodType; rawResponse?: z.ZodType },
 ) {
