@@ -1,5 +1,6 @@
 import { otpCheck, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { REP_CHANNEL } from '../../console/plugin.ts';
 import type { Context } from '../../context.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
@@ -22,6 +23,24 @@ import type { FactorModule } from '../registry.ts';
 
 /** The counters' key in otp_counters. */
 export const REP_COUNTER = 'factor:rep';
+
+/**
+ * Reserves a wrong try before anything is compared (as lib/otp.ts): one conditional upsert adds it
+ * only while the count is under the limit, so a burst compares at most `max` codes. It sets no
+ * lock: only a compared wrong code that reaches the limit does, so a burst of the right code never
+ * locks anyone out. The try's number, or undefined when none is left.
+ */
+async function reserveTry(ctx: Context, accountId: string, max: number): Promise<number | undefined> {
+  const now = ctx.clock.now();
+  const reserved = await sql<{ wrong_tries: number }>`
+    insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
+    values (${accountId}, ${REP_COUNTER}, 1, 0, ${now})
+    on conflict (account_id, channel) do update set
+      wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
+      where otp_counters.wrong_tries < ${max}
+    returning wrong_tries`.execute(ctx.db);
+  return reserved.rows[0]?.wrong_tries;
+}
 
 function routes(app: FastifyInstance, ctx: Context) {
   const tries = new TryCounter(ctx.db, ctx.clock, REP_COUNTER);
@@ -64,8 +83,10 @@ function routes(app: FastifyInstance, ctx: Context) {
         }
         await tries.clear(account.id, state.locked_until);
       }
-      const reserved = await tries.reserve(account.id, factor.maxWrongTries, factor.lockoutMs);
-      if (reserved === undefined) return limitReached(request, reply, fj, false);
+      const reserved = await reserveTry(ctx, account.id, factor.maxWrongTries);
+      // The limit is taken by tries in flight (a burst): nothing is compared, answered as a wrong
+      // code (lib/otp.ts 'busy'); only a compared wrong code that reaches the limit locks.
+      if (reserved === undefined) return incorrect(request, reply);
 
       const now = ctx.clock.now();
       const hash = codeHash(ctx.config.otp.pepper, account.id, REP_CHANNEL, body.securityCode);
@@ -107,12 +128,19 @@ function routes(app: FastifyInstance, ctx: Context) {
         .where('expires_at', '>', now)
         .executeTakeFirst();
       if (used) {
-        await tries.giveBack(account.id, factor.maxWrongTries);
+        await sql`update otp_counters set wrong_tries = greatest(wrong_tries - 1, 0)
+          where account_id = ${account.id} and channel = ${REP_COUNTER}`.execute(ctx.db);
         request.log.info({ account: account.id }, 'representative code: used before');
         return incorrect(request, reply);
       }
       await ctx.engine.wrong(request, fj, 'OTP-REP', reserved);
       if (reserved >= factor.maxWrongTries) {
+        await ctx.db
+          .updateTable('otp_counters')
+          .set({ locked_until: new Date(ctx.clock.now().getTime() + factor.lockoutMs) })
+          .where('account_id', '=', account.id)
+          .where('channel', '=', REP_COUNTER)
+          .execute();
         request.log.warn(
           { account: account.id, journey: fj.kind },
           'representative code: too many wrong codes',
