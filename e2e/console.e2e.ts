@@ -186,7 +186,7 @@ describe('representative console', () => {
     await page.getByRole('radio', { name: 'Unblock after a security block' }).check();
     await page.getByRole('textbox', { name: /^Reason/ }).fill('Caller verified; fraud check cleared');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByText('Done. The customer was told by e-mail.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Done. The customer was told by e-mail.' }).waitFor();
     await page.locator('dd', { hasText: /^Active$/ }).waitFor();
     await expectNoAxeViolations(page, 'console block lifted');
 

@@ -139,7 +139,12 @@ describe.each(targets)('representative console ($name)', (target) => {
 
       const done = await c.factor(codeNow(rita));
       expect(code(done)).toBe(1200);
-      expect(json(done).successData).toEqual({ name: 'rita.rep', role: 'representative', idleMinutes: 15 });
+      expect(json(done).successData).toEqual({
+        name: 'rita.rep',
+        role: 'representative',
+        idleMinutes: 15,
+        codeMinutes: 10,
+      });
       const session = await c.call('GET', consolePaths.consoleSession);
       expect(code(session)).toBe(1200);
       // No customer cookie was set, and the customer apps' CSRF cookie is not the console's.

@@ -26,6 +26,8 @@ export const consoleStaffData = z.object({
   role: staffRole,
   /** The staff session ends after this many minutes without a call (STAFF_IDLE_MINUTES). */
   idleMinutes: z.number().int(),
+  /** A temporary security code's life (REP_CODE_MINUTES). */
+  codeMinutes: z.number().int(),
 });
 export type ConsoleStaff = z.infer<typeof consoleStaffData>;
 

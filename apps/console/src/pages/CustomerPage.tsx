@@ -224,6 +224,7 @@ function IssueCode({
   onIssued: (c: ConsoleCustomer) => void;
 }) {
   const announce = useAnnounce();
+  const { staff } = useSession();
   const [verification, setVerification] = useState<VerificationMethod | ''>('');
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<ErrorSummaryItem[]>([]);
@@ -287,7 +288,7 @@ function IssueCode({
         </Alert>
       ) : null}
       <form className="console__form" onSubmit={submit} noValidate>
-        <p>{format(t.issueIntro, 10)}</p>
+        <p>{format(t.issueIntro, staff?.codeMinutes ?? 10)}</p>
         <RadioGroup
           id="verification"
           name="verification"

@@ -211,6 +211,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     name: staff.name,
     role: staff.role,
     idleMinutes: Math.round(config.console.idleMs / 60_000),
+    codeMinutes: Math.round(config.console.repCodeMs / 60_000),
   });
 
   defineRoute(app, {
