@@ -167,10 +167,10 @@ describe('representative console', () => {
     const again = await customerAtRepCode(emailOnly);
     await enterRepCode(again, code);
     await again.getByText('Security code not recognized. Try again.').waitFor();
-  });
+  }, 240_000);
 
   it('a blocked demo account is unblocked from the console and signs in; the customer is told by e-mail', async () => {
-    const customer = await newPage();
+    let customer = await newPage();
     const signIn = async () => {
       await customer.goto(`${env.server.origin}/#/login`);
       await customer.getByRole('textbox', { name: /Username/ }).fill(blocked.username);
@@ -190,12 +190,14 @@ describe('representative console', () => {
     await page.locator('dd', { hasText: /^Active$/ }).waitFor();
     await expectNoAxeViolations(page, 'console block lifted');
 
+    customer = await newPage();
     await signIn();
     await heading(customer, `Welcome, ${blocked.username}`).waitFor();
+    await expectNoAxeViolations(customer, 'signed in after the unblock');
     const outbox = await fetch(`${env.server.origin}/api/dev/outbox?to=${blocked.username}@example.com`);
     const mail = (await outbox.json()) as { messages: Array<{ text: string }> };
     expect(mail.messages[0]?.text).toContain('A representative lifted the security block');
-  });
+  }, 240_000);
 
   it('a supervisor sees and filters these events in the audit view; a representative sees only their own', async () => {
     const supervisor = await staffSignIn('sam.super', true);
@@ -222,5 +224,5 @@ describe('representative console', () => {
     expect(await own.getByRole('cell', { name: 'sam.super' }).count()).toBe(0);
     expect(await representative.getByRole('textbox', { name: 'Staff member' }).count()).toBe(0);
     await expectNoAxeViolations(representative, 'console audit (representative)');
-  });
+  }, 240_000);
 });

@@ -477,7 +477,13 @@ describe.each(targets)('representative console ($name)', (target) => {
       expect(code(await customer.signInPassword('locked001', PASSWORD))).toBe(1203);
       expect(code(await customer.signInPassword('blocked01', PASSWORD))).toBe(1401);
 
-      expect(code(await c.lift('locked001', 'unlock', 'Verified by call-back'))).toBe(1200);
+      const unlocked = await c.lift('locked001', 'unlock', 'Verified by call-back');
+      expect(code(unlocked)).toBe(1200);
+      // The answer shows the account as it is now.
+      expect(json<{ status: string; failedLogins: number }>(unlocked).successData).toMatchObject({
+        status: 'active',
+        failedLogins: 0,
+      });
       expectFailureEnvelope(await c.lift('locked001', 'unlock'), 200, 1409);
       expectFailureEnvelope(await c.lift('locked001', 'unblock'), 200, 1409);
       expect(code(await c.lift('blocked01', 'unblock', 'Fraud check cleared'))).toBe(1200);

@@ -24,7 +24,7 @@ import { codeHash, newCode } from '../lib/otp.ts';
 import { clientKey, refuseOver } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { notifyOwner } from '../services/account-security.ts';
-import { findAccount } from '../services/accounts.ts';
+import { findAccount, findAccountById } from '../services/accounts.ts';
 import { StaffStore } from './staff.ts';
 
 /**
@@ -440,7 +440,8 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
       });
       await notifyOwner(ctx, request, account, liftEvents[body.action]);
       request.log.info({ staff: staff.name, account: account.id, action: body.action }, 'console: lifted');
-      return answer(request, reply, Status.SUCCESS, { successData: await customerView(staff, account) });
+      const lifted = (await findAccountById(db, account.id)) ?? account;
+      return answer(request, reply, Status.SUCCESS, { successData: await customerView(staff, lifted) });
     },
   });
 
