@@ -1,13 +1,12 @@
 import {
-  type CallName,
   cookies,
   type DevicePush,
   type DeviceRegistration,
+  deviceOutcomeTables,
   headers,
   newRequestId,
   outcomeMessages,
   outcomesOf,
-  outcomeTables,
   type PushDecision,
   paths,
   Status,
@@ -20,17 +19,21 @@ import { settings } from './settings.ts';
 /** A call's answer: its data, or the device app's text for its code (from the outcome table). */
 export type Answer<T> = { ok: true; data: T } | { ok: false; code: number; message: string };
 
+/** The device's own calls (the widget it hosts to add an account makes its own). */
+const tables = deviceOutcomeTables;
+type CallName = keyof typeof tables;
+
 const client = () => new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName });
 
 /** The text of a failed call: the message key its outcome table gives the code, in our catalog. */
 export function failureText(call: CallName, code: number): string {
-  const outcome = outcomesOf(outcomeTables[call])[code];
+  const outcome = outcomesOf(tables[call])[code];
   const key = outcome ? outcomeMessages(outcome)[0] : undefined;
   return (key && messages.outcomes[key]) || messages.somethingWrong;
 }
 
 async function post<T>(call: CallName, body: unknown): Promise<Answer<T>> {
-  const { method, path } = outcomeTables[call];
+  const { method, path } = tables[call];
   try {
     const result = await client().request<T>(method as 'POST', path, { body });
     if (result.status.code === Status.SUCCESS && result.http < 300) {

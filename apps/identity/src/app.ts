@@ -13,6 +13,8 @@ import Fastify, {
 import pino, { type DestinationStream } from 'pino';
 import { AuditTrail } from './audit/audit.ts';
 import type { Config } from './config.ts';
+import { consolePlugin } from './console/plugin.ts';
+import { readDemoStaff, StaffStore, seedDemoStaff } from './console/staff.ts';
 import type { Context } from './context.ts';
 import { CredentialCipher } from './credentials/cipher.ts';
 import { CredentialStore } from './credentials/store.ts';
@@ -289,6 +291,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(trustedDevicePlugin, ctx);
   await app.register(securityPagePlugin, ctx);
   await app.register(clientLogsPlugin, ctx);
+  await app.register(consolePlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin);
   if (config.serveApps) {
@@ -304,6 +307,11 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
       ctx.credentials,
     );
     if (created) app.log.info({ created }, 'demo accounts seeded');
+    const staff = await seedDemoStaff(
+      new StaffStore(db, clock, hasher, config),
+      readDemoStaff(new URL('../../../demo/staff.json', import.meta.url)),
+    );
+    if (staff) app.log.info({ created: staff }, 'demo staff seeded');
   }
 
   const stopCleanUp = scheduleCleanUp(ctx, (fields, message) => app.log.info(fields, message));

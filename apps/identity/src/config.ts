@@ -143,6 +143,17 @@ const schema = z
     DEVICE_CLIENT_WINDOW_SECONDS: int(1, 3600).default(60),
     DEVICE_STREAMS_PER_KEY: int(1, 100).default(3),
     DEVICE_STREAMS_MAX: int(1, 1_000_000).default(2000),
+    // The representative console (apps/console; docs/decisions/028-representative-console.md).
+    STAFF_IDLE_MINUTES: int(1, 24 * 60).default(15),
+    STAFF_ABSOLUTE_MINUTES: int(1, 24 * 60).default(10 * 60),
+    STAFF_LOCKOUT_FAILURES: int(1, 100).default(5),
+    STAFF_LOCKOUT_MINUTES: int(1, 24 * 60).default(15),
+    REP_CODE_MINUTES: int(1, 24 * 60).default(10),
+    CONSOLE_LOOKUP_MAX: int(1, 100_000).default(60),
+    CONSOLE_CODE_MAX: int(1, 100_000).default(20),
+    CONSOLE_LIFT_MAX: int(1, 100_000).default(20),
+    CONSOLE_RATE_WINDOW_MINUTES: int(1, 24 * 60).default(60),
+    CONSOLE_ALERT_PERCENT: int(1, 100).default(75),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -301,6 +312,22 @@ export type Config = {
   };
   /** The number security notices tell the customer to call ("If this wasn't you, call …"). */
   supportPhone: string;
+  /**
+   * The representative console: staff sessions' idle and absolute limits, failed sign-ins before a
+   * staff lockout and its length, the temporary security code's life, and per-staff limits on
+   * lookups, codes and lifts in a window, with an alert line in the log past alertPercent of a limit.
+   */
+  console: {
+    idleMs: number;
+    absoluteMs: number;
+    lockoutFailures: number;
+    lockoutMs: number;
+    repCodeMs: number;
+    lookups: { max: number; windowMs: number };
+    codes: { max: number; windowMs: number };
+    lifts: { max: number; windowMs: number };
+    alertPercent: number;
+  };
   seedDemo: boolean;
   devCompanions: boolean;
   serveApps: boolean;
@@ -674,6 +701,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rate: window(v.SECURITY_RATE_MAX, v.SECURITY_RATE_WINDOW_SECONDS),
     },
     supportPhone: v.SUPPORT_PHONE,
+    console: {
+      idleMs: v.STAFF_IDLE_MINUTES * 60_000,
+      absoluteMs: v.STAFF_ABSOLUTE_MINUTES * 60_000,
+      lockoutFailures: v.STAFF_LOCKOUT_FAILURES,
+      lockoutMs: v.STAFF_LOCKOUT_MINUTES * 60_000,
+      repCodeMs: v.REP_CODE_MINUTES * 60_000,
+      lookups: window(v.CONSOLE_LOOKUP_MAX, v.CONSOLE_RATE_WINDOW_MINUTES * 60),
+      codes: window(v.CONSOLE_CODE_MAX, v.CONSOLE_RATE_WINDOW_MINUTES * 60),
+      lifts: window(v.CONSOLE_LIFT_MAX, v.CONSOLE_RATE_WINDOW_MINUTES * 60),
+      alertPercent: v.CONSOLE_ALERT_PERCENT,
+    },
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
     serveApps: v.SERVE_APPS,

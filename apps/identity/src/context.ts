@@ -32,4 +32,5 @@ export type Context = {
   cookieNames: CookieNames;
 };
 
-export type CookieNames = { session: string; device: string; recovery: string };
+/** staff: the console's session cookie (path /api/console), never a customer's. */
+export type CookieNames = { session: string; device: string; recovery: string; staff: string };

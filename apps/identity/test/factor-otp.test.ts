@@ -378,13 +378,16 @@ describe.each(targets)('one-time-code second factor ($name)', (target) => {
     ).toBe(1200);
   });
 
-  test('representative code: 1428 (no representative console yet), not counted', async () => {
+  test('representative code without a code issued: 1428, counted as a wrong try (the console issues codes: console.test.ts)', async () => {
     const { client, account, ctx } = await start();
     const body = expectFailureEnvelope(await check(client, 'rep', '123456'), 200, 1428);
     expect(body.responseBaseInfo.status.message).toBe(NOT_RECOGNIZED);
-    expect(
-      await ctx.db.selectFrom('otp_counters').selectAll().where('account_id', '=', account.id).execute(),
-    ).toEqual([]);
+    const counters = await ctx.db
+      .selectFrom('otp_counters')
+      .select(['channel', 'wrong_tries'])
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(counters).toEqual([{ channel: 'factor:rep', wrong_tries: 1 }]);
     expectFailureEnvelope(await check(new Client((await h.start()).app), 'rep', '123456'), 401, 4401);
   });
 

@@ -4,6 +4,8 @@
  * ('@gatehouse/contract'), schemas included; the clients import this.
  */
 
+export type { ConsoleAuditEvent, ConsoleCustomer, ConsoleStaff } from './console.ts';
+export * from './console-messages.ts';
 export type { DevicePush, DeviceRegistration, P256PublicKey, PushContent } from './device.ts';
 export * from './device-core.ts';
 export * from './device-messages.ts';

@@ -1,4 +1,6 @@
 export * from './app-code-messages.ts';
+export * from './console.ts';
+export * from './console-messages.ts';
 export * from './device.ts';
 export * from './device-messages.ts';
 export * from './envelope.ts';

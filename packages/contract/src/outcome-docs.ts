@@ -1,3 +1,4 @@
+import type { ConsoleCallName } from './outcomes.ts';
 import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';
 
@@ -90,7 +91,9 @@ const securityConfirmationDocs = {
     'Unknown, expired, finished, or ended by too many wrong codes (an id of another session alike)',
 };
 
-export const outcomeDocs: Readonly<Record<AnyCallName, Readonly<Record<number, string>>>> = {
+export const outcomeDocs: Readonly<
+  Record<Exclude<AnyCallName, ConsoleCallName>, Readonly<Record<number, string>>>
+> = {
   passwordAuthentication: {
     [Status.SUCCESS]:
       'Password correct: the login transaction starts (new ET cookie, new XSRF-TOKEN); continue with session login',
@@ -205,13 +208,13 @@ export const outcomeDocs: Readonly<Record<AnyCallName, Readonly<Record<number, s
       'No recovery flow of a known user, and no session whose factor is due (HTTP 401)',
   },
   otpCheckRep: {
-    [Status.SUCCESS]: 'Not sent yet: there is no representative console, so no code is right',
-    [Status.PASSWORD_EXPIRED]: checkDocs[Status.PASSWORD_EXPIRED],
+    ...checkDocs,
+    [Status.SUCCESS]:
+      'The temporary security code a representative issued for this account in the console (REP_CODE_MINUTES, single use): signed in (login) or proved again (step-up), as with any factor',
     [Status.INCORRECT_CODE]:
-      "Every code: 'Security code not recognized. Try again.' (not counted as a wrong try)",
+      "'Security code not recognized. Try again.' (wrong, expired, replaced, used, or issued for another customer): counted as a wrong try",
     [Status.LIMIT_REACHED]:
-      'Not sent yet: no code is counted as a wrong try without a representative console',
-    [Status.UNAUTHENTICATED]: noSession,
+      'FACTOR_MAX_WRONG_TRIES wrong codes (per account): refused for FACTOR_LOCKOUT_MINUTES; the login transaction ends',
   },
   passwordStatus: {
     [Status.SUCCESS]: 'Normal: the update is a PUT',
@@ -417,6 +420,62 @@ export const outcomeDocs: Readonly<Record<AnyCallName, Readonly<Record<number, s
   },
 };
 
+const consoleNoSession =
+  'No console session (a customer session or none): sign in with name, password and authenticator code (HTTP 401)';
+const consoleRefusedDoc =
+  "Not permitted: a representative on a staff member's customer account, anyone on their own, or another staff member's audit";
+/** The representative console's calls (docs/decisions/028-representative-console.md). */
+export const consoleOutcomeDocs: Record<ConsoleCallName, Readonly<Record<number, string>>> = {
+  consoleSignIn: {
+    [Status.SUCCESS]:
+      'Name and password right: the authenticator-app code is due (a short-lived staff cookie, path /api/console)',
+    [Status.FORBIDDEN]: 'Unknown name, wrong password or a disabled staff member (one answer for all)',
+    [Status.LIMIT_REACHED]: 'STAFF_LOCKOUT_FAILURES failed sign-ins: refused for STAFF_LOCKOUT_MINUTES',
+  },
+  consoleFactor: {
+    [Status.SUCCESS]:
+      'Signed in: a new staff session cookie; it ends after STAFF_IDLE_MINUTES without a call',
+    [Status.INCORRECT_CODE]: 'Wrong authenticator code, or one accepted before (replay)',
+    [Status.LIMIT_REACHED]: 'STAFF_LOCKOUT_FAILURES failed sign-ins: refused for STAFF_LOCKOUT_MINUTES',
+    [Status.UNAUTHENTICATED]: 'No password step in progress, or it expired',
+  },
+  consoleSession: {
+    [Status.SUCCESS]: 'successData: the signed-in staff member (name, role, idle minutes)',
+    [Status.UNAUTHENTICATED]: consoleNoSession,
+  },
+  consoleSignOut: { [Status.SUCCESS]: 'Signed out (also without a session)' },
+  consoleCustomer: {
+    [Status.SUCCESS]:
+      'successData: state, masked contacts, enrolled factors, recent security events of the customer with exactly this username',
+    [Status.UNKNOWN_TRANSACTION]: 'No customer has exactly this username',
+    [Status.UNAUTHENTICATED]: consoleNoSession,
+  },
+  consoleIssueCode: {
+    [Status.SUCCESS]:
+      'successData.code: 6 digits, shown this once; it replaces any live code of the customer and expires after REP_CODE_MINUTES',
+    [Status.FORBIDDEN]: consoleRefusedDoc,
+    [Status.UNKNOWN_TRANSACTION]: 'No customer has exactly this username',
+    [Status.ALREADY_ANSWERED]: 'The account is locked, blocked or closed: lift the block first',
+    [Status.UNAUTHENTICATED]: consoleNoSession,
+  },
+  consoleLift: {
+    [Status.SUCCESS]: 'Lifted; the customer is told by e-mail',
+    [Status.FORBIDDEN]: consoleRefusedDoc,
+    [Status.UNKNOWN_TRANSACTION]: 'No customer has exactly this username',
+    [Status.ALREADY_ANSWERED]: 'The account is not in the state this action lifts',
+    [Status.UNAUTHENTICATED]: consoleNoSession,
+  },
+  consoleAudit: {
+    [Status.SUCCESS]: 'successData.events: console actions, newest first (a representative: only their own)',
+    [Status.FORBIDDEN]: consoleRefusedDoc,
+    [Status.UNAUTHENTICATED]: consoleNoSession,
+  },
+};
+
 /** The description of a code of a call: its own line, else the generic one. */
 export const outcomeDoc = (call: AnyCallName, code: number): string =>
-  outcomeDocs[call][code] ?? genericOutcomeDocs[code] ?? '';
+  (call in consoleOutcomeDocs
+    ? consoleOutcomeDocs[call as ConsoleCallName]
+    : outcomeDocs[call as Exclude<AnyCallName, ConsoleCallName>])[code] ??
+  genericOutcomeDocs[code] ??
+  '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { genericOutcomeDocs, outcomeDocs } from './outcome-docs.ts';
+import { consoleOutcomeDocs, genericOutcomeDocs, outcomeDocs } from './outcome-docs.ts';
 import {
   type CallName,
   type Codes,
@@ -16,6 +16,9 @@ import { serverMessages } from './server-messages.ts';
 import { Status } from './status.ts';
 
 const tables = Object.entries(allOutcomeTables) as Array<[AnyCallName, OutcomeTable]>;
+const docsOf = (call: string): Readonly<Record<number, string>> =>
+  (outcomeDocs as Record<string, Record<number, string>>)[call] ??
+  (consoleOutcomeDocs as Record<string, Record<number, string>>)[call]!;
 const statusCodes = new Set<number>(Object.values(Status));
 
 describe('outcome tables', () => {
@@ -25,6 +28,8 @@ describe('outcome tables', () => {
     for (const [call, table] of tables) expect(anyCallOf(table.method, table.path)).toBe(call);
     for (const [call, table] of Object.entries(outcomeTables) as Array<[CallName, OutcomeTable]>)
       expect(callOf(table.method, table.path)).toBe(call);
+    // The specs' callOf (the clients') does not know the console's calls.
+    expect(callOf('GET', '/console/audit')).toBeUndefined();
     expect(callOf('GET', '/no/such/path')).toBeUndefined();
     expect(anyCallOf('GET', '/no/such/path')).toBeUndefined();
   });
@@ -52,10 +57,9 @@ describe('outcome tables', () => {
   it('describe every code they hold, and nothing else', () => {
     for (const [call, table] of tables) {
       const codes = outcomesOf(table);
-      for (const code of Object.keys(outcomeDocs[call]))
-        expect(codes, `${call} ${code}`).toHaveProperty(code);
+      for (const code of Object.keys(docsOf(call))) expect(codes, `${call} ${code}`).toHaveProperty(code);
       for (const code of Object.keys(table.codes))
-        expect(outcomeDocs[call][Number(code)], `${call} ${code}`).toBeTruthy();
+        expect(docsOf(call)[Number(code)], `${call} ${code}`).toBeTruthy();
     }
     for (const code of Object.keys(genericOutcomes)) expect(genericOutcomeDocs[Number(code)]).toBeTruthy();
   });
@@ -98,9 +102,9 @@ describe('outcome tables', () => {
     expect((outcomeTables.totpAuthentication.codes as Codes)[1491]?.unsent).toBeUndefined();
   });
 
-  it('keep the security page apart from the tables the login routes carry; every security call asks for a step-up', () => {
+  it('keep the security page, the device app and the console apart from the tables the login routes carry; every security call asks for a step-up', () => {
     for (const call of Object.keys(allOutcomeTables)) {
-      expect(call.startsWith('security'), call).toBe(!(call in outcomeTables));
+      expect(/^(security|device|devDemo|console)/.test(call), call).toBe(!(call in outcomeTables));
     }
     for (const call of Object.keys(allOutcomeTables).filter((c) => c.startsWith('security'))) {
       expect(securityClientAction(call as never, 1412)).toEqual({ kind: 'ERROR', error: 'stepUpRequired' });

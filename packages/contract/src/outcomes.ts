@@ -1,4 +1,4 @@
-import { paths } from './paths.ts';
+import { consolePaths, paths } from './paths.ts';
 import type { passwordUpdateMessages } from './recovery-messages.ts';
 import type { serverMessages } from './server-messages.ts';
 
@@ -326,14 +326,8 @@ export const outcomeTables = {
   otpCheckRep: {
     method: 'PUT',
     path: paths.otpRep,
-    codes: {
-      // No representative console yet: every code is 1428 (docs/api.md).
-      1200: unsent(success),
-      1205: unsent(incorrectCodeServer),
-      1428: fail('securityCodeNotRecognized', incorrectCodeServer),
-      1491: unsent(limitToRep),
-      4401: noSession,
-    },
+    // The code a representative issued in the console (docs/decisions/028-representative-console.md).
+    codes: { ...otpCheck, 1401: fail('noLoginInProgress', undefined, 401) },
   },
   passwordStatus: {
     method: 'POST',
@@ -402,73 +396,6 @@ export const outcomeTables = {
       4401: noSession,
     },
   },
-  devicePushes: {
-    method: 'POST',
-    path: paths.devicePushes,
-    codes: { 1200: ok('success', success), 1403: fail('deviceProofRefused') },
-  },
-  devicePushAnswer: {
-    method: 'POST',
-    path: paths.devicePushAnswer,
-    codes: {
-      1200: ok('pushAnswered', success),
-      1403: fail('deviceProofRefused'),
-      1404: fail('pushUnknown'),
-      1409: fail('pushAlreadyAnswered'),
-      1410: fail('pushExpired'),
-    },
-  },
-  deviceStream: {
-    method: 'POST',
-    path: paths.deviceStream,
-    // 200 text/event-stream on success (not an envelope: `raw`); a refused proof answers the envelope.
-    body: 'raw',
-    codes: { 1200: raw, 1403: fail('deviceProofRefused') },
-  },
-  deviceRegister: {
-    method: 'POST',
-    path: paths.deviceRegister,
-    codes: {
-      1200: ok('deviceRegistered', success),
-      1403: fail(['deviceNeedsFactor', 'deviceProofRefused']),
-      4401: fail('sessionExpired', undefined, 401),
-    },
-  },
-  deviceRegistrations: {
-    method: 'POST',
-    path: paths.deviceRegistrations,
-    codes: { 1200: ok('success', success), 1403: fail('deviceProofRefused') },
-  },
-  deviceRename: {
-    method: 'POST',
-    path: paths.deviceRename,
-    codes: {
-      1200: ok('deviceRenamed', success),
-      1403: fail('deviceProofRefused'),
-      1404: fail('pushUnknown'),
-    },
-  },
-  deviceRemove: {
-    method: 'POST',
-    path: paths.deviceRemove,
-    codes: {
-      1200: ok('deviceRemoved', success),
-      1403: fail('deviceProofRefused'),
-      1404: fail('pushUnknown'),
-    },
-  },
-  devDemoDevices: { method: 'GET', path: paths.devDemoDevices, body: 'raw', codes: { 1200: raw } },
-  devDemoTokens: { method: 'GET', path: paths.devDemoTokens, body: 'raw', codes: { 1200: raw } },
-  devDemoDeviceClaim: {
-    method: 'POST',
-    path: paths.devDemoDeviceClaim,
-    codes: {
-      1200: ok('deviceRegistered', success),
-      1403: fail('deviceProofRefused'),
-      1404: fail('demoDeviceUnknown'),
-    },
-  },
-
   // Widget spec §4 "Token flow" and the authenticator-app status mapping (factors/token, factors/totp).
   // The widget's screens: packages/signin/src/screens/app-codes (decision 024).
   svipStatus: {
@@ -516,6 +443,172 @@ export const outcomeTables = {
     },
   },
 } as const satisfies Record<string, OutcomeTable>;
+
+/**
+ * The companion device app's calls (apps/device; docs/decisions/022-push-and-device.md) and the
+ * development routes it uses: a table of their own, so the widget and the portal, which read
+ * outcomeTables, never carry them. Built by a call marked pure, as the console's below.
+ */
+export const deviceOutcomeTables = /* @__PURE__ */ deviceTables();
+
+function deviceTables() {
+  return {
+    devicePushes: {
+      method: 'POST',
+      path: paths.devicePushes,
+      codes: { 1200: ok('success', success), 1403: fail('deviceProofRefused') },
+    },
+    devicePushAnswer: {
+      method: 'POST',
+      path: paths.devicePushAnswer,
+      codes: {
+        1200: ok('pushAnswered', success),
+        1403: fail('deviceProofRefused'),
+        1404: fail('pushUnknown'),
+        1409: fail('pushAlreadyAnswered'),
+        1410: fail('pushExpired'),
+      },
+    },
+    deviceStream: {
+      method: 'POST',
+      path: paths.deviceStream,
+      // 200 text/event-stream on success (not an envelope: `raw`); a refused proof answers the envelope.
+      body: 'raw',
+      codes: { 1200: raw, 1403: fail('deviceProofRefused') },
+    },
+    deviceRegister: {
+      method: 'POST',
+      path: paths.deviceRegister,
+      codes: {
+        1200: ok('deviceRegistered', success),
+        1403: fail(['deviceNeedsFactor', 'deviceProofRefused']),
+        4401: fail('sessionExpired', undefined, 401),
+      },
+    },
+    deviceRegistrations: {
+      method: 'POST',
+      path: paths.deviceRegistrations,
+      codes: { 1200: ok('success', success), 1403: fail('deviceProofRefused') },
+    },
+    deviceRename: {
+      method: 'POST',
+      path: paths.deviceRename,
+      codes: {
+        1200: ok('deviceRenamed', success),
+        1403: fail('deviceProofRefused'),
+        1404: fail('pushUnknown'),
+      },
+    },
+    deviceRemove: {
+      method: 'POST',
+      path: paths.deviceRemove,
+      codes: {
+        1200: ok('deviceRemoved', success),
+        1403: fail('deviceProofRefused'),
+        1404: fail('pushUnknown'),
+      },
+    },
+    devDemoDevices: { method: 'GET', path: paths.devDemoDevices, body: 'raw', codes: { 1200: raw } },
+    devDemoTokens: { method: 'GET', path: paths.devDemoTokens, body: 'raw', codes: { 1200: raw } },
+    devDemoDeviceClaim: {
+      method: 'POST',
+      path: paths.devDemoDeviceClaim,
+      codes: {
+        1200: ok('deviceRegistered', success),
+        1403: fail('deviceProofRefused'),
+        1404: fail('demoDeviceUnknown'),
+      },
+    },
+  } as const satisfies Record<string, OutcomeTable>;
+}
+
+export type DeviceCallName = keyof typeof deviceOutcomeTables;
+
+/**
+ * The representative console's calls (apps/console; docs/decisions/028-representative-console.md):
+ * a table of their own, so the widget and the portal, which read outcomeTables, never carry them.
+ * No client action: the console shows the server's text.
+ */
+const consoleNoSession = fail(['consoleSignInRequired', 'sessionExpired'], undefined, 401);
+const consoleRefused = fail(['consoleNotPermitted', 'consoleOwnAccount', 'consoleStaffAccount']);
+export const consoleOutcomeTables = /* @__PURE__ */ consoleTables();
+
+/**
+ * The console's tables, built by a call (marked pure above) rather than written as a constant: a
+ * bundler drops an unused call whole, where an unused object literal would leave its reads of
+ * consolePaths behind, and with them the paths, in the widget's and the portal's login routes.
+ */
+function consoleTables() {
+  return {
+    consoleSignIn: {
+      method: 'POST',
+      path: consolePaths.consoleSession,
+      codes: {
+        1200: ok('consoleFactorDue'),
+        1403: fail('consoleSignInRefused'),
+        1491: fail('consoleStaffLocked'),
+      },
+    },
+    consoleFactor: {
+      method: 'POST',
+      path: consolePaths.consoleFactor,
+      codes: {
+        1200: ok('consoleSignedIn'),
+        1428: fail('consoleCodeRefused'),
+        1491: fail('consoleStaffLocked'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleSession: {
+      method: 'GET',
+      path: consolePaths.consoleSession,
+      codes: { 1200: ok('consoleSignedIn'), 4401: consoleNoSession },
+    },
+    consoleSignOut: {
+      method: 'DELETE',
+      path: consolePaths.consoleSession,
+      codes: { 1200: noContent },
+    },
+    consoleCustomer: {
+      method: 'POST',
+      path: consolePaths.consoleCustomer,
+      codes: {
+        1200: ok('consoleCustomerFound'),
+        1404: fail('consoleCustomerUnknown'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleIssueCode: {
+      method: 'POST',
+      path: consolePaths.consoleIssueCode,
+      codes: {
+        1200: ok('consoleCodeIssued'),
+        1403: consoleRefused,
+        1404: fail('consoleCustomerUnknown'),
+        1409: fail('consoleCustomerNotActive'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleLift: {
+      method: 'POST',
+      path: consolePaths.consoleLift,
+      codes: {
+        1200: ok('consoleLifted'),
+        1403: consoleRefused,
+        1404: fail('consoleCustomerUnknown'),
+        1409: fail('consoleNothingToLift'),
+        4401: consoleNoSession,
+      },
+    },
+    consoleAudit: {
+      method: 'GET',
+      path: consolePaths.consoleAudit,
+      codes: { 1200: ok('success'), 1403: fail('consoleNotPermitted'), 4401: consoleNoSession },
+    },
+  } as const satisfies Record<string, OutcomeTable>;
+}
+
+export type ConsoleCallName = keyof typeof consoleOutcomeTables;
 
 export type CallName = keyof typeof outcomeTables;
 

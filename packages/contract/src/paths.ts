@@ -57,6 +57,22 @@ export const paths = {
   devDemoTokens: '/dev/demo-tokens',
 } as const;
 
+/**
+ * The representative console's calls (apps/console; docs/decisions/028-representative-console.md),
+ * under /api/console: a staff session cookie scoped to that path, never a customer's.
+ */
+export const consolePaths = {
+  /** POST name and password (first step); GET the signed-in staff member; DELETE signs out. */
+  consoleSession: '/console/session',
+  /** POST the authenticator-app code (second step). */
+  consoleFactor: '/console/session/factor',
+  /** POST an exact username: the customer's state (POST: the name stays out of URLs and logs). */
+  consoleCustomer: '/console/customers/lookup',
+  consoleIssueCode: '/console/customers/code',
+  consoleLift: '/console/customers/lift',
+  consoleAudit: '/console/audit',
+} as const;
+
 /** Screens of the sign-in app that the server names in `redirectPath` (widget spec §2). */
 export const redirectPaths = {
   prohibited: '/prohibited',

@@ -1,4 +1,14 @@
-import { type CallName, type Codes, type OutcomeTable, outcomeBuilders, outcomeTables } from './outcomes.ts';
+import {
+  type CallName,
+  type Codes,
+  type ConsoleCallName,
+  consoleOutcomeTables,
+  type DeviceCallName,
+  deviceOutcomeTables,
+  type OutcomeTable,
+  outcomeBuilders,
+  outcomeTables,
+} from './outcomes.ts';
 import { securityPaths } from './security-paths.ts';
 
 /**
@@ -104,9 +114,24 @@ export const securityOutcomeTables = {
 
 export type SecurityCallName = keyof typeof securityOutcomeTables;
 
-/** Every call the server serves: the widget's and portal's (outcomes.ts) and the security page's. */
-export const allOutcomeTables = { ...outcomeTables, ...securityOutcomeTables } as const;
-export type AnyCallName = CallName | SecurityCallName;
+/**
+ * Every call the server serves: the widget's and portal's (outcomes.ts), the device app's
+ * (deviceOutcomeTables), the security page's and the representative console's (consoleOutcomeTables).
+ */
+export const allOutcomeTables: typeof outcomeTables &
+  typeof deviceOutcomeTables &
+  typeof securityOutcomeTables &
+  typeof consoleOutcomeTables =
+  // A pure call, not an object spread: a bundler drops it (and the tables only it reads) from a
+  // client that never reads it, where a spread would be kept for its possible getters.
+  /* @__PURE__ */ Object.assign(
+    {},
+    outcomeTables,
+    deviceOutcomeTables,
+    securityOutcomeTables,
+    consoleOutcomeTables,
+  );
+export type AnyCallName = CallName | DeviceCallName | SecurityCallName | ConsoleCallName;
 
 /** The call of a method and path (relative to API_BASE) among all tables, or undefined. */
 export function anyCallOf(method: string, path: string): AnyCallName | undefined {

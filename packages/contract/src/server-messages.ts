@@ -1,4 +1,5 @@
 import { appCodeMessages } from './app-code-messages.ts';
+import { consoleMessages } from './console-messages.ts';
 import { deviceMessages } from './device-messages.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { pushMessages } from './push-messages.ts';
@@ -18,7 +19,8 @@ export const serverMessages: typeof loginMessages &
   typeof pushMessages &
   typeof appCodeMessages &
   typeof deviceMessages &
-  typeof securityMessages = /* @__PURE__ */ Object.assign(
+  typeof securityMessages &
+  typeof consoleMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
   identityMessages,
@@ -29,4 +31,5 @@ export const serverMessages: typeof loginMessages &
   appCodeMessages,
   deviceMessages,
   securityMessages,
+  consoleMessages,
 );

@@ -46,6 +46,17 @@ export const auditEvents = [
   'security.contact-removed',
   'security.trusted-browser-revoked',
   'security.session-ended',
+  // The representative console (console/plugin.ts): every one names the staff member (staff_id).
+  'console-sign-in',
+  'console-sign-in-failed',
+  'console-sign-out',
+  'console-lookup',
+  'rep-code-issued',
+  'console-unlock',
+  'console-unblock',
+  'console-unlock-recovery',
+  'console-require-password-reset',
+  'console-refused',
 ] as const;
 export type AuditEvent = (typeof auditEvents)[number];
 
@@ -57,6 +68,8 @@ export type AuditEntry = {
   outcome: AuditOutcome;
   accountId?: string | null | undefined;
   journeyId?: string | null | undefined;
+  /** A console action: the staff member who acted. */
+  staffId?: string | null | undefined;
   detail?: Record<string, string | number | boolean | null>;
 };
 
@@ -79,6 +92,7 @@ export class AuditTrail {
         request_id: request ? String(request.id) : null,
         detail: JSON.stringify(entry.detail ?? {}),
         user_agent: request?.headers['user-agent']?.slice(0, 300) ?? null,
+        staff_id: entry.staffId ?? null,
       })
       .execute();
   }

@@ -143,6 +143,8 @@ export interface AuditEventsTable {
   detail: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** The browser's User-Agent (cut at 300 characters), for the security page's activity. */
   user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A console action: the staff member who acted (console/migrations/021). */
+  staff_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RateLimitsTable {
@@ -256,7 +258,54 @@ export interface PushTransactionsTable {
   completed_at: Timestamp | null;
 }
 
+/** A staff member of the representative console (console/migrations/020). */
+export interface StaffTable {
+  id: Generated<string>;
+  name: string;
+  /** representative | supervisor */
+  role: string;
+  password_hash: string;
+  totp_secret: Uint8Array;
+  totp_key_id: string;
+  totp_last_step: ColumnType<string | number | null, number | null | undefined, number | null>;
+  customer_username_key: string | null;
+  failed_sign_ins: Generated<number>;
+  locked_until: Timestamp | null;
+  /** active | disabled */
+  status: Generated<string>;
+  created_at: Timestamp;
+}
+
+export interface StaffSessionsTable {
+  id: string;
+  staff_id: string;
+  /** factor | active */
+  stage: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  idle_expires_at: Timestamp;
+  absolute_expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  end_reason: string | null;
+  client_ip: string | null;
+}
+
+/** A temporary security code a representative issued (only its HMAC). */
+export interface RepCodesTable {
+  id: Generated<string>;
+  account_id: string;
+  staff_id: string | null;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
 export interface Database {
+  staff: StaffTable;
+  staff_sessions: StaffSessionsTable;
+  rep_codes: RepCodesTable;
   accounts: AccountsTable;
   password_history: PasswordHistoryTable;
   credentials: CredentialsTable;
@@ -279,6 +328,8 @@ export type Session = Selectable<SessionsTable>;
 export type Journey = Selectable<JourneysTable>;
 export type CredentialRow = Selectable<CredentialsTable>;
 export type PushTransaction = Selectable<PushTransactionsTable>;
+export type Staff = Selectable<StaffTable>;
+export type StaffSession = Selectable<StaffSessionsTable>;
 
 /**
  * A phone or e-mail credential as the contact helpers give it (credentials/contacts.ts): the shape

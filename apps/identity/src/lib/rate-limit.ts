@@ -26,7 +26,10 @@ export function clientKey(ip: string): string {
     .join(':')}::/64`;
 }
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** `hits`: the window's count with this hit (the database limiter's; an alert reads it). */
+export type RateDecision =
+  | { allowed: true; hits?: number }
+  | { allowed: false; retryAfterSeconds: number; hits?: number };
 export type RateRule = { max: number; windowMs: number };
 
 /**
@@ -52,9 +55,13 @@ export class RateLimiter {
         window_ms = ${windowMs}
       returning hits, window_start`.execute(this.db);
     const { hits, window_start } = row.rows[0]!;
-    if (hits <= max) return { allowed: true };
+    if (hits <= max) return { allowed: true, hits };
     const resetAt = new Date(window_start).getTime() + windowMs;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)) };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
+      hits,
+    };
   }
 
   /**
@@ -67,7 +74,7 @@ export class RateLimiter {
 }
 
 /** The 429 envelope with Retry-After when a decision refuses. */
-function refuseOver(request: FastifyRequest, key: string, decision: RateDecision): void {
+export function refuseOver(request: FastifyRequest, key: string, decision: RateDecision): void {
   if (decision.allowed) return;
   request.log.warn({ limit: key.split(':').slice(0, 2).join(':') }, 'rate limited');
   throw new ApiError(

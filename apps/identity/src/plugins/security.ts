@@ -23,8 +23,12 @@ export class Csrf {
   constructor(private readonly ctx: Context) {
     this.key = hmac(ctx.config.sessionSecret, 'gatehouse-csrf-v1');
   }
-  binding(sessionToken: string | undefined, anonymous: string | undefined): string | undefined {
-    if (sessionToken) return `s:${sha256(sessionToken)}`;
+  binding(
+    sessionToken: string | undefined,
+    anonymous: string | undefined,
+    kind: 's' | 'c' = 's',
+  ): string | undefined {
+    if (sessionToken) return `${kind}:${sha256(sessionToken)}`;
     if (anonymous) return `a:${sha256(anonymous)}`;
     return undefined;
   }
@@ -38,6 +42,16 @@ export class Csrf {
     if (!nonce || !signature || rest.length) return false;
     return safeEqual(signature, hmac(this.key, `${binding}|${nonce}`));
   }
+  /**
+   * A console CSRF token bound to a staff session token, or without one to the browser's anonymous
+   * binding (its GH_DEVICE cookie, set when absent). The console reads it from the X-XSRF-TOKEN
+   * response header and keeps it in memory: no cookie, so it never displaces the customer apps'.
+   */
+  consoleToken(staffToken: string | undefined, request?: FastifyRequest, reply?: FastifyReply): string {
+    let anonymous = request?.cookies[this.ctx.cookieNames.device];
+    if (!staffToken && !anonymous && reply) anonymous = issueDeviceCookie(this.ctx, reply);
+    return this.issue(this.binding(staffToken, anonymous, 'c') ?? 'c:none');
+  }
   /** Sets a fresh XSRF-TOKEN bound to the given session token (after sign-in or sign-out). */
   rebind(reply: FastifyReply, sessionToken: string | undefined, request: FastifyRequest) {
     let anonymous = request.cookies[this.ctx.cookieNames.device];
@@ -48,6 +62,10 @@ export class Csrf {
     reply.header(headers.csrf, token);
   }
 }
+
+/** Console routes (/api/console/…, by the route matched): CSRF bound to the staff cookie, header only. */
+const isConsoleRoute = (request: FastifyRequest): boolean =>
+  request.routeOptions.url?.startsWith(`${API_BASE}/console/`) === true;
 
 function allowedOrigin(ctx: Context, request: FastifyRequest, origin: string): boolean {
   const { publicOrigin, allowedOrigins, corsOrigins } = ctx.config;
@@ -156,14 +174,17 @@ export async function security(app: FastifyInstance, ctx: Context) {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     if (!handsOutToken(request)) return;
-    const sessionToken = request.cookies[ctx.cookieNames.session];
+    const consoleRoute = isConsoleRoute(request);
+    const sessionToken = request.cookies[consoleRoute ? ctx.cookieNames.staff : ctx.cookieNames.session];
     let anonymous = request.cookies[ctx.cookieNames.device];
     if (!sessionToken && !anonymous) anonymous = issueDeviceCookie(ctx, reply);
-    const binding = csrf.binding(sessionToken, anonymous);
-    let token = request.cookies[cookies.csrf];
+    const binding = csrf.binding(sessionToken, anonymous, consoleRoute ? 'c' : 's');
+    const sent = request.headers[headers.csrf.toLowerCase()];
+    let token = consoleRoute ? (typeof sent === 'string' ? sent : undefined) : request.cookies[cookies.csrf];
     if (!csrf.verify(token, binding)) {
       token = csrf.issue(binding!);
-      reply.setCookie(cookies.csrf, token, cookieOptions(ctx, false));
+      // The console keeps its token from the header; only the customer apps read the cookie.
+      if (!consoleRoute) reply.setCookie(cookies.csrf, token, cookieOptions(ctx, false));
     }
     reply.header(headers.csrf, token);
     // Every state-changing request is checked, whatever its path: the path as written

@@ -36,10 +36,22 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
   const devices = await db.deleteFrom('trusted_devices').where('expires_at', '<', now).executeTakeFirst();
   const windows = await sql`delete from rate_limits
     where window_start + (window_ms * interval '1 millisecond') < ${now}`.execute(db);
+  const repCodes = await db.deleteFrom('rep_codes').where('expires_at', '<', before).executeTakeFirst();
+  const staffSessions = await db
+    .deleteFrom('staff_sessions')
+    .where((eb) =>
+      eb.or([
+        eb('ended_at', '<', before),
+        eb('absolute_expires_at', '<', before),
+        eb('idle_expires_at', '<', before),
+      ]),
+    )
+    .executeTakeFirst();
   const audit = await ctx.audit.prune(config.auditRetentionMs);
   return {
     journeys: count(journeys),
-    codes: count(codes),
+    codes: count(codes) + count(repCodes),
+    staffSessions: count(staffSessions),
     sessions: count(sessions),
     trustedDevices: count(devices),
     securityConfirmations: count(confirmations),

@@ -23,8 +23,13 @@ export function cookieNames(config: Config): CookieNames {
     session: `${prefix}${cookies.session}`,
     device: `${prefix}${cookies.device}`,
     recovery: `${prefix}${cookies.recovery}`,
+    // `__Host-` needs Path=/; the staff cookie's path is /api/console, so it takes `__Secure-`.
+    staff: `${config.cookieHostPrefix ? '__Secure-' : ''}${STAFF_COOKIE}`,
   };
 }
+
+/** The representative console's session cookie (console/plugin.ts), path /api/console. */
+export const STAFF_COOKIE = 'GH_STAFF';
 
 /** Cookie attributes of every cookie the service sets. */
 export function cookieOptions(ctx: Context, httpOnly = true) {

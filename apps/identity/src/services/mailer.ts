@@ -70,6 +70,23 @@ export const noticeMailTexts = {
     subject: '{0}: your account was recovered',
     body: `A one-time code sent to this address was used to recover your {0} account. Devices you had trusted will ask for a second factor again, and other sign-ins were ended.${noticeFooter}`,
   },
+  // A representative's action in the console (docs/decisions/028-representative-console.md).
+  'console-unlock': {
+    subject: '{0}: your account was unlocked',
+    body: `A representative unlocked your {0} account after too many failed passwords. You can sign in again.${noticeFooter}`,
+  },
+  'console-unblock': {
+    subject: '{0}: the block on your account was lifted',
+    body: `A representative lifted the security block on your {0} account. You can sign in again.${noticeFooter}`,
+  },
+  'console-unlock-recovery': {
+    subject: '{0}: account recovery is open again',
+    body: `A representative opened account recovery by e-mail for your {0} account again.${noticeFooter}`,
+  },
+  'console-require-password-reset': {
+    subject: '{0}: choose a new password at your next sign-in',
+    body: `A representative asked that your {0} account gets a new password: you will choose one at your next sign-in. Other sign-ins were ended.${noticeFooter}`,
+  },
 } as const;
 
 export function noticeMail(mail: NoticeMail): { subject: string; text: string } {

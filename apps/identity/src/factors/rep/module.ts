@@ -1,31 +1,153 @@
 import { otpCheck, paths, Status } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { REP_CHANNEL } from '../../console/plugin.ts';
 import type { Context } from '../../context.ts';
-import { answer } from '../../lib/http.ts';
+import { answer, noLoginInProgress } from '../../lib/http.ts';
+import { codeHash } from '../../lib/otp.ts';
 import { defineRoute } from '../../lib/route.ts';
+import { TryCounter } from '../app-codes.ts';
+import type { FactorJourney } from '../engine.ts';
 import type { FactorModule } from '../registry.ts';
 
 /**
- * The representative's code (widget spec §2 "Representative"). It is never in an account's list:
- * the widget opens its page when the list is empty or a channel's limit is reached. There is no
- * representative console yet (issue 13): every code answers 1428, not counted as a wrong try.
+ * The representative's code (widget spec §2 "Rep page"): the temporary security code a
+ * representative issued for this customer in the console (console/plugin.ts; decision 028). It is
+ * never in an account's list: the widget opens its page when the list is empty, a channel's limit is
+ * reached, or the customer follows 'Can't receive the code?'. The code is the customer's, not a
+ * journey's (the representative knows no journey): bound to the account by its HMAC, single use by
+ * one conditional UPDATE, REP_CODE_MINUTES long. Wrong tries count per account, reserved before any
+ * comparison (as every code: lib/otp.ts), FACTOR_MAX_WRONG_TRIES of them refuse the factor for
+ * FACTOR_LOCKOUT_MINUTES and end the login journey.
  */
+
+/** The counters' key in otp_counters. */
+export const REP_COUNTER = 'factor:rep';
+
+/**
+ * Reserves a wrong try before anything is compared (as lib/otp.ts): one conditional upsert adds it
+ * only while the count is under the limit, so a burst compares at most `max` codes. It sets no
+ * lock: only a compared wrong code that reaches the limit does, so a burst of the right code never
+ * locks anyone out. The try's number, or undefined when none is left.
+ */
+async function reserveTry(ctx: Context, accountId: string, max: number): Promise<number | undefined> {
+  const now = ctx.clock.now();
+  const reserved = await sql<{ wrong_tries: number }>`
+    insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
+    values (${accountId}, ${REP_COUNTER}, 1, 0, ${now})
+    on conflict (account_id, channel) do update set
+      wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
+      where otp_counters.wrong_tries < ${max}
+    returning wrong_tries`.execute(ctx.db);
+  return reserved.rows[0]?.wrong_tries;
+}
+
 function routes(app: FastifyInstance, ctx: Context) {
+  const tries = new TryCounter(ctx.db, ctx.clock, REP_COUNTER);
+  const { factor } = ctx.config;
+
+  const limitReached = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney,
+    end: boolean,
+  ) => {
+    if (end) await ctx.engine.fail(request, reply, fj, 'OTP-REP');
+    return answer(request, reply, Status.LIMIT_REACHED, { message: 'factorLimitReached' });
+  };
+  const incorrect = (request: FastifyRequest, reply: FastifyReply) =>
+    answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
+
   defineRoute(app, {
     method: 'PUT',
     path: paths.otpRep,
     tag: 'factors',
     summary:
-      "A representative's code. There is no representative console yet: every code answers 1428 (not counted as a wrong try).",
+      "Check the temporary security code a representative issued in the console (LOGIN signs in, STEPUP proves the factor again). Single use, REP_CODE_MINUTES, this customer's only.",
     body: otpCheck,
-    handler: async ({ request, reply }) => {
+    handler: async ({ request, reply, body }) => {
       const fj = await ctx.engine.require(request);
+      const account = fj.account;
+      if (account.status !== 'active') return limitReached(request, reply, fj, false);
       await ctx.limiter.enforce(request, [
         [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
-        [`code-check:account:${fj.account.id}`, ctx.config.codeCheck.account],
+        [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
       ]);
-      request.log.info({ account: fj.account.id }, 'second factor: representative code (no console)');
-      return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
+
+      // A lock refuses every code, uncompared, until it runs out; then the count starts again.
+      const state = await tries.state(account.id);
+      if (state?.locked_until) {
+        if (new Date(state.locked_until).getTime() > ctx.clock.now().getTime()) {
+          request.log.warn({ account: account.id, journey: fj.kind }, 'representative code: refused (limit)');
+          return limitReached(request, reply, fj, false);
+        }
+        await tries.clear(account.id, state.locked_until);
+      }
+      const reserved = await reserveTry(ctx, account.id, factor.maxWrongTries);
+      // The limit is taken by tries in flight (a burst): nothing is compared, answered as a wrong
+      // code (lib/otp.ts 'busy'); only a compared wrong code that reaches the limit locks.
+      if (reserved === undefined) return incorrect(request, reply);
+
+      const now = ctx.clock.now();
+      const hash = codeHash(ctx.config.otp.pepper, account.id, REP_CHANNEL, body.securityCode);
+      const accepted = await ctx.db
+        .updateTable('rep_codes')
+        .set({ used_at: now })
+        .where('account_id', '=', account.id)
+        .where('code_hash', '=', hash)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('id')
+        .executeTakeFirst();
+      if (accepted) {
+        await tries.clear(account.id);
+        const done = await ctx.engine.complete(request, reply, fj, 'OTP-REP', {
+          bindDevice: body.bindDevice,
+        });
+        if (!done) throw noLoginInProgress();
+        request.log.info({ account: account.id, journey: fj.kind }, 'representative code: verified');
+        return answer(request, reply, Status.SUCCESS, {
+          message: 'factorVerified',
+          successData: {
+            authenticated: true,
+            factor: 'OTP-REP',
+            ...(done.steppedUpAt ? { steppedUpAt: done.steppedUpAt.toISOString() } : {}),
+            ...(done.trustedUntil ? { trustedDeviceExpiresAt: done.trustedUntil.toISOString() } : {}),
+          },
+        });
+      }
+
+      // The right code, already used (a double submit, or the losers of a race): refused, not a guess.
+      const used = await ctx.db
+        .selectFrom('rep_codes')
+        .select('id')
+        .where('account_id', '=', account.id)
+        .where('code_hash', '=', hash)
+        .where('used_at', 'is not', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (used) {
+        await sql`update otp_counters set wrong_tries = greatest(wrong_tries - 1, 0)
+          where account_id = ${account.id} and channel = ${REP_COUNTER}`.execute(ctx.db);
+        request.log.info({ account: account.id }, 'representative code: used before');
+        return incorrect(request, reply);
+      }
+      await ctx.engine.wrong(request, fj, 'OTP-REP', reserved);
+      if (reserved >= factor.maxWrongTries) {
+        await ctx.db
+          .updateTable('otp_counters')
+          .set({ locked_until: new Date(ctx.clock.now().getTime() + factor.lockoutMs) })
+          .where('account_id', '=', account.id)
+          .where('channel', '=', REP_COUNTER)
+          .execute();
+        request.log.warn(
+          { account: account.id, journey: fj.kind },
+          'representative code: too many wrong codes',
+        );
+        return limitReached(request, reply, fj, true);
+      }
+      return incorrect(request, reply);
     },
   });
 }
@@ -36,6 +158,9 @@ export const repFactor: FactorModule = {
   offer: () => [],
   routes,
   limits: (config) => ({
+    REP_CODE_MINUTES: config.console.repCodeMs / 60_000,
+    FACTOR_MAX_WRONG_TRIES: config.factor.maxWrongTries,
+    FACTOR_LOCKOUT_MINUTES: config.factor.lockoutMs / 60_000,
     CODE_CHECK_SESSION_MAX: config.codeCheck.session.max,
     CODE_CHECK_ACCOUNT_MAX: config.codeCheck.account.max,
   }),

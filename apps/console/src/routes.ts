@@ -1,0 +1,2 @@
+/** The console's hash routes. */
+export const routes = { signIn: '/sign-in', customer: '/', audit: '/audit' } as const;

@@ -1,0 +1,45 @@
+import type { ConsoleStaff } from '@gatehouse/contract/client';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
+import { consoleApi } from './api.ts';
+
+type SessionState = {
+  /** undefined: still asking the server; null: not signed in. */
+  staff: ConsoleStaff | null | undefined;
+  signedIn: (staff: ConsoleStaff) => void;
+  /** The server refused the session (idle timeout, signed out elsewhere): back to sign-in, saying why. */
+  ended: (notice?: string) => void;
+  notice: string | undefined;
+};
+
+const SessionContext = createContext<SessionState>({
+  staff: null,
+  signedIn: () => {},
+  ended: () => {},
+  notice: undefined,
+});
+
+/** The signed-in staff member, from GET /api/console/session at start and from sign-in. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [staff, setStaff] = useState<ConsoleStaff | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>();
+  useEffect(() => {
+    let live = true;
+    void consoleApi.session().then((answer) => live && setStaff(answer.ok ? answer.data : null));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const signedIn = useCallback((next: ConsoleStaff) => {
+    setNotice(undefined);
+    setStaff(next);
+  }, []);
+  const ended = useCallback((text?: string) => {
+    setNotice(text);
+    setStaff(null);
+  }, []);
+  return (
+    <SessionContext.Provider value={{ staff, signedIn, ended, notice }}>{children}</SessionContext.Provider>
+  );
+}
+
+export const useSession = () => useContext(SessionContext);

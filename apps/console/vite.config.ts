@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { precompressPlugin } from '../../vite.precompress.ts';
+
+/** The representative console, served by the identity service at /console/ (apps/identity/src/plugins/static.ts). */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/console/',
+  plugins: [react(), precompressPlugin()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      // As the device app: React's wrappers are pure; the console is one small file.
+      treeshake: { manualPureFunctions: ['forwardRef', 'memo', 'createContext'] },
+      output: { codeSplitting: { groups: [{ name: 'console', tags: ['$initial'] }] } },
+    },
+  },
+  server: { proxy: { '/api': 'http://localhost:8080' } },
+});

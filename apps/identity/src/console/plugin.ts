@@ -1,0 +1,536 @@
+import {
+  type ConsoleAuditEvent,
+  type ConsoleCustomer,
+  consoleAuditQuery,
+  consoleCustomerRequest,
+  consoleFactorRequest,
+  consoleIssueCodeRequest,
+  consoleLiftRequest,
+  consolePaths,
+  consoleSignInRequest,
+  emptyBody,
+  headers,
+  type LiftAction,
+  Status,
+  serverMessages,
+} from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { accountContacts } from '../credentials/contacts.ts';
+import type { Account, Staff } from '../db/schema.ts';
+import { ApiError, answer } from '../lib/http.ts';
+import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
+import { codeHash, newCode } from '../lib/otp.ts';
+import { clientKey, refuseOver } from '../lib/rate-limit.ts';
+import { defineRoute } from '../lib/route.ts';
+import { notifyOwner } from '../services/account-security.ts';
+import { findAccount, findAccountById } from '../services/accounts.ts';
+import { StaffStore } from './staff.ts';
+
+/**
+ * The representative console's calls (consolePaths; docs/decisions/028-representative-console.md).
+ * A staff session of its own (the GH_STAFF cookie, path /api/console, never a customer's ET): a
+ * password, then an authenticator-app code; it ends after STAFF_IDLE_MINUTES without a call. Every
+ * call but sign-in needs it; a customer's session or none is refused with 4401. Every action is an
+ * audit row naming the staff member (staff_id), the customer, the reason and the time.
+ */
+
+/** 1404 and 1409 in the console's tables: no such customer; the account is not in that state. */
+const UNKNOWN_CUSTOMER = Status.UNKNOWN_TRANSACTION;
+const WRONG_STATE = Status.ALREADY_ANSWERED;
+
+/** The channel name rep codes are hashed under (lib/otp.ts codeHash binds account and channel). */
+export const REP_CHANNEL = 'rep';
+
+const consoleNoSession = () =>
+  new ApiError(401, Status.UNAUTHENTICATED, serverMessages.consoleSignInRequired);
+
+/** The audit event of each lift action. */
+const liftEvents = {
+  unlock: 'console-unlock',
+  unblock: 'console-unblock',
+  'unlock-recovery': 'console-unlock-recovery',
+  'require-password-reset': 'console-require-password-reset',
+} as const satisfies Record<LiftAction, string>;
+
+export async function consolePlugin(app: FastifyInstance, ctx: Context) {
+  const { db, clock, config } = ctx;
+  const store = new StaffStore(db, clock, ctx.hasher, config);
+  const cookieName = ctx.cookieNames.staff;
+  const cookiePath = '/api/console';
+  const cookieOptions = {
+    path: cookiePath,
+    httpOnly: true,
+    secure: config.cookieSecure,
+    sameSite: 'strict',
+  } as const;
+
+  const setStaffCookie = (request: FastifyRequest, reply: FastifyReply, token: string) => {
+    reply.setCookie(cookieName, token, cookieOptions);
+    // The console's CSRF token travels in the response header only, bound to the new cookie.
+    reply.header(headers.csrf, request.server.csrf.consoleToken(token));
+  };
+  const clearStaffCookie = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.clearCookie(cookieName, cookieOptions);
+    reply.header(headers.csrf, request.server.csrf.consoleToken(undefined, request, reply));
+  };
+
+  /** The signed-in staff member of a request, or the 401 envelope (a customer's session counts for nothing). */
+  const requireStaff = async (request: FastifyRequest): Promise<Staff> => {
+    const found = await store.session(request.cookies[cookieName], 'active');
+    if (!found) throw consoleNoSession();
+    return found.staff;
+  };
+
+  /**
+   * A per-staff limit (lookups, codes, lifts) with its alert: past CONSOLE_ALERT_PERCENT of the limit,
+   * every call writes an error line `console alert` naming the staff member, for the monitoring.
+   */
+  const limit = async (
+    request: FastifyRequest,
+    staff: Staff,
+    scope: 'lookups' | 'codes' | 'lifts',
+    rule: { max: number; windowMs: number },
+  ) => {
+    const key = `console-${scope}:staff:${staff.id}`;
+    const decision = await ctx.limiter.hit(key, rule.max, rule.windowMs);
+    const alertAt = Math.ceil((rule.max * config.console.alertPercent) / 100);
+    if ((decision.hits ?? 0) > alertAt) {
+      request.log.error(
+        { alert: 'console-usage', staff: staff.name, scope, hits: decision.hits, max: rule.max },
+        'console alert: a staff member passed the usage threshold',
+      );
+    }
+    refuseOver(request, key, decision);
+  };
+
+  const audit = (
+    request: FastifyRequest,
+    staff: Pick<Staff, 'id' | 'name'>,
+    event: Parameters<Context['audit']['record']>[1]['event'],
+    fields: {
+      accountId?: string | undefined;
+      outcome?: 'success' | 'failure';
+      detail?: Record<string, string>;
+    },
+  ) =>
+    ctx.audit.record(request, {
+      event,
+      outcome: fields.outcome ?? 'success',
+      accountId: fields.accountId,
+      staffId: staff.id,
+      detail: { staff: staff.name, ...(fields.detail ?? {}) },
+    });
+
+  // --- sign-in -------------------------------------------------------------------------------------
+
+  defineRoute(app, {
+    method: 'POST',
+    path: consolePaths.consoleSession,
+    tag: 'console',
+    summary:
+      'Staff sign-in, first step: name and password (argon2id). Right: the authenticator-app code is due (a short-lived GH_STAFF cookie).',
+    body: consoleSignInRequest,
+    handler: async ({ request, reply, body }) => {
+      await ctx.limiter.enforce(request, [
+        [`console-sign-in:client:${clientKey(request.ip)}`, config.rateLimits.client],
+        [`console-sign-in:name:${body.name}`, config.rateLimits.account],
+      ]);
+      const staff = await store.byName(body.name);
+      const right = await ctx.hasher.verifyOrBurn(staff?.password_hash, body.password);
+      const lockMinutes = Math.round(config.console.lockoutMs / 60_000);
+      if (staff && store.lockedNow(staff)) {
+        await audit(request, staff, 'console-sign-in-failed', {
+          outcome: 'failure',
+          detail: { reason: 'locked' },
+        });
+        return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+      }
+      if (!staff || !right || staff.status !== 'active') {
+        if (staff) {
+          const locked = await store.failed(staff.id);
+          await audit(request, staff, 'console-sign-in-failed', {
+            outcome: 'failure',
+            detail: { reason: staff.status !== 'active' ? 'disabled' : 'wrong password' },
+          });
+          if (locked) {
+            request.log.warn({ staff: staff.name }, 'console: staff member locked after failed sign-ins');
+            return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+          }
+        }
+        request.log.info('console: sign-in refused');
+        return answer(request, reply, Status.FORBIDDEN);
+      }
+      await store.endByToken(request.cookies[cookieName], 'replaced');
+      const token = await store.startSession(staff.id, 'factor', request.ip);
+      setStaffCookie(request, reply, token);
+      return answer(request, reply, Status.SUCCESS);
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: consolePaths.consoleFactor,
+    tag: 'console',
+    summary:
+      'Staff sign-in, second step: the authenticator-app code (RFC 6238, a used code never again). Right: signed in under a new GH_STAFF cookie.',
+    body: consoleFactorRequest,
+    handler: async ({ request, reply, body }) => {
+      const pending = await store.session(request.cookies[cookieName], 'factor');
+      if (!pending) throw consoleNoSession();
+      const { staff, session } = pending;
+      await ctx.limiter.enforce(request, [[`console-factor:staff:${staff.id}`, config.codeCheck.session]]);
+      const lockMinutes = Math.round(config.console.lockoutMs / 60_000);
+      if (store.lockedNow(staff))
+        return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+      if (!(await store.checkCode(staff, body.securityCode))) {
+        const locked = await store.failed(staff.id);
+        await audit(request, staff, 'console-sign-in-failed', {
+          outcome: 'failure',
+          detail: { reason: 'wrong authenticator code' },
+        });
+        if (locked) {
+          await store.end(session.id, 'locked');
+          clearStaffCookie(request, reply);
+          return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+        }
+        return answer(request, reply, Status.INCORRECT_CODE);
+      }
+      // One code, one session: the step ends once (a second request with it loses here).
+      if (!(await store.end(session.id, 'signed-in'))) throw consoleNoSession();
+      await store.succeeded(staff.id);
+      const token = await store.startSession(staff.id, 'active', request.ip);
+      setStaffCookie(request, reply, token);
+      await audit(request, staff, 'console-sign-in', {});
+      request.log.info({ staff: staff.name, role: staff.role }, 'console: signed in');
+      return answer(request, reply, Status.SUCCESS, { successData: staffData(staff) });
+    },
+  });
+
+  const staffData = (staff: Staff) => ({
+    name: staff.name,
+    role: staff.role,
+    idleMinutes: Math.round(config.console.idleMs / 60_000),
+    codeMinutes: Math.round(config.console.repCodeMs / 60_000),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    path: consolePaths.consoleSession,
+    tag: 'console',
+    summary: 'The signed-in staff member (name, role, idle minutes); 4401 without a console session.',
+    handler: async ({ request, reply }) => {
+      const staff = await requireStaff(request);
+      return answer(request, reply, Status.SUCCESS, { successData: staffData(staff) });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'DELETE',
+    path: consolePaths.consoleSession,
+    tag: 'console',
+    summary: 'Staff sign-out: the session ends on the server and its cookie is cleared.',
+    body: emptyBody,
+    handler: async ({ request, reply }) => {
+      const found = await store.session(request.cookies[cookieName], 'active');
+      if (found) {
+        await store.end(found.session.id, 'sign-out');
+        await audit(request, found.staff, 'console-sign-out', {});
+      } else {
+        await store.endByToken(request.cookies[cookieName], 'sign-out');
+      }
+      clearStaffCookie(request, reply);
+      return answer(request, reply, Status.SUCCESS);
+    },
+  });
+
+  // --- customers -----------------------------------------------------------------------------------
+
+  /** Whether the staff member may act on the account; the refusal's message when not. */
+  const refusal = async (staff: Staff, account: Account) => {
+    if (staff.customer_username_key === account.username_key) return 'consoleOwnAccount' as const;
+    if (staff.role !== 'supervisor' && (await isStaffAccount(account))) return 'consoleStaffAccount' as const;
+    return null;
+  };
+  const isStaffAccount = async (account: Account) =>
+    !!(await db
+      .selectFrom('staff')
+      .select('id')
+      .where('customer_username_key', '=', account.username_key)
+      .executeTakeFirst());
+
+  /** The customer with exactly this username (case as the sign-in matches it), or the 1404 answer. */
+  const customerOf = async (username: string) => findAccount(db, username);
+
+  async function customerView(staff: Staff, account: Account): Promise<ConsoleCustomer> {
+    const now = clock.now();
+    const counters = await db
+      .selectFrom('otp_counters')
+      .select(['channel', 'locked_until'])
+      .where('account_id', '=', account.id)
+      .execute();
+    const lockOf = (channel: string) => {
+      const until = counters.find((c) => c.channel === channel)?.locked_until;
+      return until && new Date(until).getTime() > now.getTime() ? new Date(until).toISOString() : null;
+    };
+    const contacts = await accountContacts(db, account.id);
+    const credentials = await ctx.credentials.list(account.id);
+    const factorLocks: Record<string, string> = {
+      phone: 'factor:sms',
+      email: 'factor:email',
+      totp: 'factor:totp',
+    };
+    const events = await db
+      .selectFrom('audit_events')
+      .select(['at', 'event', 'outcome'])
+      .where('account_id', '=', account.id)
+      .orderBy('at', 'desc')
+      .limit(10)
+      .execute();
+    const live = await db
+      .selectFrom('rep_codes')
+      .select('expires_at')
+      .where('account_id', '=', account.id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    const forced = [
+      ...(account.password_state === 'expired' ? ['passwordExpired'] : []),
+      ...(account.password_state === 'temporary' ? ['temporaryPassword'] : []),
+      ...(account.require_username_update ? ['usernameUpdate'] : []),
+    ];
+    return {
+      username: account.username,
+      displayName: account.display_name,
+      status: account.status,
+      failedLogins: account.failed_logins,
+      recoveryLockedUntil: lockOf('email'),
+      forced,
+      contacts: [
+        ...contacts.filter((c) => c.kind === 'phone'),
+        ...contacts.filter((c) => c.kind !== 'phone'),
+      ].map((c) => ({
+        kind: c.kind === 'phone' ? ('phone' as const) : ('email' as const),
+        label: c.kind === 'phone' ? maskPhoneLabel(c.value, c.country_code) : maskEmail(c.value),
+      })),
+      factors: credentials
+        .filter((c) => c.kind !== 'phone' && c.kind !== 'email')
+        .map((c) => ({
+          kind: c.kind,
+          name: c.name,
+          lockedUntil: factorLocks[c.kind] ? lockOf(factorLocks[c.kind]!) : null,
+        })),
+      events: events.map((e) => ({ at: new Date(e.at).toISOString(), event: e.event, outcome: e.outcome })),
+      liveCodeExpiresAt: live ? new Date(live.expires_at).toISOString() : null,
+      staffAccount: await isStaffAccount(account),
+      ownAccount: staff.customer_username_key === account.username_key,
+    };
+  }
+
+  defineRoute(app, {
+    method: 'POST',
+    path: consolePaths.consoleCustomer,
+    tag: 'console',
+    summary:
+      'Find a customer by exact username: state, masked contacts, enrolled factors, recent security events. No search by other details.',
+    body: consoleCustomerRequest,
+    handler: async ({ request, reply, body }) => {
+      const staff = await requireStaff(request);
+      await limit(request, staff, 'lookups', config.console.lookups);
+      const account = await customerOf(body.username);
+      await audit(request, staff, 'console-lookup', {
+        accountId: account?.id,
+        outcome: account ? 'success' : 'failure',
+        ...(account ? {} : { detail: { reason: 'no such username' } }),
+      });
+      if (!account) return answer(request, reply, UNKNOWN_CUSTOMER);
+      return answer(request, reply, Status.SUCCESS, { successData: await customerView(staff, account) });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: consolePaths.consoleIssueCode,
+    tag: 'console',
+    summary:
+      "Issue the customer's temporary security code after recording how the caller was verified: 6 digits, shown once, single use, REP_CODE_MINUTES, one live code per customer.",
+    body: consoleIssueCodeRequest,
+    handler: async ({ request, reply, body }) => {
+      const staff = await requireStaff(request);
+      await limit(request, staff, 'codes', config.console.codes);
+      const account = await customerOf(body.username);
+      if (!account) return answer(request, reply, UNKNOWN_CUSTOMER);
+      const refused = await refusal(staff, account);
+      if (refused) {
+        await audit(request, staff, 'console-refused', {
+          accountId: account.id,
+          outcome: 'failure',
+          detail: { action: 'issue-code', reason: refused },
+        });
+        return answer(request, reply, Status.FORBIDDEN, { message: refused });
+      }
+      if (account.status !== 'active') return answer(request, reply, WRONG_STATE);
+
+      const now = clock.now();
+      const code = newCode();
+      const expiresAt = new Date(now.getTime() + config.console.repCodeMs);
+      await db.transaction().execute(async (tx) => {
+        // One issuance at a time per customer: the account's row is held while the old code goes.
+        await tx.selectFrom('accounts').select('id').where('id', '=', account.id).forUpdate().execute();
+        await tx
+          .updateTable('rep_codes')
+          .set({ revoked_at: now })
+          .where('account_id', '=', account.id)
+          .where('used_at', 'is', null)
+          .where('revoked_at', 'is', null)
+          .execute();
+        await tx
+          .insertInto('rep_codes')
+          .values({
+            account_id: account.id,
+            staff_id: staff.id,
+            code_hash: codeHash(config.otp.pepper, account.id, REP_CHANNEL, code),
+            created_at: now,
+            expires_at: expiresAt,
+          })
+          .execute();
+      });
+      await audit(request, staff, 'rep-code-issued', {
+        accountId: account.id,
+        detail: { verification: body.verification, note: body.note },
+      });
+      request.log.info({ staff: staff.name, account: account.id }, 'console: temporary security code issued');
+      return answer(request, reply, Status.SUCCESS, {
+        params: [Math.round(config.console.repCodeMs / 60_000)],
+        successData: { code, expiresAt: expiresAt.toISOString() },
+      });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: consolePaths.consoleLift,
+    tag: 'console',
+    summary:
+      'Lift what blocks a customer, with a reason: unlock after failed passwords, unblock, unlock recovery by e-mail, or require a new password at next sign-in. The customer is told by e-mail.',
+    body: consoleLiftRequest,
+    handler: async ({ request, reply, body }) => {
+      const staff = await requireStaff(request);
+      await limit(request, staff, 'lifts', config.console.lifts);
+      const account = await customerOf(body.username);
+      if (!account) return answer(request, reply, UNKNOWN_CUSTOMER);
+      const refused = await refusal(staff, account);
+      if (refused) {
+        await audit(request, staff, 'console-refused', {
+          accountId: account.id,
+          outcome: 'failure',
+          detail: { action: body.action, reason: refused },
+        });
+        return answer(request, reply, Status.FORBIDDEN, { message: refused });
+      }
+      const changed = await lift(account, body.action);
+      if (!changed) return answer(request, reply, WRONG_STATE);
+      if (body.action === 'require-password-reset') {
+        await ctx.sessions.endAllForAccount(account.id, 'password-reset-required');
+      }
+      await audit(request, staff, liftEvents[body.action], {
+        accountId: account.id,
+        detail: { reason: body.reason },
+      });
+      await notifyOwner(ctx, request, account, liftEvents[body.action]);
+      request.log.info({ staff: staff.name, account: account.id, action: body.action }, 'console: lifted');
+      const lifted = (await findAccountById(db, account.id)) ?? account;
+      return answer(request, reply, Status.SUCCESS, { successData: await customerView(staff, lifted) });
+    },
+  });
+
+  /** One conditional UPDATE per action: false when the account is not in the state it lifts. */
+  async function lift(account: Account, action: LiftAction): Promise<boolean> {
+    const now = clock.now();
+    if (action === 'unlock' || action === 'unblock') {
+      const result = await db
+        .updateTable('accounts')
+        .set({ status: 'active', failed_logins: 0, updated_at: now })
+        .where('id', '=', account.id)
+        .where('status', '=', action === 'unlock' ? 'locked' : 'blocked')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    }
+    if (action === 'unlock-recovery') {
+      const result = await db
+        .updateTable('otp_counters')
+        .set({ wrong_tries: 0, unentered_sends: 0, locked_until: null, updated_at: now })
+        .where('account_id', '=', account.id)
+        .where('channel', '=', 'email')
+        .where('locked_until', '>', now)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    }
+    const result = await db
+      .updateTable('accounts')
+      .set({ password_state: 'expired', updated_at: now })
+      .where('id', '=', account.id)
+      .where('password_state', '!=', 'expired')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  // --- audit ---------------------------------------------------------------------------------------
+
+  defineRoute(app, {
+    method: 'GET',
+    path: consolePaths.consoleAudit,
+    tag: 'console',
+    summary:
+      "Console actions, newest first, filtered by staff member, customer or event. A supervisor sees everyone's; a representative only their own (another's: 1403).",
+    query: consoleAuditQuery,
+    handler: async ({ request, reply, query }) => {
+      const staff = await requireStaff(request);
+      if (staff.role !== 'supervisor' && query.staff !== undefined && query.staff !== staff.name) {
+        await audit(request, staff, 'console-refused', {
+          outcome: 'failure',
+          detail: { action: 'audit', reason: 'consoleNotPermitted' },
+        });
+        return answer(request, reply, Status.FORBIDDEN, { message: 'consoleNotPermitted' });
+      }
+      let rows = db
+        .selectFrom('audit_events')
+        .leftJoin('staff', 'staff.id', 'audit_events.staff_id')
+        .leftJoin('accounts', 'accounts.id', 'audit_events.account_id')
+        .select([
+          'audit_events.at',
+          'audit_events.event',
+          'audit_events.outcome',
+          'audit_events.detail',
+          'staff.name as staff',
+          'accounts.username as customer',
+        ])
+        .where('audit_events.staff_id', 'is not', null)
+        .orderBy('audit_events.at', 'desc')
+        .limit(query.limit ?? 100);
+      if (staff.role !== 'supervisor') rows = rows.where('audit_events.staff_id', '=', staff.id);
+      else if (query.staff) rows = rows.where('staff.name', '=', query.staff);
+      if (query.customer) rows = rows.where('accounts.username_key', '=', query.customer.toLowerCase());
+      if (query.event) rows = rows.where('audit_events.event', '=', query.event);
+      const events: ConsoleAuditEvent[] = (await rows.execute()).map((r) => {
+        const detail = (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<
+          string,
+          unknown
+        >;
+        const said = [detail.verification, detail.note, detail.reason, detail.action]
+          .filter((v): v is string => typeof v === 'string')
+          .join(': ');
+        return {
+          at: new Date(r.at).toISOString(),
+          event: r.event,
+          outcome: r.outcome,
+          staff: r.staff ?? null,
+          customer: r.customer ?? null,
+          detail: said,
+        };
+      });
+      return answer(request, reply, Status.SUCCESS, { successData: { events } });
+    },
+  });
+}

@@ -1,0 +1,228 @@
+import { Secret } from 'otpauth';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readDemoStaff } from '../apps/identity/src/console/staff.ts';
+import { codeAt, timeStep } from '../apps/identity/src/factors/app-codes.ts';
+import { expectNoAxeViolations } from './support/browser.ts';
+import { useServerAndBrowser } from './support/server.ts';
+
+/**
+ * Issue 13, "What must be true": the representative console (/console/) and the widget's rep page
+ * together, in Chromium, with axe on every screen of both apps. Staff are the demo staff of
+ * demo/staff.json (seeded in development); their authenticator codes are computed from the listed
+ * secrets on the server's clock.
+ */
+
+const staff = Object.fromEntries(
+  readDemoStaff(new URL('../demo/staff.json', import.meta.url)).map((s) => [s.name, s]),
+);
+const emailOnly = { username: 'emailonly1', password: 'Cedar5Brook' };
+const otpOnly = { username: 'otponly01', password: 'River8Stone' };
+const blocked = { username: 'blocked01', password: 'Orchid2Vale' };
+
+describe('representative console', () => {
+  const env = useServerAndBrowser();
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close();
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await env.browser.newContext();
+    contexts.push(context);
+    return context.newPage();
+  }
+  const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
+
+  /** The staff member's authenticator code now (the server's clock moved to a fresh time step). */
+  function staffCode(name: string): string {
+    const into = env.server.clock.now().getTime() % 30_000;
+    env.server.clock.advance(30_000 - into + 1000);
+    const secret = new Uint8Array(Secret.fromBase32(staff[name]!.totpSecret).buffer);
+    return codeAt(secret, timeStep(env.server.clock.now(), 30), { algorithm: 'SHA1', digits: 6 });
+  }
+
+  /** Keyboard alone: Tab until the target has focus (fails if it never does). */
+  async function tabTo(page: Page, target: Locator, max = 60) {
+    for (let i = 0; i < max; i++) {
+      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error(`Tab never reached ${target}`);
+  }
+
+  /** A customer in the portal's sign-in, on the code screen of the representative page. */
+  async function customerAtRepCode(account: { username: string; password: string }, axe = false) {
+    const page = await newPage();
+    await page.goto(`${env.server.origin}/#/login`);
+    await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await heading(page, 'Verify your identity').waitFor();
+    await page.getByRole('button', { name: "Can't receive the code?" }).click();
+    await heading(page, 'Call us to verify your identity').waitFor();
+    await page
+      .getByText('A representative will verify your identity and provide a temporary security code.')
+      .waitFor();
+    if (axe) await expectNoAxeViolations(page, 'representative page');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await heading(page, 'Enter the code from the representative').waitFor();
+    if (axe) await expectNoAxeViolations(page, 'representative code');
+    return page;
+  }
+
+  async function enterRepCode(page: Page, code: string) {
+    await page.getByRole('textbox', { name: /Security code/ }).fill(code);
+    await page.getByRole('button', { name: 'Submit' }).click();
+  }
+
+  /** Console sign-in with the mouse: name and password, then the authenticator code. */
+  async function staffSignIn(name: string, axe = false) {
+    const page = await newPage();
+    await page.goto(`${env.server.origin}/console/`);
+    await heading(page, 'Staff sign-in').waitFor();
+    if (axe) await expectNoAxeViolations(page, 'console sign-in');
+    await page.getByRole('textbox', { name: /Staff name/ }).fill(name);
+    await page.getByLabel(/^Password/).fill(staff[name]!.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(page, 'Authenticator code').waitFor();
+    if (axe) await expectNoAxeViolations(page, 'console authenticator code');
+    await page.getByRole('textbox', { name: /Authenticator code/ }).fill(staffCode(name));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await heading(page, 'Find a customer').waitFor();
+    return page;
+  }
+
+  async function findCustomer(page: Page, username: string) {
+    await page.getByRole('textbox', { name: /Customer username/ }).fill(username);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await heading(page, `Customer ${username}`).waitFor();
+  }
+
+  it('a representative signs in by keyboard, records the verification and issues a code; the customer signs in with it once; another customer cannot use it', async () => {
+    const customer = await customerAtRepCode(emailOnly, true);
+    const other = await customerAtRepCode(otpOnly);
+
+    // The console by keyboard alone: sign-in, authenticator code, find, verify, issue.
+    const page = await newPage();
+    await page.goto(`${env.server.origin}/console/`);
+    await heading(page, 'Staff sign-in').waitFor();
+    await expectNoAxeViolations(page, 'console sign-in');
+    expect(await page.title()).toBe('Staff sign-in - Gatehouse Console');
+    const name = page.getByRole('textbox', { name: /Staff name/ });
+    await tabTo(page, name);
+    await page.keyboard.press('Enter');
+    await page.getByText('Enter your staff name.').first().waitFor();
+    expect(await page.title()).toBe('Error: Staff sign-in - Gatehouse Console');
+    await expectNoAxeViolations(page, 'console sign-in with errors');
+    await tabTo(page, name);
+    await page.keyboard.type('rita.rep');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(staff['rita.rep']!.password);
+    await page.keyboard.press('Enter');
+    await heading(page, 'Authenticator code').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Authenticator code');
+    await expectNoAxeViolations(page, 'console authenticator code');
+    await tabTo(page, page.getByRole('textbox', { name: /Authenticator code/ }));
+    await page.keyboard.type(staffCode('rita.rep'));
+    await page.keyboard.press('Enter');
+    await heading(page, 'Find a customer').waitFor();
+    await expectNoAxeViolations(page, 'console find a customer');
+    await tabTo(page, page.getByRole('textbox', { name: /Customer username/ }));
+    await page.keyboard.type(emailOnly.username);
+    await page.keyboard.press('Enter');
+    await heading(page, `Customer ${emailOnly.username}`).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+      `Customer ${emailOnly.username}`,
+    );
+    await page.getByText('e****1@example.com').waitFor();
+    await expectNoAxeViolations(page, 'console customer');
+
+    // Issue without a verification: refused on the page, nothing issued.
+    const issue = page.getByRole('button', { name: 'Issue code' });
+    await tabTo(page, issue);
+    await page.keyboard.press('Enter');
+    await page.getByText('Choose how you verified the caller.').first().waitFor();
+    await expectNoAxeViolations(page, 'console issue with errors');
+    await tabTo(page, page.getByRole('radio', { name: 'Called back on the phone number on file' }));
+    await page.keyboard.press('Space');
+    await tabTo(page, page.getByRole('textbox', { name: /Note on the verification/ }));
+    await page.keyboard.type('Called back on the number on file; knew the last payment');
+    await tabTo(page, issue);
+    await page.keyboard.press('Enter');
+    const shown = page.getByTestId('issued-code');
+    await shown.waitFor();
+    await page.getByText('Read the code to the customer. It expires in 10 minutes.').first().waitFor();
+    await expectNoAxeViolations(page, 'console code issued');
+    const code = (await shown.textContent()) ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+
+    // Another customer cannot use it; its owner signs in with it; a second time it is refused.
+    await enterRepCode(other, code);
+    await other.getByText('Security code not recognized. Try again.').waitFor();
+    await expectNoAxeViolations(other, 'representative code refused');
+    await enterRepCode(customer, code);
+    await heading(customer, `Welcome, ${emailOnly.username}`).waitFor();
+    await expectNoAxeViolations(customer, 'signed in with the representative code');
+    const again = await customerAtRepCode(emailOnly);
+    await enterRepCode(again, code);
+    await again.getByText('Security code not recognized. Try again.').waitFor();
+  }, 240_000);
+
+  it('a blocked demo account is unblocked from the console and signs in; the customer is told by e-mail', async () => {
+    let customer = await newPage();
+    const signIn = async () => {
+      await customer.goto(`${env.server.origin}/#/login`);
+      await customer.getByRole('textbox', { name: /Username/ }).fill(blocked.username);
+      await customer.getByLabel('Password', { exact: true }).fill(blocked.password);
+      await customer.getByRole('button', { name: 'Log in' }).click();
+    };
+    await signIn();
+    await heading(customer, 'Your account has been blocked').waitFor();
+
+    const page = await staffSignIn('rita.rep');
+    await findCustomer(page, blocked.username);
+    await page.getByText('Blocked for security reasons').waitFor();
+    await page.getByRole('radio', { name: 'Unblock after a security block' }).check();
+    await page.getByRole('textbox', { name: /^Reason/ }).fill('Caller verified; fraud check cleared');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('status').filter({ hasText: 'Done. The customer was told by e-mail.' }).waitFor();
+    await page.locator('dd', { hasText: /^Active$/ }).waitFor();
+    await expectNoAxeViolations(page, 'console block lifted');
+
+    customer = await newPage();
+    await signIn();
+    await heading(customer, `Welcome, ${blocked.username}`).waitFor();
+    await expectNoAxeViolations(customer, 'signed in after the unblock');
+    const outbox = await fetch(`${env.server.origin}/api/dev/outbox?to=${blocked.username}@example.com`);
+    const mail = (await outbox.json()) as { messages: Array<{ text: string }> };
+    expect(mail.messages[0]?.text).toContain('A representative lifted the security block');
+  }, 240_000);
+
+  it('a supervisor sees and filters these events in the audit view; a representative sees only their own', async () => {
+    const supervisor = await staffSignIn('sam.super', true);
+    await supervisor.getByRole('link', { name: 'Audit trail' }).click();
+    await heading(supervisor, 'Audit trail').waitFor();
+    const table = supervisor.getByRole('table', { name: 'Audit trail' });
+    await table.getByRole('cell', { name: 'Issued a security code' }).first().waitFor();
+    await table.getByRole('cell', { name: 'Unblocked' }).first().waitFor();
+    await table.getByRole('cell', { name: 'Caller verified; fraud check cleared' }).waitFor();
+    await expectNoAxeViolations(supervisor, 'console audit (supervisor)');
+    await supervisor.getByRole('textbox', { name: 'Staff member' }).fill('rita.rep');
+    await supervisor.getByRole('combobox', { name: 'Action' }).selectOption('console-unblock');
+    await supervisor.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await table.getByRole('cell', { name: blocked.username }).waitFor();
+
+    const representative = await staffSignIn('ray.rep');
+    await representative.getByRole('link', { name: 'Audit trail' }).click();
+    await heading(representative, 'Audit trail').waitFor();
+    await representative.getByText('Your own console actions.').waitFor();
+    const own = representative.getByRole('table', { name: 'Audit trail' });
+    await own.getByRole('cell', { name: 'Signed in' }).first().waitFor();
+    expect(await own.getByRole('cell', { name: 'rita.rep' }).count()).toBe(0);
+    expect(await own.getByRole('cell', { name: 'sam.super' }).count()).toBe(0);
+    expect(await representative.getByRole('textbox', { name: 'Staff member' }).count()).toBe(0);
+    await expectNoAxeViolations(representative, 'console audit (representative)');
+  }, 240_000);
+});

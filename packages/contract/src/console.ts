@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { liftActions, staffRoles, verificationMethods } from './console-messages.ts';
+import { securityCode, text, usernameInput } from './schemas.ts';
+
+/**
+ * Request and response bodies of the representative console's calls (consolePaths;
+ * docs/decisions/028-representative-console.md).
+ */
+
+/** A staff member's name: lowercase letters, digits, '.', '_' or '-', 3-32 characters, a letter first. */
+export const staffNamePattern = /^[a-z][a-z0-9._-]{2,31}$/;
+export const staffName = text()
+  .trim()
+  .toLowerCase()
+  .regex(staffNamePattern, 'name must be 3-32 lowercase letters, digits, ".", "_" or "-", a letter first');
+export const staffRole = z.enum(staffRoles);
+
+export const consoleSignInRequest = z.object({
+  name: staffName,
+  password: text().min(1, 'password is required').max(128, 'password is longer than 128 characters'),
+});
+export const consoleFactorRequest = z.object({ securityCode });
+
+export const consoleStaffData = z.object({
+  name: z.string(),
+  role: staffRole,
+  /** The staff session ends after this many minutes without a call (STAFF_IDLE_MINUTES). */
+  idleMinutes: z.number().int(),
+  /** A temporary security code's life (REP_CODE_MINUTES). */
+  codeMinutes: z.number().int(),
+});
+export type ConsoleStaff = z.infer<typeof consoleStaffData>;
+
+/** A note or reason that goes to the audit trail: required, one short paragraph. */
+const auditText = (field: string) =>
+  text()
+    .trim()
+    .min(3, `${field} must be at least 3 characters`)
+    .max(500, `${field} is longer than 500 characters`);
+
+export const consoleCustomerRequest = z.object({ username: usernameInput });
+export const consoleIssueCodeRequest = z.object({
+  username: usernameInput,
+  verification: z.enum(verificationMethods),
+  note: auditText('note'),
+});
+export const consoleLiftRequest = z.object({
+  username: usernameInput,
+  action: z.enum(liftActions),
+  reason: auditText('reason'),
+});
+
+const iso = z.string();
+export const consoleCustomerData = z.object({
+  username: z.string(),
+  displayName: z.string(),
+  /** active | locked | blocked | disabled */
+  status: z.string(),
+  failedLogins: z.number().int(),
+  /** Until when recovery by e-mail is locked; null when it is open. */
+  recoveryLockedUntil: iso.nullable(),
+  /** What the next sign-in requires: passwordExpired, temporaryPassword, usernameUpdate. */
+  forced: z.array(z.string()),
+  contacts: z.array(z.object({ kind: z.enum(['phone', 'email']), label: z.string() })),
+  factors: z.array(z.object({ kind: z.string(), name: z.string(), lockedUntil: iso.nullable() })),
+  events: z.array(z.object({ at: iso, event: z.string(), outcome: z.string() })),
+  /** When the live temporary security code expires; null without one. */
+  liveCodeExpiresAt: iso.nullable(),
+  /** The account belongs to a staff member (only a supervisor acts on it). */
+  staffAccount: z.boolean(),
+  /** The account is the signed-in staff member's own (nobody acts on their own). */
+  ownAccount: z.boolean(),
+});
+export type ConsoleCustomer = z.infer<typeof consoleCustomerData>;
+
+export const consoleIssuedData = z.object({ code: z.string(), expiresAt: iso });
+
+export const consoleAuditQuery = z.object({
+  staff: staffName.optional(),
+  customer: usernameInput.optional(),
+  event: text().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export const consoleAuditData = z.object({
+  events: z.array(
+    z.object({
+      at: iso,
+      event: z.string(),
+      outcome: z.string(),
+      staff: z.string().nullable(),
+      customer: z.string().nullable(),
+      detail: z.string(),
+    }),
+  ),
+});
+export type ConsoleAuditEvent = z.infer<typeof consoleAuditData>['events'][number];
