@@ -5,7 +5,6 @@ import {
   allOutcomeTables,
   type CallName,
   type Codes,
-  consoleOutcomeTables,
   type OutcomeTable,
   outcomeDoc,
   outcomesOf,
@@ -188,9 +187,7 @@ describe.each(targets)('outcome tables against the server ($name)', (target) => 
     const registered = registeredRoutes(app)
       .filter((route) => route.url.startsWith(`${API_BASE}/`))
       .map((route) => key(route.method, route.url));
-    const expected = [...served, ...Object.entries(consoleOutcomeTables)].map(([, table]) =>
-      key(table.method, API_BASE + table.path),
-    );
+    const expected = served.map(([, table]) => key(table.method, API_BASE + table.path));
     expect(registered.sort()).toEqual(expected.sort());
     // A call of the specs that is not served has no route (404), and a route without a table does not start.
     for (const [, table] of tables.filter(([, t]) => t.unserved)) {
