@@ -8,6 +8,7 @@ import {
   securityPaths,
 } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { Secret } from 'otpauth';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -250,5 +251,41 @@ describe.each(targets)('red team: the security page ($name)', (target) => {
       await confirmApp(browser, started.enrollmentId, codeOf(added), 'Téléphone de Zoë 📱'),
     );
     expect(ok.authenticator.name).toBe('Téléphone de Zoë 📱');
+  });
+
+  test('finding 3: a database fault on the audit row of a change leaves nothing half-written (503, no credential, no notice)', async () => {
+    const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '1000' });
+    const { account: row, secret, app: firstApp } = await account(ctx, 'rtfault01');
+    const browser = await signIn(app, 'rtfault01', secret);
+    await stepUp(browser, secret);
+    const started = data<AuthenticatorEnrollmentData>(await enroll(browser));
+    rememberSecret(started.secret);
+    const added = Secret.fromBase32(started.secret).bytes;
+
+    // The fault: the audit insert of a security change times out (57014, a 503) after the change.
+    await sql`create or replace function rt_fail_audit() returns trigger language plpgsql as $$
+      begin
+        if new.event in ('security.authenticator-added', 'security.credential-removed') then
+          raise exception 'injected fault' using errcode = '57014';
+        end if;
+        return new;
+      end $$`.execute(h.db);
+    await sql`create trigger rt_fail_audit before insert on audit_events
+      for each row execute function rt_fail_audit()`.execute(h.db);
+    try {
+      expectFailureEnvelope(await confirmApp(browser, started.enrollmentId, codeOf(added)), 503, 5003);
+      expect((await ctx.credentials.list(row.id, 'totp')).length).toBe(1);
+      expectFailureEnvelope(await removeCredential(browser, firstApp.id), 503, 5003);
+      expect((await ctx.credentials.list(row.id, 'totp')).map((c) => c.id)).toEqual([firstApp.id]);
+      expect(await notices('rtfault01@example.com')).toHaveLength(0);
+    } finally {
+      await sql`drop trigger rt_fail_audit on audit_events`.execute(h.db);
+      await sql`drop function rt_fail_audit()`.execute(h.db);
+    }
+    // The enrollment is still pending: confirmed now, with its audit row and notice.
+    nextStep();
+    data(await confirmApp(browser, started.enrollmentId, codeOf(added)));
+    expect((await auditEvents(row.id)).map((e) => e.event)).toContain('security.authenticator-added');
+    expect(await notices('rtfault01@example.com')).toHaveLength(1);
   });
 });
