@@ -23,7 +23,12 @@ export const securityItemId = text().regex(
 export const authenticatorName = text()
   .trim()
   .min(1, 'name is required')
-  .max(60, 'name is longer than 60 characters');
+  .max(60, 'name is longer than 60 characters')
+  // Control characters and bidirectional controls could disguise a name (red-team finding 2).
+  .refine(
+    (value) => !/[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(value),
+    'name has control characters',
+  );
 
 // --- overview --------------------------------------------------------------------------------
 /** An authenticator app or a push device of the account. */

@@ -79,6 +79,11 @@ export class AuditTrail {
     private readonly clock: Clock,
   ) {}
 
+  /** The same trail writing on `db` (a transaction: the event commits with the change or not at all). */
+  withDb(db: DB): AuditTrail {
+    return new AuditTrail(db, this.clock);
+  }
+
   async record(request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
     await this.db
       .insertInto('audit_events')

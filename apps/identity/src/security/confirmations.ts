@@ -28,6 +28,13 @@ export type Pending = {
   code_hash: string | null;
 };
 
+/**
+ * A finished confirmation keeps no secret: the pending secret (a copy of the credential's once
+ * confirmed) and the code's HMAC are wiped when it completes, is exhausted or is abandoned, and
+ * cleanup wipes an expired one's (red-team finding 1).
+ */
+const wiped = { secret: null, secret_key_id: null, code_hash: null } as const;
+
 export class Confirmations {
   constructor(private readonly ctx: Context) {}
 
@@ -105,7 +112,7 @@ export class Confirmations {
   async complete(db: DB, id: string): Promise<boolean> {
     const result = await sql<{ id: string }>`
       update security_confirmations set completed_at = ${this.ctx.clock.now()}, outcome = 'confirmed',
-        wrong_tries = greatest(wrong_tries - 1, 0)
+        wrong_tries = greatest(wrong_tries - 1, 0), secret = null, secret_key_id = null, code_hash = null
       where id = ${id} and completed_at is null
       returning id`.execute(db);
     return result.rows.length === 1;
@@ -115,7 +122,7 @@ export class Confirmations {
   async exhaust(id: string): Promise<void> {
     await this.ctx.db
       .updateTable('security_confirmations')
-      .set({ completed_at: this.ctx.clock.now(), outcome: 'exhausted' })
+      .set({ completed_at: this.ctx.clock.now(), outcome: 'exhausted', ...wiped })
       .where('id', '=', id)
       .where('completed_at', 'is', null)
       .execute();
@@ -125,7 +132,7 @@ export class Confirmations {
   async abandon(id: string): Promise<void> {
     await this.ctx.db
       .updateTable('security_confirmations')
-      .set({ completed_at: this.ctx.clock.now(), outcome: 'undelivered' })
+      .set({ completed_at: this.ctx.clock.now(), outcome: 'undelivered', ...wiped })
       .where('id', '=', id)
       .where('completed_at', 'is', null)
       .execute();

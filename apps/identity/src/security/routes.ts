@@ -39,14 +39,15 @@ import { createPhoneSender } from '../services/sms.ts';
 import { Confirmations } from './confirmations.ts';
 import {
   appItem,
+  auditChange,
   contactOf,
   emailItem,
   type Guarded,
   limitAccount,
+  noticeChange,
   otpauthUri,
   overview,
   phoneItem,
-  recordChange,
   requireSteppedUp,
   usable,
 } from './service.ts';
@@ -167,21 +168,23 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       const added = await ctx.db.transaction().execute(async (tx) => {
         if (!(await confirmations.complete(tx, pending.id))) return undefined;
         // The confirming code's step counts as used: it never signs in (factors/app-codes claimStep).
-        return ctx.credentials.withDb(tx).add({
+        const credential = await ctx.credentials.withDb(tx).add({
           accountId: account.id,
           kind: 'totp',
           name: body.name ?? 'Authenticator app',
           secret,
           data: { algorithm: 'SHA1', digits: 6, period: 30, lastStep: step },
         });
+        await auditChange(ctx, request, tx, account.id, {
+          event: 'security.authenticator-added',
+          notice: 'authenticatorAdded',
+          detail: { kind: 'totp', name: credential.name },
+        });
+        return credential;
       });
       secret.fill(0);
       if (!added) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
-      await recordChange(ctx, request, account, {
-        event: 'security.authenticator-added',
-        notice: 'authenticatorAdded',
-        detail: { kind: 'totp', name: added.name },
-      });
+      await noticeChange(ctx, request, account, 'authenticatorAdded');
       return answer(request, reply, Status.SUCCESS, { successData: { authenticator: appItem(added) } });
     },
   });
@@ -212,19 +215,19 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         return { code: Status.FORBIDDEN, message: 'lastFactor' } as const;
       }
       await store.remove(target.id, account.id);
-      return { code: Status.SUCCESS, removed: target } as const;
+      const label =
+        target.kind === 'phone' || target.kind === 'email' ? contactLabel(contactOf(target)) : target.name;
+      await auditChange(ctx, request, tx, account.id, {
+        event: notice === 'contactRemoved' ? 'security.contact-removed' : 'security.credential-removed',
+        notice,
+        detail: { kind: target.kind, name: label },
+      });
+      return { code: Status.SUCCESS } as const;
     });
     if (outcome.code !== Status.SUCCESS) {
       return answer(request, reply, outcome.code, 'message' in outcome ? { message: outcome.message } : {});
     }
-    const { removed } = outcome;
-    const label =
-      removed.kind === 'phone' || removed.kind === 'email' ? contactLabel(contactOf(removed)) : removed.name;
-    await recordChange(ctx, request, account, {
-      event: notice === 'contactRemoved' ? 'security.contact-removed' : 'security.credential-removed',
-      notice,
-      detail: { kind: removed.kind, name: label },
-    });
+    await noticeChange(ctx, request, account, notice);
     return answer(request, reply, Status.SUCCESS);
   }
 
@@ -345,19 +348,21 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         const existing = await accountContacts(tx, account.id);
         if (existing.some((c) => sameContact(c, kind, value, countryCode))) return 'exists' as const;
         if (!(await confirmations.complete(tx, pending.id))) return undefined;
-        return ctx.credentials.withDb(tx).add({
+        const credential = await ctx.credentials.withDb(tx).add({
           accountId: account.id,
           ...contactCredential({ kind, value, countryCode, voice: pending.data.voice === true }),
         });
+        await auditChange(ctx, request, tx, account.id, {
+          event: 'security.contact-added',
+          notice: 'contactAdded',
+          detail: { kind, to: contactLabel(contactOf(credential)) },
+        });
+        return credential;
       });
       if (added === 'exists') return answer(request, reply, Status.CONTACT_EXISTS);
       if (!added) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
       const contact = contactOf(added);
-      await recordChange(ctx, request, account, {
-        event: 'security.contact-added',
-        notice: 'contactAdded',
-        detail: { kind, to: contactLabel(contact) },
-      });
+      await noticeChange(ctx, request, account, 'contactAdded');
       return answer(request, reply, Status.SUCCESS, {
         successData:
           kind === 'phone'
@@ -389,16 +394,22 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
     successData: trustedBrowserRevokeData,
     handler: async ({ request, reply, body }) => {
       const { account } = await requireSteppedUp(ctx, request);
-      let query = ctx.db.deleteFrom('trusted_devices').where('account_id', '=', account.id);
-      if ('id' in body) query = query.where('id', '=', body.id);
-      const revoked = Number((await query.executeTakeFirst()).numDeletedRows);
-      if ('id' in body && revoked === 0) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
       const all = 'all' in body;
-      await recordChange(ctx, request, account, {
-        event: 'security.trusted-browser-revoked',
-        notice: all ? 'trustedBrowsersRevoked' : 'trustedBrowserRevoked',
-        detail: { revoked, all },
+      const notice = all ? 'trustedBrowsersRevoked' : 'trustedBrowserRevoked';
+      const revoked = await ctx.db.transaction().execute(async (tx) => {
+        let query = tx.deleteFrom('trusted_devices').where('account_id', '=', account.id);
+        if ('id' in body) query = query.where('id', '=', body.id);
+        const n = Number((await query.executeTakeFirst()).numDeletedRows);
+        if ('id' in body && n === 0) return 0;
+        await auditChange(ctx, request, tx, account.id, {
+          event: 'security.trusted-browser-revoked',
+          notice,
+          detail: { revoked: n, all },
+        });
+        return n;
       });
+      if ('id' in body && revoked === 0) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
+      await noticeChange(ctx, request, account, notice);
       return answer(request, reply, Status.SUCCESS, {
         message: all ? 'trustedBrowsersRevoked' : 'trustedBrowserRevoked',
         successData: { revoked },
@@ -417,17 +428,28 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply, body }) => {
       const { account, session } = await requireSteppedUp(ctx, request);
       let ended: number;
+      const allOthers = 'allOthers' in body;
+      const change = (n: number) =>
+        ({
+          event: 'security.session-ended',
+          notice: allOthers ? 'otherSessionsEnded' : 'sessionEnded',
+          detail: { ended: n, allOthers },
+        }) as const;
       if ('id' in body) {
         if (body.id === session.public_id) return answer(request, reply, Status.FORBIDDEN);
-        const result = await ctx.db
-          .updateTable('sessions')
-          .set({ ended_at: ctx.clock.now(), end_reason: 'ended-by-owner' })
-          .where('account_id', '=', account.id)
-          .where('public_id', '=', body.id)
-          .where('id', '!=', session.id)
-          .where('ended_at', 'is', null)
-          .executeTakeFirst();
-        ended = Number(result.numUpdatedRows);
+        ended = await ctx.db.transaction().execute(async (tx) => {
+          const result = await tx
+            .updateTable('sessions')
+            .set({ ended_at: ctx.clock.now(), end_reason: 'ended-by-owner' })
+            .where('account_id', '=', account.id)
+            .where('public_id', '=', body.id)
+            .where('id', '!=', session.id)
+            .where('ended_at', 'is', null)
+            .executeTakeFirst();
+          const n = Number(result.numUpdatedRows);
+          if (n > 0) await auditChange(ctx, request, tx, account.id, change(n));
+          return n;
+        });
         if (ended === 0) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
       } else {
         const live = await ctx.db
@@ -440,13 +462,9 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         ended = Number(live.n);
         // Their sign-ins and step-ups in flight end with them (services/sessions.ts).
         await ctx.sessions.endAllForAccount(account.id, 'ended-by-owner', { sessionId: session.id });
+        await auditChange(ctx, request, ctx.db, account.id, change(ended));
       }
-      const allOthers = 'allOthers' in body;
-      await recordChange(ctx, request, account, {
-        event: 'security.session-ended',
-        notice: allOthers ? 'otherSessionsEnded' : 'sessionEnded',
-        detail: { ended, allOthers },
-      });
+      await noticeChange(ctx, request, account, change(ended).notice);
       return answer(request, reply, Status.SUCCESS, {
         message: allOthers ? 'otherSessionsEnded' : 'sessionEnded',
         successData: { ended },

@@ -18,6 +18,7 @@ import { Secret } from 'otpauth';
 import type { Context } from '../context.ts';
 import { contactEnabled, contactLabel, toContact } from '../credentials/contacts.ts';
 import type { Credential, CredentialKind } from '../credentials/store.ts';
+import type { DB } from '../db/database.ts';
 import type { Account, Contact, Session } from '../db/schema.ts';
 import { ApiError } from '../lib/http.ts';
 import { deviceKey } from '../services/cookies.ts';
@@ -183,43 +184,55 @@ export function otpauthUri(username: string, secret: Uint8Array): string {
   return `otpauth://totp/${issuer}:${encodeURIComponent(username)}?secret=${base32}&issuer=${issuer}&algorithm=SHA1&digits=6&period=30`;
 }
 
+/** A change of the security page: its audit event, its notice, the audit detail (never a secret). */
+export type Change = {
+  event: Parameters<Context['audit']['record']>[1]['event'];
+  notice: SecurityChange;
+  detail?: Record<string, string | number | boolean | null>;
+};
+
 /**
- * Records a change: an audit event (never a secret) and an e-mail notice to the account's address
- * (what changed and when; never a code). A notice that cannot be delivered is logged, not thrown.
+ * The audit event of a change, written on `db`: the change's own transaction, so a fault between
+ * the two leaves neither (red-team finding 3).
  */
-export async function recordChange(
+export async function auditChange(
+  ctx: Context,
+  request: FastifyRequest,
+  db: DB,
+  accountId: string,
+  change: Change,
+): Promise<void> {
+  await ctx.audit.withDb(db).record(request, {
+    event: change.event,
+    outcome: 'success',
+    accountId,
+    ...(change.detail ? { detail: change.detail } : {}),
+  });
+}
+
+/**
+ * The e-mail notice of a committed change to the account's address (what changed and when; never
+ * a code). A notice that cannot be delivered is logged, not thrown.
+ */
+export async function noticeChange(
   ctx: Context,
   request: FastifyRequest,
   account: Pick<Account, 'id' | 'email'>,
-  change: {
-    event: Parameters<Context['audit']['record']>[1]['event'];
-    notice: SecurityChange;
-    detail?: Record<string, string | number | boolean | null>;
-  },
+  notice: SecurityChange,
 ): Promise<void> {
-  await ctx.audit.record(request, {
-    event: change.event,
-    outcome: 'success',
-    accountId: account.id,
-    ...(change.detail ? { detail: change.detail } : {}),
-  });
   if (!account.email) return;
   try {
     await ctx.mailer.sendNotice({
       to: account.email,
       notice: 'security-change',
-      change: securityNoticeMessages.changes[change.notice],
+      change: securityNoticeMessages.changes[notice],
       at: ctx.clock.now(),
       supportPhone: ctx.config.supportPhone,
     });
-    request.log.info({ account: account.id, notice: change.notice }, 'security notice sent');
+    request.log.info({ account: account.id, notice }, 'security notice sent');
   } catch (error) {
     request.log.warn(
-      {
-        account: account.id,
-        notice: change.notice,
-        reason: error instanceof Error ? error.message : 'unknown',
-      },
+      { account: account.id, notice, reason: error instanceof Error ? error.message : 'unknown' },
       'security notice not delivered',
     );
   }

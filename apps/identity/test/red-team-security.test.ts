@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type AuthenticatorEnrollmentData,
+  type ContactAddData,
+  headers as headerNames,
+  paths,
+  type SecurityOverviewData,
+  securityPaths,
+} from '@gatehouse/contract';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { Secret } from 'otpauth';
+import { describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Context } from '../src/context.ts';
+import { codeAt, timeStep } from '../src/factors/app-codes.ts';
+import { TestClock } from '../src/lib/clock.ts';
+import { cleanUp } from '../src/services/cleanup.ts';
+import { atFactor, contacts, DAY, factorAccount, latestMessage, PASSWORD } from './support/factors.ts';
+import {
+  api,
+  baseEnv,
+  Client,
+  code,
+  expectFailureEnvelope,
+  freshPGliteClient,
+  json,
+  rememberSecret,
+  targets,
+  useHarness,
+} from './support/harness.ts';
+
+/**
+ * Red-team findings on the portal's security page (each test names its finding). Models
+ * security-page.test.ts. Before: the portal's security page on the server (issue 12; docs/decisions/025-security-page-api.md):
+ * every call behind a step-up within SECURITY_STEPUP_MINUTES; an authenticator app added by a code
+ * computed from the secret the call gave; contacts confirmed by the code from the outbox; removals
+ * under the last-factor rule; trusted browsers and sessions ended; the activity; audit rows and
+ * e-mail notices; hostile input; a database fault.
+ */
+
+const STEP = 30_000;
+const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
+const CHROME_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+/** A browser with its own User-Agent (and address). */
+class Browser extends Client {
+  constructor(
+    app: FastifyInstance,
+    private readonly userAgent = CHROME_WINDOWS,
+    remoteAddress?: string,
+  ) {
+    super(app, remoteAddress ? { remoteAddress } : {});
+  }
+  override request(input: Parameters<Client['request']>[0]): Promise<LightMyRequestResponse> {
+    return super.request({ ...input, headers: { 'user-agent': this.userAgent, ...(input.headers ?? {}) } });
+  }
+}
+
+const overviewOf = (client: Client) => client.get(api(securityPaths.securityOverview));
+const enroll = (client: Client) => client.post(api(securityPaths.securityAuthenticatorEnrollment), {});
+const confirmApp = (client: Client, enrollmentId: string, securityCode: string, name?: string) =>
+  client.post(api(securityPaths.securityAuthenticatorConfirmation), {
+    enrollmentId,
+    securityCode,
+    ...(name ? { name } : {}),
+  });
+const removeCredential = (client: Client, id: string) =>
+  client.post(api(securityPaths.securityCredentialRemove), { id });
+const addContact = (client: Client, kind: 'phone' | 'email', value: string, voice?: boolean) =>
+  client.post(api(securityPaths.securityContacts), {
+    kind,
+    value,
+    ...(voice === undefined ? {} : { voice }),
+  });
+const confirmContact = (client: Client, confirmationId: string, securityCode: string) =>
+  client.post(api(securityPaths.securityContactConfirmation), { confirmationId, securityCode });
+const removeContact = (client: Client, id: string) =>
+  client.post(api(securityPaths.securityContactRemove), { id });
+const revoke = (client: Client, body: unknown) =>
+  client.post(api(securityPaths.securityTrustedBrowserRevoke), body);
+const endSession = (client: Client, body: unknown) =>
+  client.post(api(securityPaths.securitySessionEnd), body);
+const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =>
+  client.post(api(paths.totpAuthentication), {
+    securityCode,
+    ...(bindDevice === undefined ? {} : { bindDevice }),
+  });
+
+/** Another code than `right`. */
+const wrongOf = (right: string) => String((Number(right) + 500_001) % 1_000_000).padStart(6, '0');
+
+/** The test clock runs with real time: `at` is `expected` or up to 5 s before it. */
+const expectNear = (at: number, expected: number) => {
+  expect(at).toBeLessThanOrEqual(expected);
+  expect(at).toBeGreaterThan(expected - 5_000);
+};
+
+const data = <T>(r: LightMyRequestResponse) => {
+  expect(code(r), r.body).toBe(1200);
+  return json<T>(r).successData!;
+};
+
+describe.each(targets)('red team: the security page ($name)', (target) => {
+  const h = useHarness(target);
+
+  /** Moves the test clock 1 s into the next time step (a new code; no replay). */
+  function nextStep() {
+    const into = h.clock.now().getTime() % STEP;
+    h.clock.advance(STEP - into + 1000);
+  }
+  const codeOf = (secret: Uint8Array) => codeAt(secret, timeStep(h.clock.now(), 30), SHA1);
+
+  /**
+   * An account with an authenticator app (its secret, for step-ups and sign-ins) and an e-mail
+   * contact (old unless `recentEmail`); a second factor due at sign-in unless `secondFactor` false.
+   */
+  async function account(
+    ctx: Context,
+    username: string,
+    options: { secondFactor?: boolean; recentEmail?: boolean } = {},
+  ) {
+    const row = await factorAccount(
+      ctx,
+      username,
+      {
+        emails: [
+          { value: `${username}@example.com`, ...(options.recentEmail ? { addedAt: ctx.clock.now() } : {}) },
+        ],
+      },
+      { secondFactor: options.secondFactor ?? false },
+    );
+    const secret = randomBytes(20);
+    const app = await ctx.credentials.add({
+      accountId: row.id,
+      kind: 'totp',
+      name: 'Authenticator app',
+      secret,
+      data: { algorithm: 'SHA1', digits: 6, period: 30 },
+      createdAt: new Date(0),
+    });
+    return { account: row, secret, app };
+  }
+
+  /** Signs in (with the app's code when a factor is due). */
+  async function signIn(
+    app: FastifyInstance,
+    username: string,
+    secret: Uint8Array,
+    browser = new Browser(app),
+  ) {
+    const first = await browser.signInPassword(username, PASSWORD);
+    expect(code(first)).toBe(1200);
+    const login = await browser.sessionLogin();
+    if (code(login) === 1201) {
+      nextStep();
+      expect(code(await totpCheck(browser, codeOf(secret)))).toBe(1200);
+    } else {
+      expect(code(login)).toBe(1200);
+    }
+    return browser;
+  }
+
+  /** A step-up with the app: the session proves the factor again (and rotates). */
+  async function stepUp(browser: Client, secret: Uint8Array) {
+    nextStep();
+    const r = await totpCheck(browser, codeOf(secret));
+    expect(code(r), r.body).toBe(1200);
+    expect(json<{ steppedUpAt?: string }>(r).successData!.steppedUpAt).toBeDefined();
+  }
+
+  const auditEvents = async (accountId: string) =>
+    (
+      await h.db
+        .selectFrom('audit_events')
+        .select(['event', 'outcome', 'detail'])
+        .where('account_id', '=', accountId)
+        .orderBy('at')
+        .execute()
+    ).map((e) => ({ ...e, detail: typeof e.detail === 'string' ? JSON.parse(e.detail) : e.detail }));
+  const notices = async (to: string) =>
+    (
+      await h.db
+        .selectFrom('outbox')
+        .select(['text', 'code'])
+        .where('recipient', '=', to)
+        .orderBy('sent_at')
+        .execute()
+    ).filter((m) => m.text.includes('A change was made to your security settings'));
+
+  test('finding 1: the pending secret is wiped once the enrollment is confirmed or exhausted', async () => {
+    const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '1000' });
+    const { secret } = await account(ctx, 'rtwipe001');
+    const browser = await signIn(app, 'rtwipe001', secret);
+    await stepUp(browser, secret);
+    const pendingRow = (id: string) =>
+      h.db
+        .selectFrom('security_confirmations')
+        .select(['secret', 'secret_key_id', 'outcome'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+
+    // Confirmed: the credential holds the secret now; the pending copy is gone.
+    const started = data<AuthenticatorEnrollmentData>(await enroll(browser));
+    rememberSecret(started.secret);
+    const added = Secret.fromBase32(started.secret).bytes;
+    expect((await pendingRow(started.enrollmentId)).secret).not.toBeNull();
+    data(await confirmApp(browser, started.enrollmentId, codeOf(added)));
+    expect(await pendingRow(started.enrollmentId)).toEqual({
+      secret: null,
+      secret_key_id: null,
+      outcome: 'confirmed',
+    });
+
+    // Exhausted: ended, the secret is gone too.
+    const other = data<AuthenticatorEnrollmentData>(await enroll(browser));
+    rememberSecret(other.secret);
+    const wrong = wrongOf(codeOf(Secret.fromBase32(other.secret).bytes));
+    for (let i = 0; i < 5; i++) await confirmApp(browser, other.enrollmentId, wrong);
+    expect(await pendingRow(other.enrollmentId)).toEqual({
+      secret: null,
+      secret_key_id: null,
+      outcome: 'exhausted',
+    });
+
+    // Expired: cleanup wipes its secret at once (the row goes a day later).
+    const late = data<AuthenticatorEnrollmentData>(await enroll(browser));
+    rememberSecret(late.secret);
+    h.clock.advance(10 * 60_000 + 1000);
+    await cleanUp(ctx);
+    expect(await pendingRow(late.enrollmentId)).toEqual({ secret: null, secret_key_id: null, outcome: null });
+  });
+
+  test('finding 2: control and bidi characters in an authenticator name are a 400', async () => {
+    const { app, ctx } = await h.start();
+    const { secret } = await account(ctx, 'rtname001');
+    const browser = await signIn(app, 'rtname001', secret);
+    await stepUp(browser, secret);
+    const started = data<AuthenticatorEnrollmentData>(await enroll(browser));
+    rememberSecret(started.secret);
+    const added = Secret.fromBase32(started.secret).bytes;
+    for (const name of ['My\nphone', 'a\u0007b', 'evil\u202Eenohp', 'x\u2066y', 'tab\there', 'del\u007F']) {
+      const r = await confirmApp(browser, started.enrollmentId, codeOf(added), name);
+      expectFailureEnvelope(r, 400, 4400);
+    }
+    // An ordinary unicode name is fine.
+    const ok = data<{ authenticator: { name: string } }>(
+      await confirmApp(browser, started.enrollmentId, codeOf(added), 'Téléphone de Zoë 📱'),
+    );
+    expect(ok.authenticator.name).toBe('Téléphone de Zoë 📱');
+  });
+
+  test('finding 3: a database fault on the audit row of a change leaves nothing half-written (503, no credential, no notice)', async () => {
+    const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '1000' });
+    const { account: row, secret, app: firstApp } = await account(ctx, 'rtfault01');
+    const browser = await signIn(app, 'rtfault01', secret);
+    await stepUp(browser, secret);
+    const started = data<AuthenticatorEnrollmentData>(await enroll(browser));
+    rememberSecret(started.secret);
+    const added = Secret.fromBase32(started.secret).bytes;
+
+    // The fault: the audit insert of a security change times out (57014, a 503) after the change.
+    await sql`create or replace function rt_fail_audit() returns trigger language plpgsql as $$
+      begin
+        if new.event in ('security.authenticator-added', 'security.credential-removed') then
+          raise exception 'injected fault' using errcode = '57014';
+        end if;
+        return new;
+      end $$`.execute(h.db);
+    await sql`create trigger rt_fail_audit before insert on audit_events
+      for each row execute function rt_fail_audit()`.execute(h.db);
+    try {
+      expectFailureEnvelope(await confirmApp(browser, started.enrollmentId, codeOf(added)), 503, 5003);
+      expect((await ctx.credentials.list(row.id, 'totp')).length).toBe(1);
+      expectFailureEnvelope(await removeCredential(browser, firstApp.id), 503, 5003);
+      expect((await ctx.credentials.list(row.id, 'totp')).map((c) => c.id)).toEqual([firstApp.id]);
+      expect(await notices('rtfault01@example.com')).toHaveLength(0);
+    } finally {
+      await sql`drop trigger rt_fail_audit on audit_events`.execute(h.db);
+      await sql`drop function rt_fail_audit()`.execute(h.db);
+    }
+    // The enrollment is still pending: confirmed now, with its audit row and notice.
+    nextStep();
+    data(await confirmApp(browser, started.enrollmentId, codeOf(added)));
+    expect((await auditEvents(row.id)).map((e) => e.event)).toContain('security.authenticator-added');
+    expect(await notices('rtfault01@example.com')).toHaveLength(1);
+  });
+});
