@@ -304,6 +304,31 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await later.getByRole('radio', { name: '(XXX) XXX-0187' }).waitFor();
     expect(await later.getByText(recentlyAddedNotice).count()).toBe(0);
   });
+
+  it('a 60-character authenticator name without a space wraps at 320 px (red team)', {
+    timeout: 180_000,
+  }, async () => {
+    const page = await open({ viewport: { width: 320, height: 640 } });
+    await signInAuthApp(page);
+    await page.getByRole('link', { name: 'Security settings' }).click();
+    await heading(page, 'Enter the code from your authenticator app').waitFor();
+    nextStep();
+    await page.getByRole('textbox', { name: /Security code/ }).fill(codeOf(demoTotp(authApp.totp!.secret)));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await heading(page, 'Security settings').waitFor({ timeout: 15_000 });
+    const apps = section(page, 'Authenticator app');
+    await apps.getByRole('button', { name: 'Add an authenticator app' }).click();
+    const scanned = URI.parse(
+      await scan(apps.getByRole('img', { name: 'QR code to add your account to an authenticator app' })),
+    ) as TOTP;
+    const name = 'W'.repeat(60);
+    await apps.getByRole('textbox', { name: /Code from the app/ }).fill(codeOf(scanned));
+    await apps.getByRole('textbox', { name: /Name/ }).fill(name);
+    await apps.getByRole('button', { name: 'Confirm' }).click();
+    await apps.getByRole('heading', { name, level: 3 }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await expectNoAxeViolations(page, 'security page with a long name, 320 px');
+  });
 });
 
 /** Keyboard alone: Tab until the target has focus (fails if it never does). */

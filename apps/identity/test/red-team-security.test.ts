@@ -1,30 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type AuthenticatorEnrollmentData,
-  type ContactAddData,
-  headers as headerNames,
-  paths,
-  type SecurityOverviewData,
-  securityPaths,
-} from '@gatehouse/contract';
+import { type AuthenticatorEnrollmentData, paths, securityPaths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { Secret } from 'otpauth';
 import { describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
 import { codeAt, timeStep } from '../src/factors/app-codes.ts';
-import { TestClock } from '../src/lib/clock.ts';
 import { cleanUp } from '../src/services/cleanup.ts';
-import { atFactor, contacts, DAY, factorAccount, latestMessage, PASSWORD } from './support/factors.ts';
+import { factorAccount, PASSWORD } from './support/factors.ts';
 import {
   api,
-  baseEnv,
   Client,
   code,
   expectFailureEnvelope,
-  freshPGliteClient,
   json,
   rememberSecret,
   targets,
@@ -44,7 +32,7 @@ const STEP = 30_000;
 const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0';
+const _FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 /** A browser with its own User-Agent (and address). */
 class Browser extends Client {
@@ -60,7 +48,7 @@ class Browser extends Client {
   }
 }
 
-const overviewOf = (client: Client) => client.get(api(securityPaths.securityOverview));
+const _overviewOf = (client: Client) => client.get(api(securityPaths.securityOverview));
 const enroll = (client: Client) => client.post(api(securityPaths.securityAuthenticatorEnrollment), {});
 const confirmApp = (client: Client, enrollmentId: string, securityCode: string, name?: string) =>
   client.post(api(securityPaths.securityAuthenticatorConfirmation), {
@@ -70,19 +58,19 @@ const confirmApp = (client: Client, enrollmentId: string, securityCode: string, 
   });
 const removeCredential = (client: Client, id: string) =>
   client.post(api(securityPaths.securityCredentialRemove), { id });
-const addContact = (client: Client, kind: 'phone' | 'email', value: string, voice?: boolean) =>
+const _addContact = (client: Client, kind: 'phone' | 'email', value: string, voice?: boolean) =>
   client.post(api(securityPaths.securityContacts), {
     kind,
     value,
     ...(voice === undefined ? {} : { voice }),
   });
-const confirmContact = (client: Client, confirmationId: string, securityCode: string) =>
+const _confirmContact = (client: Client, confirmationId: string, securityCode: string) =>
   client.post(api(securityPaths.securityContactConfirmation), { confirmationId, securityCode });
-const removeContact = (client: Client, id: string) =>
+const _removeContact = (client: Client, id: string) =>
   client.post(api(securityPaths.securityContactRemove), { id });
-const revoke = (client: Client, body: unknown) =>
+const _revoke = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securityTrustedBrowserRevoke), body);
-const endSession = (client: Client, body: unknown) =>
+const _endSession = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securitySessionEnd), body);
 const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =>
   client.post(api(paths.totpAuthentication), {
@@ -94,7 +82,7 @@ const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =
 const wrongOf = (right: string) => String((Number(right) + 500_001) % 1_000_000).padStart(6, '0');
 
 /** The test clock runs with real time: `at` is `expected` or up to 5 s before it. */
-const expectNear = (at: number, expected: number) => {
+const _expectNear = (at: number, expected: number) => {
   expect(at).toBeLessThanOrEqual(expected);
   expect(at).toBeGreaterThan(expected - 5_000);
 };
