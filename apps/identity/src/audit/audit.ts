@@ -79,8 +79,9 @@ export class AuditTrail {
     private readonly clock: Clock,
   ) {}
 
-  async record(request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
-    await this.db
+  /** Writes the event; `db` is a transaction when the row must stand or fall with the action it records. */
+  async record(request: FastifyRequest | null, entry: AuditEntry, db: DB = this.db): Promise<void> {
+    await db
       .insertInto('audit_events')
       .values({
         at: this.clock.now(),
