@@ -1,4 +1,4 @@
-import { consolePaths, headers as headerNames } from '@gatehouse/contract';
+import { consolePaths, headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Secret } from 'otpauth';
@@ -12,6 +12,7 @@ import {
   Client,
   code,
   createAccount,
+  expectFailureEnvelope,
   json,
   type Response,
   rememberSecret,
@@ -90,10 +91,11 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     ctx: Context,
     name: string,
     role: 'representative' | 'supervisor',
+    customerUsername?: string,
   ): Promise<StaffFixture> {
     const store = new StaffStore(ctx.db, ctx.clock, ctx.hasher, ctx.config);
     rememberSecret(STAFF_PASSWORD);
-    const { totpSecret } = await store.add({ name, role, password: STAFF_PASSWORD });
+    const { totpSecret } = await store.add({ name, role, password: STAFF_PASSWORD, customerUsername });
     rememberSecret(totpSecret);
     return { name, secret: new Uint8Array(Secret.fromBase32(totpSecret).buffer) };
   }
@@ -183,5 +185,28 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
       .where('event', '=', 'console-unblock')
       .execute();
     expect(audited).toHaveLength(1);
+  });
+
+  test('finding 2: a representative whose own customer account changed its username still cannot act on it', async () => {
+    const { app, ctx } = await h.start();
+    const rita = await addStaff(ctx, 'rita.rep', 'representative', 'ritacust1');
+    await createAccount(ctx, { username: 'ritacust1', password: PASSWORD, status: 'active' });
+    const customer = new Client(app);
+    await customer.signIn('ritacust1', PASSWORD);
+    const renamed = await customer.request({
+      method: 'PUT',
+      url: api(paths.changeUsername),
+      body: { username: 'ritacust22', password: PASSWORD },
+    });
+    expect(code(renamed)).toBe(1200);
+    const c = await signedIn(app, rita);
+    const looked = json<{ ownAccount: boolean }>(await c.lookup('ritacust22'));
+    expect(looked.successData?.ownAccount).toBe(true);
+    expectFailureEnvelope(await c.issue('ritacust22'), 200, 1403);
+    expectFailureEnvelope(await c.lift('ritacust22', 'require-password-reset'), 200, 1403);
+    // Another representative sees a staff member's account, and may not act on it either.
+    const rob = await addStaff(ctx, 'rob.rep', 'representative');
+    const other = await signedIn(app, rob);
+    expectFailureEnvelope(await other.issue('ritacust22'), 200, 1403);
   });
 });
