@@ -209,4 +209,39 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     const other = await signedIn(app, rob);
     expectFailureEnvelope(await other.issue('ritacust22'), 200, 1403);
   });
+
+  test('finding 3: a required password reset never stands while the customer stays signed in', async () => {
+    const { app, ctx } = await h.start();
+    const rita = await addStaff(ctx, 'rita.rep', 'representative');
+    const account = await createAccount(ctx, { username: 'customer01', password: PASSWORD });
+    const customer = new Client(app);
+    await customer.signIn('customer01', PASSWORD);
+    const c = await signedIn(app, rita);
+    // Ending the sessions fails once (a fault after the reset was written).
+    const endAll = ctx.sessions.endAllForAccount.bind(ctx.sessions);
+    let failOnce = true;
+    ctx.sessions.endAllForAccount = async (...args) => {
+      if (failOnce) {
+        failOnce = false;
+        throw new Error('simulated fault ending the sessions');
+      }
+      return endAll(...args);
+    };
+    const first = await c.lift('customer01', 'require-password-reset');
+    // Whatever the first answer, a retry leaves the reset required and no session alive.
+    if (code(first) !== 1200) await c.lift('customer01', 'require-password-reset');
+    const state = await ctx.db
+      .selectFrom('accounts')
+      .select('password_state')
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    expect(state.password_state).toBe('expired');
+    const alive = await ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .where('ended_at', 'is', null)
+      .execute();
+    expect(alive).toEqual([]);
+  });
 });

@@ -440,9 +440,13 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
         });
         return answer(request, reply, Status.FORBIDDEN, { message: refused });
       }
-      // The change and its audit row in one transaction: no block is lifted unaudited.
-      const changed = await db.transaction().execute(async (tx) => {
+      // The change, the end of the customer's sessions (a required reset) and its audit row in one
+      // transaction holding the account: nothing lifted unaudited, no reset with sessions alive.
+      const changed = await ctx.sessions.underAccount(account.id, 'update', async (sessions, tx) => {
         if (!(await lift(tx, account, body.action))) return false;
+        if (body.action === 'require-password-reset') {
+          await sessions.endAll(account.id, 'password-reset-required', {});
+        }
         await audit(
           request,
           staff,
@@ -453,9 +457,6 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
         return true;
       });
       if (!changed) return answer(request, reply, WRONG_STATE);
-      if (body.action === 'require-password-reset') {
-        await ctx.sessions.endAllForAccount(account.id, 'password-reset-required');
-      }
       await notifyOwner(ctx, request, account, liftEvents[body.action]);
       request.log.info({ staff: staff.name, account: account.id, action: body.action }, 'console: lifted');
       const lifted = (await findAccountById(db, account.id)) ?? account;
