@@ -244,4 +244,20 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
       .execute();
     expect(alive).toEqual([]);
   });
+
+  test('finding 4: wrong passwords answer alike for a staff name and an unknown one (no enumeration)', async () => {
+    const { app, ctx } = await h.start();
+    await addStaff(ctx, 'rita.rep', 'representative');
+    const answers = async (name: string) => {
+      const c = new ConsoleClient(app);
+      const seen: number[] = [];
+      for (let i = 0; i < ctx.config.console.lockoutFailures + 1; i++) {
+        seen.push(code(await c.signInPassword(name, 'Wrong-Password-1')));
+      }
+      return seen;
+    };
+    const staffAnswers = await answers('rita.rep');
+    expect(staffAnswers).toContain(1403);
+    expect(await answers('nobody.here')).toEqual(staffAnswers);
+  });
 });

@@ -165,6 +165,18 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
             return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
           }
         }
+        if (!staff) {
+          // An unknown name locks as a staff member would (red-team console finding 4): the
+          // answers never tell which names are staff members'.
+          const { lockoutFailures, lockoutMs } = config.console;
+          const decision = await ctx.limiter.hit(
+            `console-sign-in:unknown:${body.name}`,
+            lockoutFailures - 1,
+            lockoutMs,
+          );
+          if (!decision.allowed)
+            return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+        }
         request.log.info('console: sign-in refused');
         return answer(request, reply, Status.FORBIDDEN);
       }
