@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
+import type { DB } from '../db/database.ts';
 import type { Account, Staff } from '../db/schema.ts';
 import { ApiError, answer } from '../lib/http.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
@@ -113,8 +114,10 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
       outcome?: 'success' | 'failure';
       detail?: Record<string, string>;
     },
+    /** A transaction when the row must stand or fall with the action it records (red-team finding 1). */
+    executor?: DB,
   ) =>
-    ctx.audit.record(request, {
+    (executor ? ctx.audit.withDb(executor) : ctx.audit).record(request, {
       event,
       outcome: fields.outcome ?? 'success',
       accountId: fields.accountId,
@@ -157,6 +160,18 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
             request.log.warn({ staff: staff.name }, 'console: staff member locked after failed sign-ins');
             return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
           }
+        }
+        if (!staff) {
+          // An unknown name locks as a staff member would (red-team console finding 4): the
+          // answers never tell which names are staff members'.
+          const { lockoutFailures, lockoutMs } = config.console;
+          const decision = await ctx.limiter.hit(
+            `console-sign-in:unknown:${body.name}`,
+            lockoutFailures - 1,
+            lockoutMs,
+          );
+          if (!decision.allowed)
+            return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
         }
         request.log.info('console: sign-in refused');
         return answer(request, reply, Status.FORBIDDEN);
@@ -395,10 +410,14 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
             expires_at: expiresAt,
           })
           .execute();
-      });
-      await audit(request, staff, 'rep-code-issued', {
-        accountId: account.id,
-        detail: { verification: body.verification, note: body.note },
+        // The audit row in the same transaction: no code is issued (nor the old one revoked) unaudited.
+        await audit(
+          request,
+          staff,
+          'rep-code-issued',
+          { accountId: account.id, detail: { verification: body.verification, note: body.note } },
+          tx,
+        );
       });
       request.log.info({ staff: staff.name, account: account.id }, 'console: temporary security code issued');
       return answer(request, reply, Status.SUCCESS, {
@@ -429,15 +448,23 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
         });
         return answer(request, reply, Status.FORBIDDEN, { message: refused });
       }
-      const changed = await lift(account, body.action);
-      if (!changed) return answer(request, reply, WRONG_STATE);
-      if (body.action === 'require-password-reset') {
-        await ctx.sessions.endAllForAccount(account.id, 'password-reset-required');
-      }
-      await audit(request, staff, liftEvents[body.action], {
-        accountId: account.id,
-        detail: { reason: body.reason },
+      // The change, the end of the customer's sessions (a required reset) and its audit row in one
+      // transaction holding the account: nothing lifted unaudited, no reset with sessions alive.
+      const changed = await ctx.sessions.underAccount(account.id, 'update', async (sessions, tx) => {
+        if (!(await lift(tx, account, body.action))) return false;
+        if (body.action === 'require-password-reset') {
+          await sessions.endAll(account.id, 'password-reset-required', {});
+        }
+        await audit(
+          request,
+          staff,
+          liftEvents[body.action],
+          { accountId: account.id, detail: { reason: body.reason } },
+          tx,
+        );
+        return true;
       });
+      if (!changed) return answer(request, reply, WRONG_STATE);
       await notifyOwner(ctx, request, account, liftEvents[body.action]);
       request.log.info({ staff: staff.name, account: account.id, action: body.action }, 'console: lifted');
       const lifted = (await findAccountById(db, account.id)) ?? account;
@@ -446,7 +473,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
   });
 
   /** One conditional UPDATE per action: false when the account is not in the state it lifts. */
-  async function lift(account: Account, action: LiftAction): Promise<boolean> {
+  async function lift(db: DB, account: Account, action: LiftAction): Promise<boolean> {
     const now = clock.now();
     if (action === 'unlock' || action === 'unblock') {
       const result = await db

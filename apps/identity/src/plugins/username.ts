@@ -95,20 +95,32 @@ export async function usernamePlugin(app: FastifyInstance, ctx: Context) {
       if (key === account.username_key) return taken();
       let changed: bigint;
       try {
-        // One statement, so one transaction: name, key and the cleared flag change together. The
-        // unique index on username_key decides a race for the same name: exactly one wins.
-        const result = await db
-          .updateTable('accounts')
-          .set({
-            username: body.username,
-            username_key: key,
-            require_username_update: false,
-            updated_at: clock.now(),
-          })
-          .where('id', '=', account.id)
-          .where('status', '=', 'active')
-          .executeTakeFirst();
-        changed = result.numUpdatedRows;
+        // One transaction: name, key and the cleared flag change together. The unique index on
+        // username_key decides a race for the same name: exactly one wins.
+        // A staff member's own customer account (console/staff.ts customer_username_key) follows
+        // the new name in the same transaction, so the console still refuses them acting on it
+        // (red-team console finding 2).
+        changed = await db.transaction().execute(async (tx) => {
+          const result = await tx
+            .updateTable('accounts')
+            .set({
+              username: body.username,
+              username_key: key,
+              require_username_update: false,
+              updated_at: clock.now(),
+            })
+            .where('id', '=', account.id)
+            .where('status', '=', 'active')
+            .executeTakeFirst();
+          if (result.numUpdatedRows > 0n) {
+            await tx
+              .updateTable('staff')
+              .set({ customer_username_key: key })
+              .where('customer_username_key', '=', account.username_key)
+              .execute();
+          }
+          return result.numUpdatedRows;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) return taken();
         throw error;

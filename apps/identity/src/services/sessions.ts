@@ -243,7 +243,8 @@ export class SessionStore {
     await this.underAccount(accountId, 'update', (sessions) => sessions.endAll(accountId, reason, keep));
   }
 
-  private async endAll(
+  /** Ends the account's sessions and journeys; on a store from underAccount's `sessions` (its transaction). */
+  async endAll(
     accountId: string,
     reason: string,
     keep: { sessionId?: string | undefined; journeyIds?: readonly string[]; recovery?: boolean },
