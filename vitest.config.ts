@@ -1,3 +1,4 @@
+import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -6,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * database) and e2e (real Chromium against the built apps).
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [catalogs(), react()],
   test: {
     projects: [
       {
@@ -16,6 +17,7 @@ export default defineConfig({
           environment: 'node',
           include: [
             'packages/contract/**/*.test.ts',
+            'packages/i18n/**/*.test.ts',
             'apps/identity/src/**/*.test.ts',
             'bench/**/*.test.ts',
             'test/**/*.test.ts',

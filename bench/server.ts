@@ -321,6 +321,7 @@ async function main() {
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       SESSION_SECRET: randomBytes(24).toString('hex'),
+      CREDENTIAL_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       PUBLIC_ORIGIN: 'https://bench.example',
       SMTP_URL: 'smtp://127.0.0.1:9',
       MAIL_FROM: 'Bench <bench@bank.example>',

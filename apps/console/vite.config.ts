@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompressPlugin } from '../../vite.precompress.ts';
@@ -7,7 +8,7 @@ import { precompressPlugin } from '../../vite.precompress.ts';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/console/',
-  plugins: [react(), precompressPlugin()],
+  plugins: [catalogs(), react(), precompressPlugin()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

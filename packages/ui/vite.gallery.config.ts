@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -37,7 +38,7 @@ function strictCsp(): Plugin {
 export default defineConfig({
   root,
   base: './',
-  plugins: [react(), strictCsp()],
+  plugins: [catalogs(), react(), strictCsp()],
   build: {
     outDir: fileURLToPath(new URL('./gallery/dist', import.meta.url)),
     emptyOutDir: true,
