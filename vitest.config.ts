@@ -1,6 +1,6 @@
-import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { catalogs } from './packages/i18n/src/vite.ts';
 
 /**
  * One runner, four projects: unit (node), ui (jsdom, Testing Library), api (HTTP against a real

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { catalogs } from '../../packages/i18n/src/vite.ts';
 import { precompressPlugin } from '../../vite.precompress.ts';
 
 /** The representative console, served by the identity service at /console/ (apps/identity/src/plugins/static.ts). */
@@ -9,6 +9,9 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/console/',
   plugins: [catalogs(), react(), precompressPlugin()],
+  // The service's catalog (packages/contract/messages/en.json) as one export per group, so a
+  // bundle keeps only the groups it reads (docs/decisions/029-languages.md).
+  json: { stringify: false },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,13 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { catalogs } from '../../packages/i18n/src/vite.ts';
 import { precompressPlugin } from '../../vite.precompress.ts';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
   plugins: [catalogs(), react(), precompressPlugin()],
+  // The service's catalog (packages/contract/messages/en.json) as one export per group, so a
+  // bundle keeps only the groups it reads (docs/decisions/029-languages.md).
+  json: { stringify: false },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,26 +1,11 @@
+import { console } from '../messages/en.json';
 /**
  * The representative console's texts (apps/console; docs/decisions/028-representative-console.md): a
  * module of its own, so the widget's and the portal's login routes never load them. The server's
  * envelope texts (consoleMessages, part of serverMessages) and the console's screen texts
  * (consoleTexts, read only by apps/console).
  */
-export const consoleMessages = {
-  consoleSignInRefused: 'The name or password is not right.',
-  consoleFactorDue: 'Enter the code from your authenticator app.',
-  consoleCodeRefused: 'That authenticator code is not right, or was used before.',
-  consoleStaffLocked: 'Too many failed sign-ins. Try again in {0} minutes or ask a supervisor.',
-  consoleSignedIn: 'Signed in to the console.',
-  consoleSignInRequired: 'Sign in to the console to continue.',
-  consoleNotPermitted: 'You are not permitted to do this.',
-  consoleOwnAccount: 'You cannot act on your own customer account.',
-  consoleStaffAccount: 'This customer account belongs to a staff member: a supervisor must act on it.',
-  consoleCustomerUnknown: 'There is no customer with that username.',
-  consoleCustomerFound: 'Customer found.',
-  consoleCustomerNotActive: 'The customer cannot sign in until the block is lifted: lift it first.',
-  consoleCodeIssued: 'Read the code to the customer. It expires in {0} minutes.',
-  consoleLifted: 'Done. The customer was told by e-mail.',
-  consoleNothingToLift: 'There is nothing to lift: the account is not in that state.',
-} as const;
+export const consoleMessages = console;
 
 /** The verification methods a representative records before issuing a code (a required choice). */
 export const verificationMethods = ['callback', 'knowledge', 'document', 'existing-session'] as const;

@@ -1,40 +1,11 @@
+import { security } from '../messages/en.json';
 /**
  * The portal's security page (issue 12; docs/decisions/025-security-page-api.md): the texts of its
  * calls' answers (securityMessages, part of serverMessages), the customer-facing line of each audit
  * event in the activity list, and the e-mail notice of a change. A module of its own: the login
  * routes never load it; the portal's security page imports it on demand.
  */
-export const securityMessages = {
-  /** 1412 (HTTP 403): no step-up within SECURITY_STEPUP_MINUTES; the portal hosts the STEPUP journey. */
-  stepUpRequired: 'Please verify your identity to continue.',
-  authenticatorEnrollmentStarted:
-    'Scan the QR code with your authenticator app, or enter the key by hand, then enter the code it shows.',
-  authenticatorAdded: 'Your authenticator app was added.',
-  /** 1404 of a confirmation: unknown, expired, finished or ended by too many wrong codes. */
-  confirmationUnknown: 'This request has expired or is already finished. Please start again.',
-  /** 1491 of a confirmation: the wrong code that reached the limit; the request ended. */
-  confirmationTriesExhausted: 'Too many incorrect codes. Please start again.',
-  credentialRemoved: 'The verification method was removed.',
-  /** 1404: no such item on this account (another account's id alike). */
-  securityItemUnknown: 'We could not find this item on your account. Reload the page and try again.',
-  /** 1403: the account's last usable second factor. */
-  lastFactor: "You can't remove your last way to verify your identity. Add another one first.",
-  /** 1403: the account's last e-mail address (security notices go there). */
-  lastEmail: "You can't remove your only email address: we send security notices to it.",
-  /** {0} the masked contact, {1} the minutes. */
-  contactCodeSent: 'We sent a code to {0}. It will expire after {1} minutes.',
-  contactExists: 'This phone number or email address is already on your account.',
-  phoneInvalid: 'Enter a valid phone number.',
-  emailInvalid: 'Enter a valid email address.',
-  contactAdded: 'Your new contact information was added.',
-  contactRemoved: 'The contact information was removed.',
-  trustedBrowserRevoked: 'This browser is no longer trusted.',
-  trustedBrowsersRevoked: 'No browser is trusted any more.',
-  sessionEnded: 'The session was ended.',
-  otherSessionsEnded: 'Your other sessions were ended.',
-  /** 1403: the current session cannot end itself here. */
-  currentSessionNotEnded: 'This is the session you are using now. Sign out to end it.',
-} as const;
+export const securityMessages = security;
 
 /**
  * The customer-facing line of each audit event in the page's recent activity (by event name of
