@@ -4,6 +4,8 @@ import type { Plugin } from 'vite';
 import { catalogLanguage, pickGroups, readCatalog } from './source.ts';
 
 const PREFIX = '\0gatehouse-catalog:';
+const TEXTS = '\0gatehouse-catalog-texts:';
+const GROUP = '\0gatehouse-catalog-group:';
 
 /**
  * Compiles catalog files at build time (docs/decisions/029-languages.md): an import of
@@ -17,15 +19,35 @@ export function catalogs(): Plugin {
     name: 'gatehouse:catalogs',
     enforce: 'pre',
     async resolveId(source, importer) {
+      if (source.startsWith(GROUP)) return source;
       const [path = '', query = ''] = source.split('?');
       const groups = new URLSearchParams(query).get('groups');
-      if (groups === null || !path.endsWith('.json')) return null;
+      if (!path.endsWith('.json') || (query && groups === null)) return null;
       const resolved = await this.resolve(path, importer, { skipSelf: true });
       if (!resolved || !catalogLanguage(resolved.id)) return null;
-      // Not ending in .json, so Vite's JSON plugin leaves the compiled module alone.
-      return `${PREFIX}${groups}:${resolved.id.slice(0, -'.json'.length)}`;
+      // Not ending in .json, so Vite's JSON plugin leaves these modules alone.
+      const stem = resolved.id.slice(0, -'.json'.length);
+      return groups === null ? `${TEXTS}${stem}` : `${PREFIX}${groups}:${stem}`;
     },
     load(id) {
+      if (id.startsWith(TEXTS)) {
+        // A plain import (`import { login } from '…/messages/en.json'`: the service's English texts
+        // that the contract's modules read): one module per group behind a facade, so a bundle keeps
+        // only the groups it uses and each group lands in the chunk that needs it.
+        const stem = id.slice(TEXTS.length);
+        this.addWatchFile(`${stem}.json`);
+        return Object.keys(readCatalog(`${stem}.json`))
+          .map(
+            (group) => `export { default as ${group} } from ${JSON.stringify(`${GROUP}${group}:${stem}`)};`,
+          )
+          .join('\n');
+      }
+      if (id.startsWith(GROUP)) {
+        const rest = id.slice(GROUP.length);
+        const colon = rest.indexOf(':');
+        const source = readCatalog(`${rest.slice(colon + 1)}.json`);
+        return `export default ${JSON.stringify(source[rest.slice(0, colon)])};`;
+      }
       if (!id.startsWith(PREFIX)) return null;
       const rest = id.slice(PREFIX.length);
       const colon = rest.indexOf(':');
