@@ -29,6 +29,9 @@ async function send(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unkn
     cache: 'no-store',
     headers: {
       Accept: 'application/json',
+      // The console shows English: the service's messages in English whatever the browser's
+      // languages (docs/decisions/029-languages.md).
+      'Accept-Language': 'en',
       [headers.requestId]: newRequestId(),
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...(csrfToken ? { [headers.csrf]: csrfToken } : {}),

@@ -67,11 +67,9 @@ export class DatabaseRefusedValue extends ApiError {
     readonly dbCode: string,
     readonly dbMessage: string,
   ) {
-    super(
-      400,
-      Status.BAD_REQUEST,
-      format(serverMessages.badRequest, 'a value contains a character that is not accepted'),
-    );
+    const params = ['a value contains a character that is not accepted'];
+    super(400, Status.BAD_REQUEST, format(serverMessages.badRequest, ...params));
+    this.text = { key: 'badRequest', params };
   }
 }
 

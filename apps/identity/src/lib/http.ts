@@ -15,6 +15,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { localise } from './language.ts';
 
 export type Extra = {
   successData?: unknown;
@@ -23,8 +24,13 @@ export type Extra = {
   callbacks?: Callback[];
 };
 
-/** An expected failure: becomes the envelope with its HTTP status, code and message. */
+/**
+ * An expected failure: becomes the envelope with its HTTP status, code and message. The message
+ * is English (logs, tests); the envelope carries it in the request's language, by `text`'s key
+ * and placeholders when it has them, else by the English text (lib/language.ts).
+ */
 export class ApiError extends Error {
+  text?: { key: ServerMessageKey; params: Array<string | number> };
   constructor(
     readonly http: number,
     readonly code: number,
@@ -34,6 +40,19 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /** A failure whose message is a catalog text with placeholders. */
+  static of(
+    http: number,
+    code: number,
+    key: ServerMessageKey,
+    params: Array<string | number>,
+    headers: Record<string, string> = {},
+  ): ApiError {
+    const error = new ApiError(http, code, format(serverMessages[key], ...params), undefined, headers);
+    error.text = { key, params };
+    return error;
+  }
 }
 
 /** 4401 (HTTP 401): no signed-in session, or it expired. */
@@ -42,11 +61,17 @@ export const sessionExpired = () => new ApiError(401, Status.UNAUTHENTICATED, se
 /** 1401 (HTTP 401): no login transaction in progress (or another request finished it first). */
 export const noLoginInProgress = () => new ApiError(401, Status.BLOCKED, serverMessages.noLoginInProgress);
 
+/**
+ * The envelope of an answer; its message in the request's language (`text`: the catalog key and
+ * placeholders it was built from, when known).
+ */
 export function envelope(
   request: FastifyRequest,
-  status: { code: number; message: string },
+  english: { code: number; message: string },
   extra: Extra & { errorType?: ErrorTypeValue } = {},
+  text?: { key: ServerMessageKey; params: ReadonlyArray<string | number> },
 ): Envelope {
+  const status = { code: english.code, message: localise(request, english.message, text?.key, text?.params) };
   const body: Envelope = { responseBaseInfo: { requestId: request.id, status } };
   if (extra.successData !== undefined) body.successData = extra.successData;
   if (extra.redirectPath !== undefined) body.redirectPath = extra.redirectPath;
@@ -117,6 +142,7 @@ export function failure(request: FastifyRequest, reply: FastifyReply, error: Api
         request,
         { code: error.code, message: error.message },
         { ...extra, errorType: error.errorType },
+        error.text,
       ),
     );
 }
@@ -164,7 +190,12 @@ export function answer(
       : ErrorType.APPLICATION
     : undefined;
   return reply.send(
-    envelope(request, { code, message: text }, { ...extra, ...(errorType ? { errorType } : {}) }),
+    envelope(
+      request,
+      { code, message: text },
+      { ...extra, ...(errorType ? { errorType } : {}) },
+      key ? { key, params } : undefined,
+    ),
   );
 }
 
@@ -189,5 +220,5 @@ export function parse<T extends z.ZodType>(
       given !== null && typeof given === 'object' ? (given as Record<PropertyKey, unknown>)[key] : undefined;
   }
   const problem = issue.code === 'invalid_type' && given === undefined ? 'is required' : issue.message;
-  throw new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, `${where}: ${problem}`));
+  throw ApiError.of(400, Status.BAD_REQUEST, 'badRequest', [`${where}: ${problem}`]);
 }

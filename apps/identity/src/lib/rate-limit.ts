@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { format, Status, serverMessages } from '@gatehouse/contract';
+import { Status } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
@@ -77,13 +77,9 @@ export class RateLimiter {
 export function refuseOver(request: FastifyRequest, key: string, decision: RateDecision): void {
   if (decision.allowed) return;
   request.log.warn({ limit: key.split(':').slice(0, 2).join(':') }, 'rate limited');
-  throw new ApiError(
-    429,
-    Status.RATE_LIMITED,
-    format(serverMessages.rateLimited, decision.retryAfterSeconds),
-    undefined,
-    { 'Retry-After': String(decision.retryAfterSeconds) },
-  );
+  throw ApiError.of(429, Status.RATE_LIMITED, 'rateLimited', [decision.retryAfterSeconds], {
+    'Retry-After': String(decision.retryAfterSeconds),
+  });
 }
 
 /**

@@ -5,7 +5,12 @@ import { ApiClient } from './client.ts';
 /** Portal spec §7 environments: the service on another host than the page. */
 const service = 'https://identity.dev.primeservices.example';
 
-type Seen = { url: string; csrf: string | null; credentials: RequestCredentials | undefined };
+type Seen = {
+  url: string;
+  csrf: string | null;
+  language: string | null;
+  credentials: RequestCredentials | undefined;
+};
 
 function fakeService(tokens: string[]) {
   const seen: Seen[] = [];
@@ -14,7 +19,12 @@ function fakeService(tokens: string[]) {
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const sent = new Headers(init.headers);
-      seen.push({ url, csrf: sent.get(headers.csrf), credentials: init.credentials });
+      seen.push({
+        url,
+        csrf: sent.get(headers.csrf),
+        language: sent.get('accept-language'),
+        credentials: init.credentials,
+      });
       const token = tokens[Math.min(next++, tokens.length - 1)]!;
       return new Response(
         JSON.stringify({
@@ -62,5 +72,20 @@ describe('the call helper and the CSRF token', () => {
     await client.request('POST', paths.sessionLogin);
     await client.request('POST', paths.sessionLogin);
     expect(seen.map((s) => s.csrf)).toEqual(['from-cookie', 'from-cookie']);
+  });
+});
+
+describe('the language of the service messages', () => {
+  test("every call asks for the page's language, English by default, not the browser's", async () => {
+    const seen = fakeService(['t']);
+    await new ApiClient({ endpoint: '', appId: 'app', appName: 'App' }).request(
+      'GET',
+      paths.rememberUsername,
+    );
+    await new ApiClient({ endpoint: '', appId: 'app', appName: 'App', language: 'es' }).request(
+      'POST',
+      paths.sessionLogin,
+    );
+    expect(seen.filter((s) => !s.url.endsWith(paths.health)).map((s) => s.language)).toEqual(['en', 'es']);
   });
 });

@@ -19,6 +19,11 @@ export type ClientSettings = {
   appName: string;
   /** Sent as SESSION_CTX on every call (portal spec §3, per-request headers), when set. */
   sessionContext?: string;
+  /**
+   * The language the page shows, sent as Accept-Language so the service's messages match it
+   * rather than the browser's (docs/decisions/029-languages.md); English by default.
+   */
+  language?: string;
 };
 
 export type CallOptions = {
@@ -119,6 +124,7 @@ export class ApiClient {
   ): Promise<CallResult<T>> {
     const requestHeaders: Record<string, string> = {
       Accept: 'application/json',
+      'Accept-Language': this.settings.language ?? 'en',
       'Cache-Control': 'no-cache',
       [headers.requestId]: newRequestId(),
       [headers.appId]: this.settings.appId,

@@ -44,8 +44,7 @@ export function smsText(config: Context['config'], requested: string | undefined
   return allowed.includes(requested) ? requested : null;
 }
 
-const badRequest = (problem: string) =>
-  new ApiError(400, Status.BAD_REQUEST, format(serverMessages.badRequest, problem));
+const badRequest = (problem: string) => ApiError.of(400, Status.BAD_REQUEST, 'badRequest', [problem]);
 
 /**
  * Sends and checks second-factor codes. One instance per plugin that answers the calls (this one

@@ -1,6 +1,5 @@
 import {
   ErrorType,
-  format,
   limits,
   type PushContent,
   paths,
@@ -54,14 +53,9 @@ function readContent(text: string): PushContent {
     if (result.success) parsed = result.data;
   } catch {}
   if (!parsed) {
-    throw new ApiError(
-      400,
-      Status.BAD_REQUEST,
-      format(
-        serverMessages.badRequest,
-        'secureTransactionContent: must be JSON with deviceInfo.browserName, deviceInfo.osName, time, host and journey',
-      ),
-    );
+    throw ApiError.of(400, Status.BAD_REQUEST, 'badRequest', [
+      'secureTransactionContent: must be JSON with deviceInfo.browserName, deviceInfo.osName, time, host and journey',
+    ]);
   }
   const bound = (value: string) => value.slice(0, FIELD_MAX);
   return {

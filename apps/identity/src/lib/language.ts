@@ -1,0 +1,62 @@
+import { fileURLToPath } from 'node:url';
+import { type ServerMessageKey, serverMessages } from '@gatehouse/contract';
+import { acceptedLanguages, defaultLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
+import { compileCatalogs } from '@gatehouse/i18n/node';
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * The service's texts in every shipped language (packages/contract/messages, compiled once at
+ * start; docs/decisions/029-languages.md). English is the specs' wording, verbatim.
+ */
+const catalogs = compileCatalogs<ServerMessageKey>(
+  fileURLToPath(new URL('../../../../packages/contract/messages', import.meta.url)),
+);
+
+/** English text -> key, for the answers built with a text and no placeholders. */
+const keyOfEnglish = new Map<string, ServerMessageKey>(
+  (Object.entries(serverMessages) as Array<[ServerMessageKey, string]>)
+    .filter(([, text]) => !/\{\d+\}/.test(text))
+    .map(([key, text]) => [text, key]),
+);
+
+const chosen = new WeakMap<FastifyRequest, Language>();
+
+/**
+ * The request's language: the best shipped one of its Accept-Language (a client sends the
+ * language its page shows), English without one. Read once per request.
+ */
+export function requestLanguage(request: FastifyRequest): Language {
+  let language = chosen.get(request);
+  if (!language) {
+    const header = request.headers['accept-language'];
+    language = header ? pickLanguage(acceptedLanguages(header)) : defaultLanguage;
+    chosen.set(request, language);
+  }
+  return language;
+}
+
+/** A service text in a language, its `{0}`-style placeholders filled. */
+export function serverText(
+  language: Language,
+  key: ServerMessageKey,
+  params: ReadonlyArray<string | number> = [],
+): string {
+  const message = (catalogs.get(language) ?? catalogs.get(defaultLanguage)!)[key];
+  return message ? message(params) : serverMessages[key];
+}
+
+/**
+ * An envelope message in the request's language: by its key when the answer has one, else by
+ * its English text when that is a catalog text without placeholders; anything else as it is.
+ */
+export function localise(
+  request: FastifyRequest,
+  english: string,
+  key?: ServerMessageKey,
+  params?: ReadonlyArray<string | number>,
+): string {
+  const language = requestLanguage(request);
+  if (language === defaultLanguage && !key) return english;
+  const found = key ?? keyOfEnglish.get(english);
+  return found ? serverText(language, found, params) : english;
+}
