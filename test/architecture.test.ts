@@ -67,6 +67,9 @@ const workspaces = manifest(root).workspaces ?? [];
  */
 const usedOtherwise: Record<string, Record<string, string>> = {
   '@gatehouse/identity': { tsx: 'npm start and npm run migrate run the service with node --import tsx' },
+  '@gatehouse/i18n': {
+    '@messageformat/runtime': 'the catalog modules its Vite plugin compiles import it (decision 029)',
+  },
 };
 
 describe.each(workspaces)('workspace %s', (workspace) => {

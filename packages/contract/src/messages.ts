@@ -1,4 +1,4 @@
-import { factor, identity, login } from '../messages/en.json';
+import { factor, identity, login, phone } from '../messages/en.json';
 /**
  * Texts that the server sends in envelopes and the clients show: one catalog, keyed, quoted
  * verbatim from the specs. Screen texts live in each app's own catalog; these are the shared ones.
@@ -20,8 +20,7 @@ export const factorMessages = factor;
  * short name (the widget's businessSMSText). The server sends only this text, with a short name it
  * is configured to allow (SMS_SENDER_NAMES), whatever a request asks for.
  */
-export const smsTemplate =
-  '{0} msg: Your security code is: $$CODE$$ DO NOT SHARE THIS CODE WITH ANYONE. Enter it online to complete your transaction. Thank you.';
+export const smsTemplate = phone.smsTemplate;
 
 /** Fills `{0}`-style placeholders. */
 export function format(template: string, ...args: Array<string | number>): string {

@@ -1,4 +1,4 @@
-import { security } from '../messages/en.json';
+import { mail, security } from '../messages/en.json';
 /**
  * The portal's security page (issue 12; docs/decisions/025-security-page-api.md): the texts of its
  * calls' answers (securityMessages, part of serverMessages), the customer-facing line of each audit
@@ -55,23 +55,25 @@ export type SecurityActivityEvent = Exclude<keyof typeof securityActivityMessage
 
 /**
  * The e-mail notice of a change (never a secret or a code): subject, the change (one line of
- * `changes`), when, and what to do if it wasn't the customer.
+ * `changes`), when, and what to do if it wasn't the customer. English, from the service's catalog
+ * (group `mail`), where the other languages are too.
  */
 export const securityNoticeMessages = {
-  subject: 'A change was made to your security settings',
-  /** {0} the change (a line of `changes`), {1} the time (UTC). */
-  body: 'A change was made to your security settings: {0}, on {1}.',
+  /** {0} the product. */
+  subject: mail.securityChangeSubject,
+  /** {0} the change (a line of `changes`), {1} the time. */
+  body: mail.securityChangeBody,
   /** {0} the support phone number. */
-  notYou: "If this wasn't you, call {0}.",
+  notYou: mail.securityChangeNotYou,
   changes: {
-    authenticatorAdded: 'an authenticator app was added',
-    credentialRemoved: 'a verification method was removed',
-    contactAdded: 'a phone number or email address was added',
-    contactRemoved: 'a phone number or email address was removed',
-    trustedBrowserRevoked: 'a trusted browser was removed',
-    trustedBrowsersRevoked: 'every trusted browser was removed',
-    sessionEnded: 'a signed-in session was ended',
-    otherSessionsEnded: 'your other signed-in sessions were ended',
+    authenticatorAdded: mail['change.authenticatorAdded'],
+    credentialRemoved: mail['change.credentialRemoved'],
+    contactAdded: mail['change.contactAdded'],
+    contactRemoved: mail['change.contactRemoved'],
+    trustedBrowserRevoked: mail['change.trustedBrowserRevoked'],
+    trustedBrowsersRevoked: mail['change.trustedBrowsersRevoked'],
+    sessionEnded: mail['change.sessionEnded'],
+    otherSessionsEnded: mail['change.otherSessionsEnded'],
   },
-} as const;
+};
 export type SecurityChange = keyof typeof securityNoticeMessages.changes;

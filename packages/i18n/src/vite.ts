@@ -31,7 +31,7 @@ export function catalogs(): Plugin {
     },
     load(id) {
       if (id.startsWith(TEXTS)) {
-        // A plain import (`import { login } from '…/messages/en.json'`: the service's English texts
+        // A plain import (`import { login }` of a `messages/en.json`: the service's English texts
         // that the contract's modules read): one module per group behind a facade, so a bundle keeps
         // only the groups it uses and each group lands in the chunk that needs it.
         const stem = id.slice(TEXTS.length);

@@ -31,6 +31,8 @@ export interface AccountsTable {
   tax_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** CREATE when the last password set replaced a temporary one (portal spec §4). */
   password_enrollment_state: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The customer's language for e-mails, texts and calls: en | es (migration 012). */
+  language: ColumnType<string, string | undefined, string>;
 }
 
 export interface PasswordHistoryTable {

@@ -1,14 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { type ServerMessageKey, serverMessages } from '@gatehouse/contract';
-import { acceptedLanguages, defaultLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
+import { acceptedLanguages, defaultLanguage, isLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
 import { compileCatalogs } from '@gatehouse/i18n/node';
 import type { FastifyRequest } from 'fastify';
+import type { mail, phone } from '../../../../packages/contract/messages/en.json';
 
 /**
  * The service's texts in every shipped language (packages/contract/messages, compiled once at
  * start; docs/decisions/029-languages.md). English is the specs' wording, verbatim.
  */
-const catalogs = compileCatalogs<ServerMessageKey>(
+export type ServiceTextKey = ServerMessageKey | keyof typeof mail | keyof typeof phone;
+const catalogs = compileCatalogs<ServiceTextKey>(
   fileURLToPath(new URL('../../../../packages/contract/messages', import.meta.url)),
 );
 
@@ -35,14 +37,26 @@ export function requestLanguage(request: FastifyRequest): Language {
   return language;
 }
 
+/**
+ * The language a request names: the best shipped one of its Accept-Language, or undefined
+ * without one (a client that says nothing leaves an account's language as it is).
+ */
+export function namedLanguage(request: FastifyRequest): Language | undefined {
+  return request.headers['accept-language'] ? requestLanguage(request) : undefined;
+}
+
+/** An account's language as stored, English for anything else. */
+export const languageOf = (value: string | null | undefined): Language =>
+  isLanguage(value) ? value : defaultLanguage;
+
 /** A service text in a language, its `{0}`-style placeholders filled. */
 export function serverText(
   language: Language,
-  key: ServerMessageKey,
+  key: ServiceTextKey,
   params: ReadonlyArray<string | number> = [],
 ): string {
   const message = (catalogs.get(language) ?? catalogs.get(defaultLanguage)!)[key];
-  return message ? message(params) : serverMessages[key];
+  return message ? message(params) : catalogs.get(defaultLanguage)![key](params);
 }
 
 /**

@@ -6,7 +6,7 @@ import { passed } from '../journeys/store.ts';
 import { answer } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
-import { checkPassword, findAccount, usernameKey } from '../services/accounts.ts';
+import { checkPassword, findAccount, keepLanguage, usernameKey } from '../services/accounts.ts';
 import { setSessionCookies } from '../services/cookies.ts';
 
 /** Password authentication: the first step of the login transaction. */
@@ -41,6 +41,7 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
         return answer(request, reply, Status.BLOCKED, { redirectPath: '/blocked' });
       }
       if (account.status === 'disabled') return answer(request, reply, Status.ACCOUNT_DISABLED);
+      await keepLanguage(db, request, account);
 
       // A new login transaction under a new token; any earlier one from this browser ends, and so
       // does its recovery flow (the e-mail code path then acts for this sign-in).

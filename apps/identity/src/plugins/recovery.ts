@@ -18,6 +18,7 @@ import type { FactorJourney } from '../factors/engine.ts';
 import { OtpFactor } from '../factors/otp/otp-factor.ts';
 import { loadFlow, recoveryOpenStates, startFlow } from '../journeys/recovery.ts';
 import { ApiError, answer } from '../lib/http.ts';
+import { languageOf } from '../lib/language.ts';
 import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { OtpCodes } from '../lib/otp.ts';
 import { clientKey } from '../lib/rate-limit.ts';
@@ -293,7 +294,12 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         purpose: 'recovery',
         journeyId: flow.id,
       });
-      await mailer.sendCode({ to: address, code, expiryMinutes: Math.round(config.otp.expiryMs / 60_000) });
+      await mailer.sendCode({
+        to: address,
+        code,
+        expiryMinutes: Math.round(config.otp.expiryMs / 60_000),
+        language: languageOf(account.language),
+      });
       // A confirmed journey stays confirmed; the expiry moves ahead either way.
       await ctx.journeys.transition(
         flow,

@@ -11,15 +11,12 @@ import {
   contactRemoveRequest,
   credentialRemoveRequest,
   ErrorType,
-  format,
-  limits,
   Status,
   securityOverviewData,
   securityPaths,
   serverMessages,
   sessionEndData,
   sessionEndRequest,
-  smsTemplate,
   trustedBrowserRevokeData,
   trustedBrowserRevokeRequest,
 } from '@gatehouse/contract';
@@ -32,10 +29,11 @@ import type { CredentialKind } from '../credentials/store.ts';
 import { findStep, timeStep } from '../factors/app-codes.ts';
 import { safeEqual } from '../lib/crypto.ts';
 import { ApiError, answer } from '../lib/http.ts';
+import { languageOf } from '../lib/language.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { codeHash, newCode } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
-import { createPhoneSender } from '../services/sms.ts';
+import { createPhoneSender, smsCodeText } from '../services/sms.ts';
 import { Confirmations } from './confirmations.ts';
 import {
   appItem,
@@ -291,10 +289,15 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
       try {
         if (body.kind === 'email') {
-          await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes });
+          await ctx.mailer.sendCode({
+            to,
+            code,
+            expiryMinutes: minutes,
+            language: languageOf(account.language),
+          });
         } else {
           const sender = ctx.config.factor.smsSenderNames[0] ?? 'Gatehouse';
-          const text = format(smsTemplate, sender).split(limits.smsCodePlaceholder).join(code);
+          const text = smsCodeText(sender, code, languageOf(account.language));
           await phone.send({ channel: 'sms', to, text, code });
         }
       } catch (error) {

@@ -9,7 +9,6 @@ import {
   type SignedInSessionItem,
   Status,
   securityActivityMessages,
-  securityNoticeMessages,
   serverMessages,
   type TrustedBrowserItem,
 } from '@gatehouse/contract';
@@ -21,6 +20,7 @@ import type { Credential, CredentialKind } from '../credentials/store.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Contact, Session } from '../db/schema.ts';
 import { ApiError } from '../lib/http.ts';
+import { languageOf } from '../lib/language.ts';
 import { deviceKey } from '../services/cookies.ts';
 import { requireSession } from '../services/session-guard.ts';
 import { describeUserAgent } from './user-agent.ts';
@@ -217,7 +217,7 @@ export async function auditChange(
 export async function noticeChange(
   ctx: Context,
   request: FastifyRequest,
-  account: Pick<Account, 'id' | 'email'>,
+  account: Pick<Account, 'id' | 'email' | 'language'>,
   notice: SecurityChange,
 ): Promise<void> {
   if (!account.email) return;
@@ -225,7 +225,8 @@ export async function noticeChange(
     await ctx.mailer.sendNotice({
       to: account.email,
       notice: 'security-change',
-      change: securityNoticeMessages.changes[notice],
+      change: notice,
+      language: languageOf(account.language),
       at: ctx.clock.now(),
       supportPhone: ctx.config.supportPhone,
     });

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { Account } from '../db/schema.ts';
+import { languageOf } from '../lib/language.ts';
 import type { NoticeKind } from './mailer.ts';
 
 /**
@@ -13,7 +14,7 @@ import type { NoticeKind } from './mailer.ts';
 export async function afterIdentityChange(
   ctx: Context,
   request: FastifyRequest,
-  account: Pick<Account, 'id' | 'email'>,
+  account: Pick<Account, 'id' | 'email' | 'language'>,
   change: {
     reason: string;
     notice: NoticeKind;
@@ -52,12 +53,12 @@ export async function afterIdentityChange(
 export async function notifyOwner(
   ctx: Context,
   request: FastifyRequest,
-  account: Pick<Account, 'id' | 'email'>,
+  account: Pick<Account, 'id' | 'email' | 'language'>,
   notice: NoticeKind,
 ): Promise<void> {
   if (!account.email) return;
   try {
-    await ctx.mailer.sendNotice({ to: account.email, notice });
+    await ctx.mailer.sendNotice({ to: account.email, notice, language: languageOf(account.language) });
     request.log.info({ account: account.id, notice }, 'security notice sent');
   } catch (error) {
     request.log.warn(

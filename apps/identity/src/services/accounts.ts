@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Account } from '../db/schema.ts';
+import { namedLanguage } from '../lib/language.ts';
 
 /** Usernames are matched case-insensitively; the key is what the unique index holds. */
 export const usernameKey = (username: string): string => username.trim().toLowerCase();
@@ -91,4 +92,17 @@ async function decide(
   // Outside the transaction (its handle is the only one PGlite has until it ends).
   if (verdict === 'locked') await ctx.sessions.endAllForAccount(account.id, 'locked');
   return verdict;
+}
+
+/**
+ * Keeps on the account the language its owner signs in with (the request's Accept-Language, as
+ * the client sends the language its page shows), for the e-mails, texts and calls that follow. A
+ * request that names no language changes nothing, and only a proven owner sets it: a stranger who
+ * starts a recovery does not (docs/decisions/029-languages.md).
+ */
+export async function keepLanguage(db: DB, request: FastifyRequest, account: Account): Promise<void> {
+  const language = namedLanguage(request);
+  if (!language || language === account.language) return;
+  await db.updateTable('accounts').set({ language }).where('id', '=', account.id).execute();
+  account.language = language;
 }

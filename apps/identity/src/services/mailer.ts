@@ -1,24 +1,30 @@
-import { appDefaults, format, securityNoticeMessages } from '@gatehouse/contract';
+import { appDefaults, type SecurityChange } from '@gatehouse/contract';
+import type { Language } from '@gatehouse/i18n';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config, SmtpSettings } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import { type ServiceTextKey, serverText } from '../lib/language.ts';
 
-/** A one-time code message: the full address it goes to, the code, and when it expires. */
-export type CodeMail = { to: string; code: string; expiryMinutes: number };
+/**
+ * A one-time code message: the full address it goes to, the code, when it expires, and the
+ * account's language (English when not given).
+ */
+export type CodeMail = { to: string; code: string; expiryMinutes: number; language?: Language };
 
 /** A security notice to the account's owner: what changed, never a secret. */
-export type NoticeKind = keyof typeof noticeMailTexts | 'security-change';
+export type NoticeKind = keyof typeof noticeTexts | 'security-change';
 /**
- * `change`, `at` and `supportPhone` fill the security page's notice ('security-change': one of
- * securityNoticeMessages.changes, when, and whom to call); the other notices have fixed texts.
+ * `change`, `at` and `supportPhone` fill the security page's notice ('security-change': which
+ * change, when, and whom to call); the other notices have fixed texts. In the account's language.
  */
 export type NoticeMail = {
   to: string;
   notice: NoticeKind;
-  change?: string;
+  change?: SecurityChange;
   at?: Date;
   supportPhone?: string;
+  language?: Language;
 };
 
 export interface Mailer {
@@ -29,93 +35,64 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-/** The texts of the one-time code e-mail; {0} code, {1} minutes, {2} product. */
-export const codeMailTexts = {
-  subject: '{2}: your one-time code',
-  body: [
-    'Your {2} one-time code is {0}.',
-    '',
-    'It expires in {1} minutes. Enter it online to continue; do not share it with anyone.',
-    'If you did not ask for this code, contact login support.',
-    '',
-    'Gatehouse sign-in',
-  ].join('\n'),
-} as const;
+/** The catalog keys of each notice's subject and body; {0} the product. */
+const noticeTexts = {
+  'recovery-locked': ['recoveryLockedSubject', 'recoveryLockedBody'],
+  'password-changed': ['passwordChangedSubject', 'passwordChangedBody'],
+  'username-changed': ['usernameChangedSubject', 'usernameChangedBody'],
+  'account-recovered': ['accountRecoveredSubject', 'accountRecoveredBody'],
+  // A representative's action in the console (docs/decisions/028-representative-console.md).
+  'console-unlock': ['consoleUnlockSubject', 'consoleUnlockBody'],
+  'console-unblock': ['consoleUnblockSubject', 'consoleUnblockBody'],
+  'console-unlock-recovery': ['consoleUnlockRecoverySubject', 'consoleUnlockRecoveryBody'],
+  'console-require-password-reset': ['consoleRequirePasswordResetSubject', 'consoleRequirePasswordResetBody'],
+} as const satisfies Record<string, readonly [ServiceTextKey, ServiceTextKey]>;
 
-const noticeFooter = [
-  '',
-  'If this was not you, call us at once: a representative can secure your account.',
-  '',
-  'Gatehouse sign-in',
-].join('\n');
+/** When a change was made, as the account's language writes a date and time (UTC). */
+export function noticeTime(at: Date, language: Language): string {
+  return new Intl.DateTimeFormat(language, {
+    dateStyle: 'long',
+    timeStyle: 'long',
+    timeZone: 'UTC',
+  }).format(at);
+}
 
 /**
- * The security notices, one per event; {0} product. They say what happened and what to do, and
- * carry no code, link or password.
+ * A security notice in the account's language (the service's catalog, group `mail`): what
+ * happened and what to do, never a code, a link or a password.
  */
-export const noticeMailTexts = {
-  'recovery-locked': {
-    subject: '{0}: account recovery paused',
-    body: `Someone asked for too many one-time codes to recover your {0} account, or entered too many wrong ones. Recovery by e-mail is paused for a while; you can still sign in with your password.${noticeFooter}`,
-  },
-  'password-changed': {
-    subject: '{0}: your password was changed',
-    body: `The password of your {0} account was changed. Devices you had trusted will ask for a second factor again, and other sign-ins were ended.${noticeFooter}`,
-  },
-  'username-changed': {
-    subject: '{0}: your username was changed',
-    body: `The username of your {0} account was changed. Devices you had trusted will ask for a second factor again, and other sign-ins were ended.${noticeFooter}`,
-  },
-  'account-recovered': {
-    subject: '{0}: your account was recovered',
-    body: `A one-time code sent to this address was used to recover your {0} account. Devices you had trusted will ask for a second factor again, and other sign-ins were ended.${noticeFooter}`,
-  },
-  // A representative's action in the console (docs/decisions/028-representative-console.md).
-  'console-unlock': {
-    subject: '{0}: your account was unlocked',
-    body: `A representative unlocked your {0} account after too many failed passwords. You can sign in again.${noticeFooter}`,
-  },
-  'console-unblock': {
-    subject: '{0}: the block on your account was lifted',
-    body: `A representative lifted the security block on your {0} account. You can sign in again.${noticeFooter}`,
-  },
-  'console-unlock-recovery': {
-    subject: '{0}: account recovery is open again',
-    body: `A representative opened account recovery by e-mail for your {0} account again.${noticeFooter}`,
-  },
-  'console-require-password-reset': {
-    subject: '{0}: choose a new password at your next sign-in',
-    body: `A representative asked that your {0} account gets a new password: you will choose one at your next sign-in. Other sign-ins were ended.${noticeFooter}`,
-  },
-} as const;
-
 export function noticeMail(mail: NoticeMail): { subject: string; text: string } {
   const product = appDefaults.portalAppName;
+  const language = mail.language ?? 'en';
+  const t = (key: ServiceTextKey, ...params: Array<string | number>) => serverText(language, key, params);
   if (mail.notice === 'security-change') {
-    const when = (mail.at ?? new Date())
-      .toISOString()
-      .replace('T', ' ')
-      .replace(/\.\d+Z$/, ' UTC');
+    const change = mail.change ? t(`change.${mail.change}`) : '';
     return {
-      subject: `${product}: ${securityNoticeMessages.subject}`,
+      subject: t('securityChangeSubject', product),
       text: [
-        format(securityNoticeMessages.body, mail.change ?? '', when),
+        t('securityChangeBody', change, noticeTime(mail.at ?? new Date(), language)),
         '',
-        format(securityNoticeMessages.notYou, mail.supportPhone ?? ''),
+        t('securityChangeNotYou', mail.supportPhone ?? ''),
         '',
-        'Gatehouse sign-in',
+        t('mailSignature'),
       ].join('\n'),
     };
   }
-  const texts = noticeMailTexts[mail.notice];
-  return { subject: format(texts.subject, product), text: format(texts.body, product) };
+  const [subject, body] = noticeTexts[mail.notice];
+  return {
+    subject: t(subject, product),
+    text: [t(body, product), '', t('mailNotYou'), '', t('mailSignature')].join('\n'),
+  };
 }
 
+/** The one-time code e-mail in the account's language. */
 export function codeMail(mail: CodeMail): { subject: string; text: string } {
   const product = appDefaults.portalAppName;
+  const language = mail.language ?? 'en';
+  const params = [mail.code, mail.expiryMinutes, product];
   return {
-    subject: format(codeMailTexts.subject, mail.code, mail.expiryMinutes, product),
-    text: format(codeMailTexts.body, mail.code, mail.expiryMinutes, product),
+    subject: serverText(language, 'codeSubject', params),
+    text: `${serverText(language, 'codeBody', params)}\n\n${serverText(language, 'mailSignature')}`,
   };
 }
 

@@ -1,6 +1,9 @@
+import { limits } from '@gatehouse/contract';
+import { type Language, languages } from '@gatehouse/i18n';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import { serverText } from '../lib/language.ts';
 import { postToWebhook } from '../lib/webhook.ts';
 
 /** A text or a voice call carrying a one-time code: the full number (E.164), the words, the code. */
@@ -17,10 +20,27 @@ export class DeliveryError extends Error {
   override name = 'DeliveryError';
 }
 
-/** The words a voice call reads: the code twice, digit by digit. */
-export function voiceText(code: string): string {
-  const digits = code.split('').join(', ');
-  return `Your security code is ${digits}. Again, your security code is ${digits}.`;
+/** The words a voice call reads, in the account's language: the code twice, digit by digit. */
+export function voiceText(code: string, language: Language = 'en'): string {
+  return serverText(language, 'voiceCode', [code.split('').join(', ')]);
+}
+
+/**
+ * The short name a code text carries (SMS_SENDER_NAMES): the one a request's text names, in any
+ * shipped language (the widget sends the template it shows, spec §2), the first without one;
+ * null when the request's text is not the service's template with an allowed name. The caller
+ * never writes what the bank's sender says.
+ */
+export function smsSender(names: readonly string[], requested: string | undefined): string | null {
+  if (requested === undefined) return names[0] ?? null;
+  return (
+    names.find((name) => languages.some((l) => serverText(l, 'smsTemplate', [name]) === requested)) ?? null
+  );
+}
+
+/** The text a code goes out in, in the account's language, with the sender's short name. */
+export function smsCodeText(sender: string, code: string, language: Language = 'en'): string {
+  return serverText(language, 'smsTemplate', [sender]).split(limits.smsCodePlaceholder).join(code);
 }
 
 /**

@@ -2,21 +2,19 @@ import {
   type AuthenticatorItem,
   type AuthenticatorType,
   ErrorType,
-  format,
-  limits,
   Status,
   serverMessages,
-  smsTemplate,
 } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { accountContacts, contactEnabled, contactLabel, e164 } from '../../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
+import { languageOf } from '../../lib/language.ts';
 import { factorCounter, OtpCodes } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
 import type { PhoneSender } from '../../services/sms.ts';
-import { voiceText } from '../../services/sms.ts';
+import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
 import type { FactorJourney } from '../engine.ts';
 
 /**
@@ -32,17 +30,6 @@ export const channelAuthenticator: Record<FactorChannel, AuthenticatorType> = {
   voice: 'OTP-VOICE',
   email: 'OTP-EMAIL',
 };
-
-/**
- * The text a code goes out in: the contract's template with one of the configured short names. A
- * request may name the template it expects (the widget sends it, spec §2), but only that exact text
- * is accepted: the caller never writes what the bank's sender says. Null: the request's is not one.
- */
-export function smsText(config: Context['config'], requested: string | undefined): string | null {
-  const allowed = config.factor.smsSenderNames.map((name) => format(smsTemplate, name));
-  if (requested === undefined) return allowed[0] ?? null;
-  return allowed.includes(requested) ? requested : null;
-}
 
 const badRequest = (problem: string) => ApiError.of(400, Status.BAD_REQUEST, 'badRequest', [problem]);
 
@@ -116,8 +103,8 @@ export class OtpFactor {
     input: { contactId: string; template?: string },
   ) {
     const { ctx } = this;
-    const template = channel === 'sms' ? smsText(ctx.config, input.template) : null;
-    if (channel === 'sms' && template === null) {
+    const sender = channel === 'sms' ? smsSender(ctx.config.factor.smsSenderNames, input.template) : null;
+    if (channel === 'sms' && sender === null) {
       throw badRequest(
         "message: must be the service's text template with an allowed application name (SMS_SENDER_NAMES)",
       );
@@ -150,13 +137,14 @@ export class OtpFactor {
       journeyId: fj.journey.id,
     });
     const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
+    const language = languageOf(account.language);
     try {
       if (channel === 'email') {
-        await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes });
+        await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes, language });
       } else {
         if (!this.phone) throw new Error('no text/voice delivery configured');
         const text =
-          channel === 'sms' ? (template ?? '').split(limits.smsCodePlaceholder).join(code) : voiceText(code);
+          channel === 'sms' ? smsCodeText(sender ?? '', code, language) : voiceText(code, language);
         await this.phone.send({ channel, to, text, code });
       }
     } catch (error) {
