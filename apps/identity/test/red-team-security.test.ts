@@ -68,9 +68,9 @@ const _confirmContact = (client: Client, confirmationId: string, securityCode: s
   client.post(api(securityPaths.securityContactConfirmation), { confirmationId, securityCode });
 const _removeContact = (client: Client, id: string) =>
   client.post(api(securityPaths.securityContactRemove), { id });
-const _revoke = (client: Client, body: unknown) =>
+const revoke = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securityTrustedBrowserRevoke), body);
-const _endSession = (client: Client, body: unknown) =>
+const endSession = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securitySessionEnd), body);
 const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =>
   client.post(api(paths.totpAuthentication), {
@@ -275,5 +275,44 @@ describe.each(targets)('red team: the security page ($name)', (target) => {
     data(await confirmApp(browser, started.enrollmentId, codeOf(added)));
     expect((await auditEvents(row.id)).map((e) => e.event)).toContain('security.authenticator-added');
     expect(await notices('rtfault01@example.com')).toHaveLength(1);
+  });
+
+  test('finding 4: ending every other session audits in its own transaction; nothing ended or revoked sends no notice', async () => {
+    const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '1000' });
+    const { account: row, secret } = await account(ctx, 'rtends01');
+    const browser = await signIn(app, 'rtends01', secret);
+    await stepUp(browser, secret);
+    // Nothing trusted and no other session: answered, and no e-mail about a change that did not happen.
+    expect(code(await revoke(browser, { all: true }))).toBe(1200);
+    expect(code(await endSession(browser, { allOthers: true }))).toBe(1200);
+    expect(await notices('rtends01@example.com')).toHaveLength(0);
+
+    const other = await signIn(app, 'rtends01', secret);
+    await sql`create or replace function rt_fail_audit() returns trigger language plpgsql as $$
+      begin
+        if new.event = 'security.session-ended' then
+          raise exception 'injected fault' using errcode = '57014';
+        end if;
+        return new;
+      end $$`.execute(h.db);
+    await sql`create trigger rt_fail_audit before insert on audit_events
+      for each row execute function rt_fail_audit()`.execute(h.db);
+    try {
+      expectFailureEnvelope(await endSession(browser, { allOthers: true }), 503, 5003);
+      // The audit row failed, so the ending did not happen either.
+      expect(code(await other.session())).toBe(1200);
+      expect(await notices('rtends01@example.com')).toHaveLength(0);
+    } finally {
+      await sql`drop trigger rt_fail_audit on audit_events`.execute(h.db);
+      await sql`drop function rt_fail_audit()`.execute(h.db);
+    }
+    expect(code(await endSession(browser, { allOthers: true }))).toBe(1200);
+    expect(code(await other.session())).not.toBe(1200);
+    const ended = (await auditEvents(row.id)).filter((e) => e.event === 'security.session-ended');
+    expect(ended.map((e) => e.detail)).toEqual([
+      { ended: 0, allOthers: true },
+      { ended: 1, allOthers: true },
+    ]);
+    expect(await notices('rtends01@example.com')).toHaveLength(1);
   });
 });

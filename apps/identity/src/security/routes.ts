@@ -412,7 +412,8 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         return n;
       });
       if ('id' in body && revoked === 0) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
-      await noticeChange(ctx, request, account, notice);
+      // Nothing was trusted: nothing changed, so no notice.
+      if (revoked > 0) await noticeChange(ctx, request, account, notice);
       return answer(request, reply, Status.SUCCESS, {
         message: all ? 'trustedBrowsersRevoked' : 'trustedBrowserRevoked',
         successData: { revoked },
@@ -455,19 +456,25 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         });
         if (ended === 0) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
       } else {
-        const live = await ctx.db
-          .selectFrom('sessions')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('account_id', '=', account.id)
-          .where('id', '!=', session.id)
-          .where('ended_at', 'is', null)
-          .executeTakeFirstOrThrow();
-        ended = Number(live.n);
-        // Their sign-ins and step-ups in flight end with them (services/sessions.ts).
-        await ctx.sessions.endAllForAccount(account.id, 'ended-by-owner', { sessionId: session.id });
-        await auditChange(ctx, request, ctx.db, account.id, change(ended));
+        // Count, end and audit in one transaction under the account's row: the audit row never
+        // misses a change that happened, nor records one that did not.
+        ended = await ctx.sessions.underAccount(account.id, 'update', async (sessions, tx) => {
+          const live = await tx
+            .selectFrom('sessions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('account_id', '=', account.id)
+            .where('id', '!=', session.id)
+            .where('ended_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          const n = Number(live.n);
+          // Their sign-ins and step-ups in flight end with them (services/sessions.ts).
+          await sessions.endAll(account.id, 'ended-by-owner', { sessionId: session.id });
+          await auditChange(ctx, request, tx, account.id, change(n));
+          return n;
+        });
       }
-      await noticeChange(ctx, request, account, change(ended).notice);
+      // Nothing ended (no other session): nothing to tell the owner.
+      if (ended > 0) await noticeChange(ctx, request, account, change(ended).notice);
       return answer(request, reply, Status.SUCCESS, {
         message: allOthers ? 'otherSessionsEnded' : 'sessionEnded',
         successData: { ended },
