@@ -11,6 +11,7 @@ export * from './device-core.ts';
 export * from './device-messages.ts';
 export type { Callback, Envelope } from './envelope-core.ts';
 export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';
+export * from './format.ts';
 export * from './headers.ts';
 export * from './limits.ts';
 export * from './messages.ts';

@@ -4,6 +4,7 @@ export * from './console-messages.ts';
 export * from './device.ts';
 export * from './device-messages.ts';
 export * from './envelope.ts';
+export * from './format.ts';
 export * from './headers.ts';
 export * from './limits.ts';
 export * from './messages.ts';

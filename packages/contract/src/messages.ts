@@ -21,11 +21,3 @@ export const factorMessages = factor;
  * is configured to allow (SMS_SENDER_NAMES), whatever a request asks for.
  */
 export const smsTemplate = phone.smsTemplate;
-
-/** Fills `{0}`-style placeholders. */
-export function format(template: string, ...args: Array<string | number>): string {
-  return template.replace(/\{(\d+)\}/g, (whole, i: string) => {
-    const value = args[Number(i)];
-    return value === undefined ? whole : String(value);
-  });
-}
