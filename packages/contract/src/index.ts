@@ -21,4 +21,5 @@ export * from './security-messages.ts';
 export * from './security-outcomes.ts';
 export * from './security-paths.ts';
 export * from './server-messages.ts';
+export * from './sms-template.ts';
 export * from './status.ts';

@@ -1,4 +1,4 @@
-import { factor, identity, login, phone } from '../messages/en.json';
+import { factor, identity, login } from '../messages/en.json';
 /**
  * Texts that the server sends in envelopes and the clients show: one catalog, keyed, quoted
  * verbatim from the specs. Screen texts live in each app's own catalog; these are the shared ones.
@@ -14,10 +14,3 @@ export const identityMessages = identity;
 
 /** One-time-code second factor, step-up and trusted device (widget spec §2, §4, §8). */
 export const factorMessages = factor;
-
-/**
- * The text message of a one-time code (widget spec §2 "OTP send payload"); {0} the application's
- * short name (the widget's businessSMSText). The server sends only this text, with a short name it
- * is configured to allow (SMS_SENDER_NAMES), whatever a request asks for.
- */
-export const smsTemplate = phone.smsTemplate;
