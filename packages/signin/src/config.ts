@@ -98,10 +98,8 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   tokenAppName: { check: nonEmpty, expected: 'a non-empty string' },
   bindDevice: { check: (v) => typeof v === 'boolean', expected: 'true or false' },
   appScreenSize: { check: oneOf('small', 'large'), expected: 'small or large' },
-  language: {
-    check: (v) => typeof v === 'string' && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(v),
-    expected: "a language tag such as 'en' or 'es-MX'",
-  },
+  // Any tag: the first shipped language by its primary subtag, else English (pickLanguage).
+  language: { check: nonEmpty, expected: "a language tag such as 'en' or 'es-MX'" },
   apiKey: { check: isString, expected: 'a string' },
   prerequisites: {
     check: (v) => Array.isArray(v) && v.every(isString),

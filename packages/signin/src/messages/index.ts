@@ -12,21 +12,22 @@ export type MessageKey = keyof Groups['login'];
 type AnyKey = { [G in keyof Groups]: keyof Groups[G] & string }[keyof Groups];
 type Args = Array<string | number>;
 
-const loginTexts = import.meta.glob('../../messages/*.json', {
+const loginGroups = import.meta.glob('../../messages/*.json', {
   query: { groups: 'login' },
   import: 'default',
 });
-const screenTexts = import.meta.glob('../../messages/*.json', {
+const screenGroups = import.meta.glob('../../messages/*.json', {
   query: { groups: 'otp,push,appCodes,states,username' },
   import: 'default',
 });
 
 let current: Language | undefined;
-let texts: Partial<Compiled<AnyKey>> = {};
-let withScreens = false;
+let loginTexts: Partial<Compiled<AnyKey>> = {};
+let screensTexts: Partial<Compiled<AnyKey>> = {};
+let screensLanguage: Language | undefined;
 
 const text = (key: AnyKey, args: Args): string => {
-  const message = texts[key];
+  const message = loginTexts[key] ?? screensTexts[key];
   return message ? message(args) : key;
 };
 
@@ -44,25 +45,33 @@ export function translator<K extends AnyKey>() {
 export const textsLanguage = (): Language | undefined => current;
 
 /**
- * Makes `language` current: its login route's texts, and its screens' when they were loaded for
- * the previous language. Resolves once `t()` reads them.
+ * Makes `language` current: its login route's texts, and its screens' when those were loaded for
+ * another language. Resolves once `t()` reads them; both change together.
  */
 export async function loadTexts(language: Language): Promise<void> {
   if (language === current) return;
-  const [login, screens] = await Promise.all([
-    loadCatalog<AnyKey>(loginTexts, language),
-    withScreens ? loadCatalog<AnyKey>(screenTexts, language) : undefined,
+  const screensNeeded = () => screensLanguage !== undefined && screensLanguage !== language;
+  const [login, first] = await Promise.all([
+    loadCatalog<AnyKey>(loginGroups, language),
+    screensNeeded() ? loadCatalog<AnyKey>(screenGroups, language) : undefined,
   ]);
-  texts = { ...login, ...screens };
+  // The screens' texts of another language may have landed meanwhile: this language's, then.
+  const screens = first ?? (screensNeeded() ? await loadCatalog<AnyKey>(screenGroups, language) : undefined);
+  loginTexts = login;
+  if (screens) {
+    screensTexts = screens;
+    screensLanguage = language;
+  }
   current = language;
 }
 
 /** The screens' texts of the current language, loaded with the screens' chunk. */
 export async function loadScreenTexts(): Promise<void> {
-  if (withScreens) return;
   const language = current ?? defaultLanguage;
-  const screens = await loadCatalog<AnyKey>(screenTexts, language);
+  if (screensLanguage === language) return;
+  const screens = await loadCatalog<AnyKey>(screenGroups, language);
+  // The language changed meanwhile: the new one's.
   if (language !== (current ?? defaultLanguage)) return loadScreenTexts();
-  texts = { ...texts, ...screens };
-  withScreens = true;
+  screensTexts = screens;
+  screensLanguage = language;
 }

@@ -1,7 +1,7 @@
 import { Status } from '@gatehouse/contract/client';
-import { t } from '../messages/index.ts';
 import { useCallback } from 'react';
 import { useWidget } from '../context.tsx';
+import { t } from '../messages/index.ts';
 import { useCall } from './useCall.ts';
 
 /**
