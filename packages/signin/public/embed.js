@@ -10,6 +10,8 @@ const params = new URLSearchParams(window.location.search);
 const journey = params.get('journey') === 'STEPUP' ? 'STEPUP' : 'LOGIN';
 // ?screen=small or ?screen=large: the widget's appScreenSize.
 const screenSize = params.get('screen');
+// ?language=es: the widget's language (unset: the browser's languages choose).
+const language = params.get('language');
 
 const unmount = mount(element, {
   appId: 'EMBEDDEMO',
@@ -20,6 +22,7 @@ const unmount = mount(element, {
   sessionContext: 'EMBEDDEMO',
   headingLevel: 2,
   ...(screenSize === 'small' || screenSize === 'large' ? { appScreenSize: screenSize } : {}),
+  ...(language && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(language) ? { language } : {}),
   onFinish: (outcome) => {
     result.textContent =
       outcome.journey === 'STEPUP'

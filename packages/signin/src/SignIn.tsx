@@ -1,11 +1,12 @@
 import { limits } from '@gatehouse/contract/client';
+import { pickLanguage } from '@gatehouse/i18n';
 import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Route, Switch } from 'wouter';
 import { ApiClient } from './api/client.ts';
 import { type FinishResult, resolveConfig, type SignInConfig } from './config.ts';
 import { useWidget as useWidgetInternal, WidgetContext } from './context.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { t } from './messages/index.ts';
+import { loadScreenTexts, loadTexts, t, textsLanguage } from './messages/index.ts';
 import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
@@ -18,7 +19,10 @@ import './signin.css';
 
 // Screens off the login route load on demand, all in one chunk (issue 4: the login route stays
 // within budget), fetched when the browser is idle so the next screen does not wait (issue 14).
-const screens = onDemand(() => import('./screens/lazy.ts'));
+// Their texts come with them, in the current language.
+const screens = onDemand(() =>
+  Promise.all([import('./screens/lazy.ts'), loadScreenTexts()]).then(([module]) => module),
+);
 const StatePage = screens.component((m) => m.StatePage);
 const BlockedRoute = screens.component((m) => m.BlockedRoute);
 const RejectRoute = screens.component((m) => m.RejectRoute);
@@ -165,6 +169,19 @@ function Screens() {
 /** The sign-in widget for React hosts. `mount()` wraps it for any page. */
 export function SignIn({ config }: { config: SignInConfig }) {
   const resolved = useMemo(() => resolveConfig(config), [config]);
+  const language = pickLanguage([resolved.language, ...(globalThis.navigator?.languages ?? [])]);
+  // The language's texts before the first screen (no flash of another language); a new language
+  // re-renders every screen in it.
+  const [shown, setShown] = useState(() => (textsLanguage() === language ? language : undefined));
+  useEffect(() => {
+    let live = true;
+    void loadTexts(language).then(() => {
+      if (live) setShown(language);
+    });
+    return () => {
+      live = false;
+    };
+  }, [language]);
   const idPrefix = `gh${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [finished, setFinished] = useState<FinishResult | null>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
@@ -180,6 +197,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
         appId: resolved.appId,
         appName: resolved.appName,
         ...(resolved.sessionContext ? { sessionContext: resolved.sessionContext } : {}),
+        language,
       }),
       finish: (result: FinishResult) => {
         if (finishedOnce.current) return;
@@ -197,7 +215,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
         });
       },
     }),
-    [resolved, idPrefix],
+    [resolved, idPrefix, language],
   );
   useEffect(
     () => () => {
@@ -226,9 +244,13 @@ export function SignIn({ config }: { config: SignInConfig }) {
     },
     [idPrefix],
   );
+  if (shown !== language) {
+    // Until the language's texts are in: the widget's box, busy, with nothing to read yet.
+    return <div className="gh-signin" data-screen-size={resolved.appScreenSize} aria-busy="true" />;
+  }
   return (
     <WidgetContext.Provider value={widget}>
-      <div className="gh-signin" data-screen-size={resolved.appScreenSize}>
+      <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={language}>
         {finished ? (
           <p className="gh-signin__done" role="status" tabIndex={-1} ref={doneRef}>
             {t(finished.journey === 'STEPUP' ? 'page.doneStepUp' : 'page.doneLogin')}

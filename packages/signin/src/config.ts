@@ -44,6 +44,12 @@ export type SignInConfig = {
   bindDevice?: boolean;
   /** 'small' keeps the narrow layout, 'large' the desktop one; unset: desktop from 512 px (spec §9). */
   appScreenSize?: 'small' | 'large';
+  /**
+   * The language to show (a BCP 47 tag: 'es', 'es-MX'); the first shipped language by its primary
+   * subtag, English when none is. Unset: the browser's preferred languages choose
+   * (docs/decisions/029-languages.md).
+   */
+  language?: string;
   /** Accepted and not used: docs/decisions/011-widget-config-fields.md. */
   apiKey?: string;
   /** Accepted and not used: docs/decisions/011-widget-config-fields.md. */
@@ -92,6 +98,8 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   tokenAppName: { check: nonEmpty, expected: 'a non-empty string' },
   bindDevice: { check: (v) => typeof v === 'boolean', expected: 'true or false' },
   appScreenSize: { check: oneOf('small', 'large'), expected: 'small or large' },
+  // Any tag: the first shipped language by its primary subtag, else English (pickLanguage).
+  language: { check: nonEmpty, expected: "a language tag such as 'en' or 'es-MX'" },
   apiKey: { check: isString, expected: 'a string' },
   prerequisites: {
     check: (v) => Array.isArray(v) && v.every(isString),

@@ -31,6 +31,7 @@ export function LoginPage() {
     () => ({
       appId: settings.appId,
       appName: settings.appName,
+      language: settings.language,
       endpoint: currentEnvironment().serviceHost,
       journey: 'LOGIN',
       subEvent: settings.subEvent,

@@ -1,6 +1,7 @@
-import { factorMessages, Status } from '@gatehouse/contract/client';
+import { Status } from '@gatehouse/contract/client';
 import { useCallback } from 'react';
 import { useWidget } from '../context.tsx';
+import { t } from '../messages/index.ts';
 import { useCall } from './useCall.ts';
 
 /**
@@ -20,7 +21,8 @@ export function useContinueJourney() {
         finish({
           journey: 'STEPUP',
           code: Status.SUCCESS,
-          message: factorMessages.factorVerified,
+          // 'Identity verified' (the service's factorVerified), in the widget's language.
+          message: t('page.doneStepUp'),
           data: options.data,
           context: config.sessionContext,
         });

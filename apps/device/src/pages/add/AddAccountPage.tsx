@@ -45,6 +45,7 @@ export function AddAccountPage() {
     () => ({
       appId: settings.appId,
       appName: settings.appName,
+      language: settings.language,
       endpoint: '',
       journey: 'LOGIN',
       subEvent: settings.subEvent,

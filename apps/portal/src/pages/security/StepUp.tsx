@@ -32,6 +32,7 @@ export function StepUp({
     () => ({
       appId: settings.appId,
       appName: settings.appName,
+      language: settings.language,
       endpoint: currentEnvironment().serviceHost,
       journey: 'STEPUP',
       subEvent: settings.subEvent,

@@ -1,4 +1,4 @@
-import { format, limits } from '@gatehouse/contract/client';
+import { limits } from '@gatehouse/contract/client';
 import { Button, Checkbox, CodeInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -87,11 +87,11 @@ export function TokenScreen() {
   }
 
   useHeadingFocus(headingRef);
-  const help = format(
-    tx('token.help'),
+  const help = tx(
+    'token.help',
     app,
     providerName(config),
-    config.repPhone ? format(tx('token.atPhone'), config.repPhone) : '',
+    config.repPhone ? tx('token.atPhone', config.repPhone) : '',
   );
 
   return (

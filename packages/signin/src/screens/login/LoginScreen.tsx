@@ -1,4 +1,4 @@
-import { loginMessages, type SavedUsername } from '@gatehouse/contract/client';
+import { type SavedUsername, Status } from '@gatehouse/contract/client';
 import { Button, Checkbox, Select } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -58,7 +58,8 @@ export function LoginScreen() {
       .call<{ usernames: SavedUsername[] }>('rememberGet')
       .then((result) => {
         const list = result.envelope?.successData?.usernames ?? [];
-        if (!live || result.status.message !== loginMessages.userIdentified || list.length === 0) return;
+        // 'User Identified' comes with the saved names (the message is in the page's language).
+        if (!live || result.status.code !== Status.SUCCESS || list.length === 0) return;
         // Never swap the field out from under someone who has started typing.
         if (
           usernameRef.current &&

@@ -1,4 +1,4 @@
-import { format, limits } from '@gatehouse/contract/client';
+import { limits } from '@gatehouse/contract/client';
 import { Alert, Button, Checkbox, CodeInput } from '@gatehouse/ui';
 import { type FormEvent, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -136,7 +136,7 @@ export function OtpCodeScreen() {
         </Alert>
       ) : null}
       {(channel === 'sms' || channel === 'email') && selected.label ? (
-        <p>{format(tx('otp.sentTo'), selected.label)}</p>
+        <p>{tx('otp.sentTo', selected.label)}</p>
       ) : null}
       {notice ? <Alert variant="info">{notice}</Alert> : null}
       <form className="gh-signin__form" noValidate onSubmit={submit}>

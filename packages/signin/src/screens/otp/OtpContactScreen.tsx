@@ -1,4 +1,4 @@
-import { type Contact, format } from '@gatehouse/contract/client';
+import type { Contact } from '@gatehouse/contract/client';
 import { Alert, Button, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -155,7 +155,7 @@ export function OtpContactScreen() {
       )}
       {disabled.length > 0 ? (
         <Alert variant="info">
-          {format(tx('otp.recentlyAdded'), tx(kind === 'phone' ? 'otp.phoneNumber' : 'otp.emailAddress'))}
+          {tx('otp.recentlyAdded', tx(kind === 'phone' ? 'otp.phoneNumber' : 'otp.emailAddress'))}
         </Alert>
       ) : null}
       <div className="gh-otp__actions">

@@ -1,4 +1,3 @@
-import { format } from '@gatehouse/contract/client';
 import { Alert, Button } from '@gatehouse/ui';
 import { useRef } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -41,9 +40,7 @@ export function RepScreen() {
       ) : null}
       {config.repPhone ? (
         <p className="gh-otp__rep-phone">
-          <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>
-            {format(tx('otp.repCall'), config.repPhone)}
-          </a>
+          <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>{tx('otp.repCall', config.repPhone)}</a>
         </p>
       ) : null}
       {stepUp ? null : <p>{tx('otp.repText')}</p>}

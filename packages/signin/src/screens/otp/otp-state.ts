@@ -1,5 +1,4 @@
 import type { Contact } from '@gatehouse/contract/client';
-import { format } from '@gatehouse/contract/client';
 import type { CallName } from '../../api/calls.ts';
 import { otpChannelsKey } from '../authenticator/AuthenticatorEntry.tsx';
 import { tx } from './messages.ts';
@@ -42,7 +41,7 @@ export type OtpNavState = {
 /** The send payload of widget spec §3: the e-mail, or the phone (text also the message template). */
 export function sendBody(channel: Exclude<Channel, 'rep'>, contact: string, businessSMSText = '') {
   if (channel === 'email') return { email: contact };
-  if (channel === 'sms') return { phone: contact, message: format(tx('otp.smsTemplate'), businessSMSText) };
+  if (channel === 'sms') return { phone: contact, message: tx('otp.smsTemplate', businessSMSText) };
   return { phone: contact };
 }
 

@@ -1,4 +1,4 @@
-import { format, headers, limits } from '@gatehouse/contract/client';
+import { headers, limits } from '@gatehouse/contract/client';
 import { Button, Checkbox, VisuallyHidden } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { interpretPush } from '../../api/status-tables.ts';
@@ -211,16 +211,17 @@ export function PushScreen() {
 
   const heading =
     view.name === 'start'
-      ? format(tx('push.startHeading'), appName)
+      ? tx('push.startHeading', appName)
       : view.name === 'sent'
         ? tx('push.sentHeading')
         : tx(view.text);
-  const sentText = format(tx('push.sentText'), appName);
-  const [beforeNumber, afterNumber] = tx('push.number').split('{0}');
+  const sentText = tx('push.sentText', appName);
+  // The number goes in its own element: split the text where it stands, in any language.
+  const [beforeNumber, afterNumber] = tx('push.number', '\u0000').split('\u0000');
   // What the live region says for each state (the heading also takes focus after 400 ms).
   const announcement =
     view.name === 'sent'
-      ? [heading, sentText, view.number ? format(tx('push.number'), view.number) : ''].join(' ').trim()
+      ? [heading, sentText, view.number ? tx('push.number', view.number) : ''].join(' ').trim()
       : view.name === 'error'
         ? heading
         : '';

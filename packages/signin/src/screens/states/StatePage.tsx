@@ -1,15 +1,13 @@
-import { format } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import { type ReactNode, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
-import { type MessageKey, t } from '../../messages/index.ts';
+import type { MessageKey } from '../../messages/index.ts';
 import { useCanGoBack, useNavigate } from '../../router.tsx';
-import { isStateKey, type StateTextsKey, tx } from './messages.ts';
+import { type StateTextsKey, tx } from './messages.ts';
 
 type Key = MessageKey | StateTextsKey;
-/** A key of this folder's catalog, or of the shared one. */
-const text = (key: Key, ...args: Array<string | number>) =>
-  isStateKey(key) ? tx(key, ...args) : t(key as MessageKey, ...args);
+/** A key of this folder's group or of the login route's: both are in the current texts. */
+const text = (key: Key, ...args: Array<string | number>) => tx(key as StateTextsKey, ...args);
 
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
@@ -141,7 +139,7 @@ export function StatePage({ name, children }: { name: StatePageName; children?: 
       {page.callUs && config.repPhone ? (
         <p>
           <a href={`tel:${config.repPhone.replace(/[^0-9+]/g, '')}`}>
-            {format(text('page.callUs'), config.repPhone)}
+            {text('page.callUs', config.repPhone)}
           </a>
         </p>
       ) : null}

@@ -1,4 +1,4 @@
-import { checkUsername, format, type UsernameRuleId, usernameRuleIds } from '@gatehouse/contract/client';
+import { checkUsername, type UsernameRuleId, usernameRuleIds } from '@gatehouse/contract/client';
 import { Button, VisuallyHidden } from '@gatehouse/ui';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -117,7 +117,7 @@ export function ChangeUsernameScreen() {
           </ul>
         </div>
         <p className="gh-username-rules__progress" aria-live="polite">
-          {met < usernameRuleIds.length ? format(tx('username.progress'), met, usernameRuleIds.length) : ''}
+          {met < usernameRuleIds.length ? tx('username.progress', met, usernameRuleIds.length) : ''}
         </p>
         <PasswordInput
           id={id('password')}

@@ -1,4 +1,3 @@
-import { format } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -30,7 +29,7 @@ export function UsernameConfirmationScreen() {
       <ScreenHeading id={headingId} ref={headingRef}>
         {tx('username.confirmHeading')}
       </ScreenHeading>
-      {state?.username ? <p>{format(tx('username.confirmValue'), state.username)}</p> : null}
+      {state?.username ? <p>{tx('username.confirmValue', state.username)}</p> : null}
       <p>{tx('username.confirmBody')}</p>
       <Button variant="primary" loading={busy} onClick={() => void onContinue()}>
         {tx('username.continue')}

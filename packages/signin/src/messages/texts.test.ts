@@ -1,0 +1,31 @@
+import { describe, expect, it, vi } from 'vitest';
+
+/** A fresh copy of the texts module: its state as on a page that has just loaded the widget. */
+async function fresh() {
+  vi.resetModules();
+  return import('./index.ts');
+}
+
+describe("the widget's texts", () => {
+  it('the screens prefetched while the login texts load: both stay, whichever lands first', async () => {
+    const texts = await fresh();
+    await Promise.all([texts.loadScreenTexts(), texts.loadTexts('en')]);
+    const otp = texts.translator<'otp.heading'>();
+    expect(texts.t('login.heading')).toBe('Log in to your account');
+    expect(otp('otp.heading')).toBe('Verify your identity');
+  });
+
+  it('a new language brings its screens too, and a switch during a screens load ends in the new one', async () => {
+    const texts = await fresh();
+    await texts.loadTexts('en');
+    const pending = texts.loadScreenTexts();
+    await texts.loadTexts('es');
+    await pending;
+    const otp = texts.translator<'otp.heading'>();
+    expect(texts.t('login.heading')).toBe('Inicie sesión en su cuenta');
+    expect(otp('otp.heading')).toBe('Verifique su identidad');
+    await texts.loadTexts('en');
+    expect(otp('otp.heading')).toBe('Verify your identity');
+    expect(texts.textsLanguage()).toBe('en');
+  });
+});
