@@ -244,10 +244,9 @@ export function SignIn({ config }: { config: SignInConfig }) {
     },
     [idPrefix],
   );
-  if (shown !== language) {
-    // Until the language's texts are in: the widget's box, busy, with nothing to read yet.
-    return <div className="gh-signin" data-screen-size={resolved.appScreenSize} aria-busy="true" />;
-  }
+  // Nothing until the language's texts are in (a host that loads them first, loadSignInTexts,
+  // renders the first screen at once and nothing shifts).
+  if (shown !== language) return null;
   return (
     <WidgetContext.Provider value={widget}>
       <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={language}>
