@@ -35,7 +35,11 @@ export default defineConfig({
             'apps/portal/**/*.test.{ts,tsx}',
             'apps/device/**/*.test.{ts,tsx}',
           ],
-          setupFiles: ['./packages/ui/test/setup.ts', './packages/signin/src/test/setup.ts'],
+          setupFiles: [
+            './packages/ui/test/setup.ts',
+            './packages/signin/src/test/setup.ts',
+            './apps/portal/test/setup.ts',
+          ],
         },
       },
       {

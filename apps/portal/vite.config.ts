@@ -11,6 +11,9 @@ export default defineConfig({
   // The service's catalog (packages/contract/messages/en.json) as one export per group, so a
   // bundle keeps only the groups it reads (docs/decisions/029-languages.md).
   json: { stringify: false },
+  // wouter reads useSyncExternalStore through the use-sync-external-store shim, for React before 18;
+  // React 19 has it, so the shim's copy stays off the login route (docs/decisions/019-small-router.md).
+  resolve: { alias: { 'use-sync-external-store/shim/index.js': 'react' } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,11 +1,14 @@
 import { cookies } from '@gatehouse/contract/client';
+import { defaultLanguage } from '@gatehouse/i18n';
 import { ApiClient, type CallOptions, readCookie } from '@gatehouse/signin';
 import { currentEnvironment } from './environment.ts';
 import { settings } from './settings.ts';
+import { texts } from './texts.ts';
 
 /**
  * The portal's calls (portal spec §7): the environment's service host, with the call helper's
- * headers (Token-Location among them) and the session context read from SESSION_SCTX (spec §3).
+ * headers (Token-Location among them, and Accept-Language) and the session context read from
+ * SESSION_SCTX (spec §3).
  */
 export const api = {
   request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}) {
@@ -15,6 +18,8 @@ export const api = {
       appId: settings.appId,
       appName: settings.appName,
       ...(context ? { sessionContext: context } : {}),
+      // The service's messages in the language the page shows.
+      language: texts.language() ?? defaultLanguage,
     });
     return client.request<T>(method, path, options);
   },

@@ -9,11 +9,6 @@ export const settings = {
   supportEmail: 'loginsupport@primeservices.example',
   repPhone: '1-800-555-0199',
   smsSender: 'PrimeSrv',
-  /**
-   * The widget's language: the pages around it are English until their own catalogs exist
-   * (issue 15), so the widget does not follow a Spanish browser into Spanish on its own.
-   */
-  language: 'en',
   version: import.meta.env.VITE_APP_VERSION ?? '0.1.0',
   /** The signed-in page: where the finish callback sends the browser. */
   homeRoute: '/home',

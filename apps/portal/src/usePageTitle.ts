@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { messages } from './messages.ts';
+import { t } from './texts.ts';
 
 /**
  * WCAG 2.4.2: each route names itself in the window title; while errors stand after a failed
@@ -7,6 +7,6 @@ import { messages } from './messages.ts';
  */
 export function usePageTitle(title: string, hasErrors = false) {
   useEffect(() => {
-    document.title = `${hasErrors ? messages.errorTitlePrefix : ''}${title} – ${messages.productName}`;
+    document.title = `${hasErrors ? t('shell.errorTitlePrefix') : ''}${title} – ${t('shell.productName')}`;
   }, [title, hasErrors]);
 }

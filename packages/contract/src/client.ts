@@ -4,8 +4,10 @@
  * ('@gatehouse/contract'), schemas included; the clients import this.
  */
 
+export { appDefaults, clientLimits as limits } from './client-limits.ts';
 export type { ConsoleAuditEvent, ConsoleCustomer, ConsoleStaff } from './console.ts';
 export * from './console-messages.ts';
+export * from './customer-paths.ts';
 export type { DevicePush, DeviceRegistration, P256PublicKey, PushContent } from './device.ts';
 export * from './device-core.ts';
 export * from './device-messages.ts';
@@ -13,7 +15,6 @@ export type { Callback, Envelope } from './envelope-core.ts';
 export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';
 export * from './format.ts';
 export * from './headers.ts';
-export * from './limits.ts';
 export * from './messages.ts';
 export * from './outcomes.ts';
 export * from './paths.ts';

@@ -1,4 +1,4 @@
-import { appDefaults, limits } from './limits.ts';
+import { appDefaults, clientLimits as limits } from './client-limits.ts';
 
 /** Request header names of both specs (§7 widget, §3 portal). */
 export const headers = {
@@ -38,7 +38,3 @@ export function newRequestId(): string {
   }
   return id;
 }
-
-export const requestIdPattern = new RegExp(
-  `^${appDefaults.requestIdPrefix}[A-Za-z0-9]{${limits.requestIdRandomLength}}$`,
-);

@@ -1,6 +1,7 @@
 export * from './app-code-messages.ts';
 export * from './console.ts';
 export * from './console-messages.ts';
+export * from './customer-paths.ts';
 export * from './device.ts';
 export * from './device-messages.ts';
 export * from './envelope.ts';
@@ -13,6 +14,7 @@ export * from './outcomes.ts';
 export * from './paths.ts';
 export * from './push-messages.ts';
 export * from './recovery-messages.ts';
+export * from './request-id.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';
 export * from './schemas.ts';

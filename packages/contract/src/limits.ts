@@ -1,13 +1,12 @@
+import { clientLimits } from './client-limits.ts';
+
+export { appDefaults } from './client-limits.ts';
+
 /** Business constants and limits of both specs' §9, and the policy defaults of design.md. */
 export const limits = {
-  codeLength: 6,
+  ...clientLimits,
   otpExpiryMinutes: 30,
-  pushPollMs: 3000,
-  pushPollRetries: 2,
-  pushSendLimit: 3,
-  tokenFailuresBeforeSync: 2,
   totpBlockMinutes: 5,
-  usernameInputMax: 50,
   usernameMin: 8,
   usernameMax: 15,
   usernameShortThreshold: 9,
@@ -18,7 +17,6 @@ export const limits = {
   sharedCharactersMax: 5,
   passwordMin: 8,
   passwordMax: 20,
-  passwordInputMax: 128,
   passwordHistory: 6,
   /** More than this many of one letter or digit in a row is refused (1475). */
   passwordMaxRepeat: 5,
@@ -42,7 +40,6 @@ export const limits = {
   smsCodePlaceholder: '$$CODE$$',
   sessionIdleHours: 4,
   sessionAbsoluteHours: 12,
-  focusDelayMs: 400,
   desktopMinWidthPx: 512,
   cardWidthPx: 448,
   codeCardWidthPx: 400,
@@ -51,20 +48,7 @@ export const limits = {
   toastEaseMs: 300,
   alertFadeMs: 150,
   expandMs: 250,
-  requestIdRandomLength: 32,
   /** Client log collector: largest body in bytes, entries per request, characters kept per message. */
   clientLogBodyBytes: 16384,
   clientLogEntriesMax: 50,
-  clientLogMessageMax: 500,
-} as const;
-
-export const appDefaults = {
-  portalAppId: 'PRIMESRVPORTAL',
-  portalAppName: 'Prime Portal',
-  requestIdPrefix: 'REQ',
-  tokenType: 'ET',
-  tokenLocation: 'cookie',
-  portalContext: 'PRIMESRVPORTAL',
-  subEventDefault: 'dom_login',
-  portalSubEvent: 'prime_login',
 } as const;

@@ -6,5 +6,7 @@ export {
   type Language,
   languageNames,
   languages,
+  localeOf,
   pickLanguage,
 } from './languages.ts';
+export { type TextStore, textStore } from './texts.ts';

@@ -46,3 +46,15 @@ export function acceptedLanguages(header: string | undefined): string[] {
     .sort((a, b) => b.quality - a.quality || a.index - b.index)
     .map((entry) => entry.tag);
 }
+
+/**
+ * The locale for dates, times and numbers in `language` (Intl): the browser's own variant of it
+ * when the browser prefers one (en-GB dates for a British browser showing English), else the
+ * language itself.
+ */
+export function localeOf(
+  language: Language,
+  preferred: ReadonlyArray<string> = globalThis.navigator?.languages ?? [],
+): string {
+  return preferred.find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language;
+}

@@ -1,6 +1,8 @@
+import { dirname, join } from 'node:path';
 import MessageFormat from '@messageformat/core';
 import compileModule from '@messageformat/core/lib/compile-module.js';
 import type { Plugin } from 'vite';
+import { defaultLanguage } from './languages.ts';
 import { catalogLanguage, pickGroups, readCatalog } from './source.ts';
 
 const PREFIX = '\0gatehouse-catalog:';
@@ -13,16 +15,23 @@ const GROUP = '\0gatehouse-catalog-group:';
  * those groups to a function (ICU MessageFormat compiled by @messageformat/core, plurals by the
  * language's rules from @messageformat/runtime). The browser carries no parser, and a screen's
  * chunk only its own groups. A message that does not parse fails the build.
+ *
+ * `&include=<folder>:<groups>` (a folder relative to the catalog's) adds a package's catalog of the
+ * same language, its keys prefixed with their group (`ui.loading`), so the texts of the components a
+ * screen shows arrive in the screen's own chunk, not one more request. English is not included:
+ * a package's English texts are its defaults, already in its bundle.
  */
 export function catalogs(): Plugin {
-  const compiled = new Map<string, { file: string; groups: string }>();
+  const compiled = new Map<string, { file: string; groups: string; include: string | null }>();
   return {
     name: 'gatehouse:catalogs',
     enforce: 'pre',
     async resolveId(source, importer) {
       if (source.startsWith(GROUP)) return source;
       const [path = '', query = ''] = source.split('?');
-      const groups = new URLSearchParams(query).get('groups');
+      const params = new URLSearchParams(query);
+      const groups = params.get('groups');
+      const include = params.get('include');
       if (!path.endsWith('.json') || (query && groups === null)) return null;
       const resolved = await this.resolve(path, importer, { skipSelf: true });
       if (!resolved || !catalogLanguage(resolved.id)) return null;
@@ -31,8 +40,9 @@ export function catalogs(): Plugin {
       if (groups === null) return `${TEXTS}${stem}`;
       // Named for its language and groups (`en_login`): a chunk's file then says what it holds,
       // which the bundle budgets read (bench/bundle-size.ts).
-      const id = `${PREFIX}${stem}_${groups.split(',').join('_')}`;
-      compiled.set(id, { file: `${stem}.json`, groups });
+      const named = [...groups.split(','), ...(include ? (include.split(':')[1] ?? '').split(',') : [])];
+      const id = `${PREFIX}${stem}_${named.join('_')}`;
+      compiled.set(id, { file: `${stem}.json`, groups, include });
       return id;
     },
     load(id) {
@@ -56,10 +66,20 @@ export function catalogs(): Plugin {
       }
       const catalog = compiled.get(id);
       if (!catalog) return null;
-      const { file, groups } = catalog;
+      const { file, groups, include } = catalog;
       this.addWatchFile(file);
       const language = catalogLanguage(file) as string;
       const texts = pickGroups(readCatalog(file), groups ? groups.split(',') : undefined);
+      if (include && language !== defaultLanguage) {
+        const [folder = '', names = ''] = include.split(':');
+        const other = join(dirname(file), folder, `${language}.json`);
+        this.addWatchFile(other);
+        const source = readCatalog(other);
+        for (const group of names.split(',')) {
+          for (const [key, text] of Object.entries(pickGroups(source, [group])))
+            texts[`${group}.${key}`] = text;
+        }
+      }
       return compileModule(new MessageFormat(language), texts);
     },
   };

@@ -21,7 +21,10 @@ import './signin.css';
 // within budget), fetched when the browser is idle so the next screen does not wait (issue 14).
 // Their texts come with them, in the current language.
 const screens = onDemand(() =>
-  Promise.all([import('./screens/lazy.ts'), loadScreenTexts()]).then(([module]) => module),
+  import('./screens/lazy.ts').then(async (module) => {
+    await loadScreenTexts(module.screenTexts);
+    return module;
+  }),
 );
 const StatePage = screens.component((m) => m.StatePage);
 const BlockedRoute = screens.component((m) => m.BlockedRoute);

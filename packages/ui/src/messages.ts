@@ -1,26 +1,19 @@
+import { ui as english } from '../messages/en.json';
+
 /**
- * Every text the components show or announce by themselves, once, keyed. A host can pass its own
- * text through each component's props; these are the defaults.
+ * Every text the components show or announce by themselves, once, keyed
+ * (packages/ui/messages/<language>.json, docs/decisions/029-languages.md). A host can pass its own
+ * text through each component's props; these are the defaults: English, until the host gives the
+ * page's language's (`setUiTexts`), which arrive with the host's own first texts (the `include`
+ * of its catalog import), not as one more request.
  */
-export const uiMessages = {
-  loading: 'Loading…',
-  loadingSecondary: 'This could take a moment.',
-  errorPrefix: 'Error:',
-  optional: '(optional)',
-  show: 'Show',
-  hide: 'Hide',
-  showPassword: 'Show password',
-  hidePassword: 'Hide password',
-  passwordShown: 'Your password is visible',
-  passwordHidden: 'Your password is hidden',
-  dismiss: 'Dismiss',
-  close: 'Close',
-  errorSummaryTitle: 'There is a problem',
-  newWindow: '(opens in a new window)',
-  codePlaceholder: 'XXXXXX',
-  critical: 'Error',
-  warning: 'Warning',
-  info: 'Information',
-  confirm: 'Success',
-} as const;
-export type UiMessageKey = keyof typeof uiMessages;
+export type UiMessageKey = keyof typeof english;
+export const uiMessages: Record<UiMessageKey, string> = { ...english };
+
+/**
+ * Makes the components' default texts those `text` gives (one language per page: the host's); a
+ * key it has no text for, and every key without `text`, is English.
+ */
+export function setUiTexts(text?: (key: UiMessageKey) => string | undefined): void {
+  for (const key of Object.keys(uiMessages) as UiMessageKey[]) uiMessages[key] = text?.(key) ?? english[key];
+}

@@ -3,8 +3,8 @@ import { Button, Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from '../router.ts';
 import { Shell } from '../shell/Shell.tsx';
+import { t } from '../texts.ts';
 import { usePageTitle } from '../usePageTitle.ts';
-import { pageMessages } from './page-messages.ts';
 import { RequireAuth, useSession } from './RequireAuth.tsx';
 
 /** The signed-in page: who is signed in, and Sign out. */
@@ -13,20 +13,20 @@ export function HomePage() {
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  usePageTitle(pageMessages.homeTitle);
+  usePageTitle(t('page.homeTitle'));
   return (
     <Shell>
       <Card width={448}>
         <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-          {format(pageMessages.signedInHeading, session.displayName)}
+          {t('page.signedInHeading', session.displayName)}
         </h1>
-        <p>{format(pageMessages.signedInAs, session.username)}</p>
-        <p>{pageMessages.sessionTimes}</p>
+        <p>{t('page.signedInAs', session.username)}</p>
+        <p>{t('page.sessionTimes')}</p>
         <p>
-          <a href="#/security">{pageMessages.securitySettings}</a>
+          <a href="#/security">{t('page.securitySettings')}</a>
         </p>
         <Button variant="secondary" onClick={() => navigate('/logout')}>
-          {pageMessages.signOut}
+          {t('page.signOut')}
         </Button>
       </Card>
     </Shell>

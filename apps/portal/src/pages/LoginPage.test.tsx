@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, fakeServer, renderRoute } from '../../test/support.tsx';
 import { journeyMemory } from '../api.ts';
 import { loadEnvironment } from '../environment.ts';
-import { messages } from '../messages.ts';
 import { leaveTo } from '../navigation.ts';
+import { t } from '../texts.ts';
 import { LoginPage } from './LoginPage.tsx';
 
 vi.mock('../navigation.ts', () => ({ leaveTo: vi.fn() }));
@@ -75,7 +75,7 @@ describe('login screen (portal spec §2, §3, §7)', () => {
     renderRoute('/login', <LoginPage />);
     await logIn();
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain(messages.otherContext);
+    expect(alert.textContent).toContain(t('shell.otherContext'));
     await waitFor(() => expect(document.activeElement).toBe(alert));
     expect(leaveTo).not.toHaveBeenCalled();
     await waitFor(() =>

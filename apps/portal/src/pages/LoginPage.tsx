@@ -1,15 +1,16 @@
-import { headers, paths } from '@gatehouse/contract/client';
+import { headers, customerPaths as paths } from '@gatehouse/contract/client';
 import { OnDemandAlert, SignIn, type SignInConfig } from '@gatehouse/signin';
 import { Card } from '@gatehouse/ui';
 import { type FormEvent, Suspense, useEffect, useMemo, useState } from 'react';
 import { useAnnounce } from '../announcer.tsx';
 import { api, clearSessionCookies, journeyMemory, serviceData } from '../api.ts';
 import { currentEnvironment } from '../environment.ts';
-import { messages } from '../messages.ts';
+import { useLanguage } from '../language.tsx';
 import { leaveTo } from '../navigation.ts';
 import { useNavigate, usePageState } from '../router.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
+import { t } from '../texts.ts';
 import { usePageTitle } from '../usePageTitle.ts';
 import { pages } from './onDemand.ts';
 
@@ -22,16 +23,18 @@ export function LoginPage() {
   // Shown once: the state is cleared so a reload or Back does not bring the toast back.
   const [toast] = useState(state?.toast);
   const [notice, setNotice] = useState(state?.notice);
-  usePageTitle(messages.signInTitle);
+  usePageTitle(t('shell.signInTitle'));
   useEffect(() => {
     if (state?.toast || state?.notice) navigate('/login', { replace: true, state: null });
   }, [state, navigate]);
   const announce = useAnnounce();
+  // The widget shows the portal's language (the shell's switch).
+  const { language } = useLanguage();
   const config = useMemo<SignInConfig>(
     () => ({
       appId: settings.appId,
       appName: settings.appName,
-      language: settings.language,
+      language,
       endpoint: currentEnvironment().serviceHost,
       journey: 'LOGIN',
       subEvent: settings.subEvent,
@@ -61,7 +64,7 @@ export function LoginPage() {
         serviceData.clear();
         if (result.context === settings.context) {
           // Portal spec §2: a callback sends the browser to the portal address.
-          announce(messages.signedInAnnouncement);
+          announce(t('shell.signedInAnnouncement'));
           leaveTo(currentEnvironment().portalAddress);
           return;
         }
@@ -73,10 +76,10 @@ export function LoginPage() {
             headers: { [headers.acceptTokenType]: 'FAC' },
           })
           .catch(() => undefined);
-        setNotice(messages.otherContext);
+        setNotice(t('shell.otherContext'));
       },
     }),
-    [announce],
+    [announce, language],
   );
   // The notice takes focus once its alert is on the page (it may still be loading when the page
   // renders), after the widget's own effects, and again when its text changes.
@@ -114,7 +117,7 @@ export function LoginPage() {
       <Card width={448}>
         <section
           className="portal__widget"
-          aria-label={messages.signInRegion}
+          aria-label={t('shell.signInRegion')}
           onSubmitCapture={keepInitialPassword}
         >
           <SignIn config={config} />

@@ -1,12 +1,18 @@
-import { format, headers, paths, recoveryMessages, Status } from '@gatehouse/contract/client';
+import {
+  format,
+  headers,
+  customerPaths as paths,
+  recoveryMessages,
+  Status,
+} from '@gatehouse/contract/client';
 import { Button, Card, Spinner } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, clearSessionCookies, serviceData } from '../api.ts';
 import { useNavigate } from '../router.ts';
 import { settings } from '../settings.ts';
 import { Shell } from '../shell/Shell.tsx';
+import { t } from '../texts.ts';
 import { usePageTitle } from '../usePageTitle.ts';
-import { pageMessages } from './page-messages.ts';
 
 /** Portal spec §8, session statuses: '204 logout' (the status code of a signed-out answer). */
 const LOGOUT_STATUS = 204;
@@ -21,10 +27,10 @@ export function LogoutPage() {
   // WCAG 2.4.2: the title says what the page shows, not 'Session Ended' before or after a failure.
   usePageTitle(
     state.kind === 'done'
-      ? pageMessages.sessionEnded
+      ? t('page.sessionEnded')
       : state.kind === 'failed'
-        ? pageMessages.logoutProblem
-        : pageMessages.loggingOut,
+        ? t('page.logoutProblem')
+        : t('page.loggingOut'),
   );
 
   const logout = useCallback(async () => {
@@ -46,7 +52,7 @@ export function LogoutPage() {
       else setState({ kind: 'failed', message: result.status.message });
     } catch {
       // No answer at all: say so in the portal's words, not the browser's.
-      setState({ kind: 'failed', message: format(recoveryMessages.genericError, settings.supportEmail) });
+      setState({ kind: 'failed', message: t('recovery.genericError', settings.supportEmail) });
     }
   }, []);
 
@@ -62,16 +68,16 @@ export function LogoutPage() {
       <Card width={448}>
         {state.kind === 'loading' ? (
           <>
-            <h1 className="portal__page-heading">{pageMessages.loggingOut}</h1>
-            <Spinner announce size="small" primaryText={pageMessages.loggingOut} />
+            <h1 className="portal__page-heading">{t('page.loggingOut')}</h1>
+            <Spinner announce size="small" primaryText={t('page.loggingOut')} />
           </>
         ) : null}
         {state.kind === 'done' ? (
           <>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {pageMessages.sessionEnded}
+              {t('page.sessionEnded')}
             </h1>
-            <p>{pageMessages.signedOut}</p>
+            <p>{t('page.signedOut')}</p>
             <Button
               variant="primary"
               onClick={() => {
@@ -79,21 +85,21 @@ export function LogoutPage() {
                 navigate('/login');
               }}
             >
-              {pageMessages.backToSignIn}
+              {t('page.backToSignIn')}
             </Button>
           </>
         ) : null}
         {state.kind === 'failed' ? (
           <>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {pageMessages.logoutProblem}
+              {t('page.logoutProblem')}
             </h1>
             <p role="alert">
               {state.message}
-              {pageMessages.logoutRetrySuffix}
+              {t('page.logoutRetrySuffix')}
             </p>
             <Button variant="primary" onClick={() => void logout()}>
-              {pageMessages.logoutRetry}
+              {t('page.logoutRetry')}
             </Button>
           </>
         ) : null}

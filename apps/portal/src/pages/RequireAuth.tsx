@@ -1,11 +1,11 @@
-import { paths, type SessionData } from '@gatehouse/contract/client';
+import { customerPaths as paths, type SessionData } from '@gatehouse/contract/client';
 import { Card, Spinner } from '@gatehouse/ui';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { Redirect } from 'wouter';
 import { api } from '../api.ts';
 import { Shell } from '../shell/Shell.tsx';
+import { t } from '../texts.ts';
 import { usePageTitle } from '../usePageTitle.ts';
-import { pageMessages } from './page-messages.ts';
 
 const SessionContext = createContext<SessionData | null>(null);
 
@@ -41,12 +41,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 
 /** While the guard asks: the shell (a main landmark), a heading and the spinner. */
 function CheckingSession() {
-  usePageTitle(pageMessages.checkingSession);
+  usePageTitle(t('page.checkingSession'));
   return (
     <Shell>
       <Card width={448}>
-        <h1 className="portal__page-heading">{pageMessages.checkingSession}</h1>
-        <Spinner announce size="small" primaryText={pageMessages.checkingSession} />
+        <h1 className="portal__page-heading">{t('page.checkingSession')}</h1>
+        <Spinner announce size="small" primaryText={t('page.checkingSession')} />
       </Card>
     </Shell>
   );

@@ -1,4 +1,5 @@
 import { onDemand } from '@gatehouse/signin';
+import { texts } from '../texts.ts';
 
 /** The portal's pages off the login route, behind one dynamic import (one on-demand chunk). */
 export { GuardedHomePage } from './HomePage.tsx';
@@ -9,10 +10,19 @@ export { ResetPasswordPage } from './reset/ResetPasswordPage.tsx';
 export { SuccessToast } from './SuccessToast.tsx';
 export { UsernamePage } from './username/UsernamePage.tsx';
 
+/** These pages' texts (the catalogs' `pages` group), fetched by language with them. */
+export const pageTexts = import.meta.glob('../../messages/*.json', {
+  query: { groups: 'pages' },
+  import: 'default',
+});
+
 /**
  * The security page (#/security, issue 12), in a chunk of its own, fetched when it is opened: the
  * route in App.tsx costs the login route one line, the page and its QR library nothing.
  */
-export const GuardedSecurityPage = onDemand(() => import('./security/SecurityPage.tsx')).component(
-  (m) => m.GuardedSecurityPage,
-);
+export const GuardedSecurityPage = onDemand(() =>
+  import('./security/SecurityPage.tsx').then(async (module) => {
+    await texts.load('security', module.securityTexts);
+    return module;
+  }),
+).component((m) => m.GuardedSecurityPage);

@@ -1,22 +1,46 @@
-import { format } from '@gatehouse/contract/client';
+import { languageNames, languages } from '@gatehouse/i18n';
 import type { ReactNode } from 'react';
-import { messages } from '../messages.ts';
+import { useLanguage } from '../language.tsx';
 import { settings } from '../settings.ts';
+import { t } from '../texts.ts';
 import './Shell.css';
 
-/** Portal spec §1: header, disclosure, support e-mail, footer with copyright, version and links. */
+/**
+ * Portal spec §1: header, disclosure, support e-mail, footer with copyright, version and links;
+ * and the language switch (issue 15), each language named in itself.
+ */
 export function Shell({ children, supportLine }: { children: ReactNode; supportLine?: 'login' | 'logout' }) {
+  const { language, choose } = useLanguage();
   const mail = <a href={`mailto:${settings.supportEmail}`}>{settings.supportEmail}</a>;
-  const line = supportLine === 'logout' ? messages.supportLineLogout : messages.supportLine;
-  const [before, after] = line.split('{0}');
+  // The address is a link inside the sentence, wherever the language puts it.
+  const [before, after] = t(
+    supportLine === 'logout' ? 'shell.supportLineLogout' : 'shell.supportLine',
+    '\0',
+  ).split('\0');
   return (
     <div className="portal">
       {/* A button, not a link: in a hash-routed app '#main' would be read as a route. */}
       <button type="button" className="portal__skip" onClick={() => document.getElementById('main')?.focus()}>
-        {messages.skipToContent}
+        {t('shell.skipToContent')}
       </button>
       <header className="portal__header">
-        <span className="portal__product">{messages.productName}</span>
+        <span className="portal__product">{t('shell.productName')}</span>
+        <nav className="portal__languages" aria-label={t('shell.language')}>
+          <ul>
+            {languages.map((code) => (
+              <li key={code}>
+                <button
+                  type="button"
+                  lang={code}
+                  aria-pressed={code === language}
+                  onClick={() => choose(code)}
+                >
+                  {languageNames[code]}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
         <a className="portal__support" href={`mailto:${settings.supportEmail}`}>
           {settings.supportEmail}
         </a>
@@ -30,24 +54,24 @@ export function Shell({ children, supportLine }: { children: ReactNode; supportL
             {after}
           </p>
         ) : null}
-        <p className="portal__disclosure">{messages.disclosure}</p>
+        <p className="portal__disclosure">{t('shell.disclosure')}</p>
       </main>
       <footer className="portal__footer">
-        <p>{format(messages.copyright, new Date().getFullYear())}</p>
-        <p>{format(messages.version, settings.version)}</p>
-        <nav aria-label={messages.footerNav}>
+        <p>{t('shell.copyright', new Date().getFullYear())}</p>
+        <p>{t('shell.version', settings.version)}</p>
+        <nav aria-label={t('shell.footerNav')}>
           <ul className="portal__footer-links">
             <li>
-              <a href="#/info/browsers">{messages.browserRequirements}</a>
+              <a href="#/info/browsers">{t('shell.browserRequirements')}</a>
             </li>
             <li>
-              <a href="#/info/agreement">{messages.userAgreement}</a>
+              <a href="#/info/agreement">{t('shell.userAgreement')}</a>
             </li>
             <li>
-              <a href="#/info/privacy">{messages.privacy}</a>
+              <a href="#/info/privacy">{t('shell.privacy')}</a>
             </li>
             <li>
-              <a href="#/info/security">{messages.security}</a>
+              <a href="#/info/security">{t('shell.security')}</a>
             </li>
           </ul>
         </nav>

@@ -1,4 +1,4 @@
-import { paths } from '@gatehouse/contract/client';
+import { customerPaths as paths } from '@gatehouse/contract/client';
 
 /** Every call of widget spec §7: its method and path under the configured endpoint base. */
 export const calls = {

@@ -5,7 +5,7 @@ import {
   type Envelope,
   headers,
   newRequestId,
-  paths,
+  customerPaths as paths,
   Status,
   statusOf,
   UNKNOWN_ERROR,

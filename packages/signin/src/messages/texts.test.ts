@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { screenTexts } from '../screens/lazy.ts';
 
 /** A fresh copy of the texts module: its state as on a page that has just loaded the widget. */
 async function fresh() {
@@ -9,7 +10,7 @@ async function fresh() {
 describe("the widget's texts", () => {
   it('the screens prefetched while the login texts load: both stay, whichever lands first', async () => {
     const texts = await fresh();
-    await Promise.all([texts.loadScreenTexts(), texts.loadTexts('en')]);
+    await Promise.all([texts.loadScreenTexts(screenTexts), texts.loadTexts('en')]);
     const otp = texts.translator<'otp.heading'>();
     expect(texts.t('login.heading')).toBe('Log in to your account');
     expect(otp('otp.heading')).toBe('Verify your identity');
@@ -18,7 +19,7 @@ describe("the widget's texts", () => {
   it('a new language brings its screens too, and a switch during a screens load ends in the new one', async () => {
     const texts = await fresh();
     await texts.loadTexts('en');
-    const pending = texts.loadScreenTexts();
+    const pending = texts.loadScreenTexts(screenTexts);
     await texts.loadTexts('es');
     await pending;
     const otp = texts.translator<'otp.heading'>();
@@ -27,5 +28,15 @@ describe("the widget's texts", () => {
     await texts.loadTexts('en');
     expect(otp('otp.heading')).toBe('Verify your identity');
     expect(texts.textsLanguage()).toBe('en');
+  });
+
+  it("the components' texts follow: Spanish with the login texts, English back after", async () => {
+    const texts = await fresh();
+    const { uiMessages } = await import('@gatehouse/ui');
+    await texts.loadTexts('es');
+    expect(uiMessages.showPassword).toBe('Mostrar contraseña');
+    expect(uiMessages.errorSummaryTitle).toBe('Hay un problema');
+    await texts.loadTexts('en');
+    expect(uiMessages.showPassword).toBe('Show password');
   });
 });

@@ -16,3 +16,9 @@ export { BlockedRoute, RejectRoute } from './states/routes.tsx';
 export { StatePage } from './states/StatePage.tsx';
 export { ChangeUsernameScreen } from './username/ChangeUsernameScreen.tsx';
 export { UsernameConfirmationScreen } from './username/UsernameConfirmationScreen.tsx';
+
+/** The screens' texts: the catalogs' groups of these screens, fetched by language on demand. */
+export const screenTexts = import.meta.glob('../../messages/*.json', {
+  query: { groups: 'otp,push,appCodes,states,username' },
+  import: 'default',
+});

@@ -1,5 +1,6 @@
 import { beforeAll } from 'vitest';
 import { loadScreenTexts, loadTexts } from '../messages/index.ts';
+import { screenTexts } from '../screens/lazy.ts';
 
 /**
  * The widget's English texts are in before a test renders it, as they are on a page once the
@@ -8,5 +9,5 @@ import { loadScreenTexts, loadTexts } from '../messages/index.ts';
 beforeAll(async () => {
   await loadTexts('en');
   // Tests render screens on their own, without the chunk that brings their texts.
-  await loadScreenTexts();
+  await loadScreenTexts(screenTexts);
 });

@@ -1,18 +1,15 @@
-import { format, limits, passwordError, paths } from '@gatehouse/contract/client';
+import { format, limits, passwordError, customerPaths as paths } from '@gatehouse/contract/client';
 import { Alert, Button, Card, ErrorSummary, TextInput } from '@gatehouse/ui';
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { api, journeyMemory, serviceData } from '../../api.ts';
-import { messages as shellMessages } from '../../messages.ts';
 import { useNavigate } from '../../router.ts';
-import { recoveryTexts } from '../recovery-messages.ts';
-
-const messages = { ...shellMessages, ...recoveryTexts };
 
 import { settings } from '../../settings.ts';
 import { Shell } from '../../shell/Shell.tsx';
 import { usePageTitle } from '../../usePageTitle.ts';
 import { enrollmentRequest, passwordUpdate400, updateBlocked, updateSuccess } from './statusTable.ts';
 import '../username/UsernamePage.css';
+import { t } from '../../texts.ts';
 
 type Errors = { newPassword?: string; confirmation?: string };
 
@@ -32,10 +29,10 @@ export function ResetPasswordPage() {
   const [attempt, setAttempt] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  usePageTitle(messages.resetHeading, summary.length > 0 || serverError !== null);
+  usePageTitle(t('recovery.resetHeading'), summary.length > 0 || serverError !== null);
   useEffect(() => {
     // Portal spec §2: without a confirmed code, the message, and back to login (where it shows).
-    if (!username) navigate('/login', { replace: true, state: { notice: messages.noOtp } });
+    if (!username) navigate('/login', { replace: true, state: { notice: t('recovery.noOtp') } });
     else heading.current?.focus();
   }, [username, navigate]);
 
@@ -44,12 +41,12 @@ export function ResetPasswordPage() {
   /** The first message for each field, in the spec's rule order, then the match check. */
   const validate = (password: string, confirm: string): Errors => {
     const next: Errors = {};
-    if (!password) next.newPassword = messages.newPasswordRequired;
+    if (!password) next.newPassword = t('recovery.newPasswordRequired');
     else {
       const ruleError = passwordError(password);
       if (ruleError) next.newPassword = ruleError;
     }
-    if (!confirm) next.confirmation = messages.confirmPasswordRequired;
+    if (!confirm) next.confirmation = t('recovery.confirmPasswordRequired');
     else if (!next.newPassword) {
       const mismatch = passwordError(password, confirm);
       if (mismatch) next.confirmation = mismatch;
@@ -114,7 +111,7 @@ export function ResetPasswordPage() {
       if (state.http === 401) {
         // The confirmed code is no longer valid on the server (the flow ended or expired).
         serviceData.clear();
-        navigate('/login', { replace: true, state: { notice: messages.noOtp } });
+        navigate('/login', { replace: true, state: { notice: t('recovery.noOtp') } });
         return;
       }
       const initialPassword = journeyMemory.initialPassword();
@@ -124,7 +121,7 @@ export function ResetPasswordPage() {
         ...(initialPassword ? { initialPassword } : {}),
       });
       if (!request) {
-        fail(state.status.message || format(messages.genericError, settings.supportEmail));
+        fail(state.status.message || t('recovery.genericError', settings.supportEmail));
         setBusy(false);
         return;
       }
@@ -132,25 +129,25 @@ export function ResetPasswordPage() {
       const result = await api.request(method, paths.passwordEnrollment, { body });
       const code = result.status.code;
       if (result.http === 400) {
-        fail(passwordUpdate400[code] ?? format(messages.genericError, settings.supportEmail));
+        fail(passwordUpdate400[code] ?? t('recovery.genericError', settings.supportEmail));
       } else if (result.http >= 300) {
-        fail(format(messages.genericError, settings.supportEmail));
+        fail(t('recovery.genericError', settings.supportEmail));
       } else if (updateSuccess.has(code)) {
         serviceData.clear();
         setNewPassword('');
         setConfirmation('');
         // Portal spec §4: the toast 'Password changed successfully', titled Success, on login.
         navigate('/login', {
-          state: { toast: { title: messages.successTitle, message: messages.passwordChanged } },
+          state: { toast: { title: t('recovery.successTitle'), message: t('recovery.passwordChanged') } },
         });
         return;
       } else if (updateBlocked.has(code)) {
-        fail(format(messages.supportWithCode, settings.supportEmail));
+        fail(t('recovery.supportWithCode', settings.supportEmail));
       } else {
-        fail(result.status.message || format(messages.genericError, settings.supportEmail));
+        fail(result.status.message || t('recovery.genericError', settings.supportEmail));
       }
     } catch {
-      fail(format(messages.genericError, settings.supportEmail));
+      fail(t('recovery.genericError', settings.supportEmail));
     }
     setBusy(false);
   }
@@ -160,28 +157,28 @@ export function ResetPasswordPage() {
       <Card width={448}>
         <form className="portal-form" noValidate onSubmit={submit}>
           <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-            {messages.resetHeading}
+            {t('recovery.resetHeading')}
           </h1>
-          <ErrorSummary title={messages.errorSummaryTitle} errors={summary} attempt={attempt} />
+          <ErrorSummary title={t('recovery.errorSummaryTitle')} errors={summary} attempt={attempt} />
           {serverError ? (
             <Alert key={attempt} variant="critical">
               {serverError}
             </Alert>
           ) : null}
           <div>
-            <p id="reset-hints-title">{messages.passwordRules}</p>
+            <p id="reset-hints-title">{t('recovery.passwordRules')}</p>
             <ul className="portal-form__notes" id="reset-hints" aria-labelledby="reset-hints-title">
-              <li>{messages.hintLength}</li>
-              <li>{messages.hintClasses}</li>
-              <li>{messages.hintForbidden}</li>
-              <li>{messages.hintUserId}</li>
-              <li>{messages.hintHistory}</li>
+              <li>{t('recovery.hintLength')}</li>
+              <li>{t('recovery.hintClasses')}</li>
+              <li>{t('recovery.hintForbidden')}</li>
+              <li>{t('recovery.hintUserId')}</li>
+              <li>{t('recovery.hintHistory')}</li>
             </ul>
           </div>
           <TextInput
             id="reset-new"
             type="password"
-            label={messages.newPassword}
+            label={t('recovery.newPassword')}
             required
             autoComplete="new-password"
             maxLength={limits.passwordInputMax}
@@ -197,7 +194,7 @@ export function ResetPasswordPage() {
           <TextInput
             id="reset-confirm"
             type="password"
-            label={messages.confirmPassword}
+            label={t('recovery.confirmPassword')}
             required
             autoComplete="new-password"
             maxLength={limits.passwordInputMax}
@@ -215,10 +212,10 @@ export function ResetPasswordPage() {
               type="submit"
               variant="primary"
               loading={busy}
-              loadingText={messages.changing}
+              loadingText={t('recovery.changing')}
               aria-disabled={!valid || busy}
             >
-              {messages.submit}
+              {t('recovery.submit')}
             </Button>
             <Button
               variant="secondary"
@@ -227,7 +224,7 @@ export function ResetPasswordPage() {
                 navigate('/login');
               }}
             >
-              {messages.cancel}
+              {t('recovery.cancel')}
             </Button>
           </div>
         </form>

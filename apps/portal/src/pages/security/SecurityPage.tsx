@@ -13,9 +13,9 @@ import { ContactsSection } from './sections/ContactsSection.tsx';
 import { DevicesSection } from './sections/DevicesSection.tsx';
 import { SessionsSection } from './sections/SessionsSection.tsx';
 import { TrustedBrowsersSection } from './sections/TrustedBrowsersSection.tsx';
-import { securityPageMessages as t } from './security-page-messages.ts';
 import { securityCall } from './securityApi.ts';
 import './SecurityPage.css';
+import { t } from '../../texts.ts';
 
 type View =
   | { kind: 'loading' }
@@ -87,7 +87,7 @@ export function SecurityPage() {
     };
   }, [view, load, navigate]);
 
-  usePageTitle(view.kind === 'stepUp' ? t.stepUpTitle : t.title, errorForms.size > 0);
+  usePageTitle(view.kind === 'stepUp' ? t('security.stepUpTitle') : t('security.title'), errorForms.size > 0);
 
   if (view.kind === 'stepUp') {
     return <StepUp again={view.again} onVerified={() => load(true)} onCancel={() => navigate('/home')} />;
@@ -98,12 +98,14 @@ export function SecurityPage() {
       <div className="security">
         <Card className="security__intro">
           <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-            {view.kind === 'loading' ? t.loading : t.title}
+            {view.kind === 'loading' ? t('security.loading') : t('security.title')}
           </h1>
-          {view.kind === 'loading' ? <Spinner announce size="small" primaryText={t.loading} /> : null}
+          {view.kind === 'loading' ? (
+            <Spinner announce size="small" primaryText={t('security.loading')} />
+          ) : null}
           {view.kind === 'failed' ? (
             <>
-              <Alert variant="critical" title={t.loadFailed}>
+              <Alert variant="critical" title={t('security.loadFailed')}>
                 {view.message}
               </Alert>
               <Button
@@ -113,13 +115,13 @@ export function SecurityPage() {
                   void load();
                 }}
               >
-                {t.retry}
+                {t('security.retry')}
               </Button>
             </>
           ) : null}
-          {view.kind === 'ready' ? <p>{t.intro}</p> : null}
+          {view.kind === 'ready' ? <p>{t('security.intro')}</p> : null}
           <p>
-            <a href="#/home">{t.backToAccount}</a>
+            <a href="#/home">{t('security.backToAccount')}</a>
           </p>
         </Card>
         {context ? (
@@ -145,3 +147,9 @@ export function GuardedSecurityPage() {
     </RequireAuth>
   );
 }
+
+/** The page's texts (the catalogs' `security` group), fetched by language with it. */
+export const securityTexts = import.meta.glob('../../../messages/*.json', {
+  query: { groups: 'security' },
+  import: 'default',
+});

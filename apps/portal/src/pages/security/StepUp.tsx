@@ -3,9 +3,10 @@ import { Alert, Card } from '@gatehouse/ui';
 import { useEffect, useMemo, useRef } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import { currentEnvironment } from '../../environment.ts';
+import { useLanguage } from '../../language.tsx';
 import { settings } from '../../settings.ts';
 import { Shell } from '../../shell/Shell.tsx';
-import { securityPageMessages as t } from './security-page-messages.ts';
+import { t } from '../../texts.ts';
 
 /**
  * The step-up the security page needs (issue 12): the widget in the STEPUP journey, as the login
@@ -22,6 +23,7 @@ export function StepUp({
   onCancel: () => void;
 }) {
   const announce = useAnnounce();
+  const { language } = useLanguage();
   const heading = useRef<HTMLHeadingElement>(null);
   // The heading says why first; the widget's own screen heading follows it.
   useEffect(() => heading.current?.focus(), []);
@@ -32,7 +34,7 @@ export function StepUp({
     () => ({
       appId: settings.appId,
       appName: settings.appName,
-      language: settings.language,
+      language,
       endpoint: currentEnvironment().serviceHost,
       journey: 'STEPUP',
       subEvent: settings.subEvent,
@@ -42,24 +44,24 @@ export function StepUp({
       // The widget's headings sit under this page's h1.
       headingLevel: 2,
       onFinish: () => {
-        announce(t.stepUpDone);
+        announce(t('security.stepUpDone'));
         void handlers.current.onVerified();
       },
       onCancel: () => handlers.current.onCancel(),
     }),
-    [announce],
+    [announce, language],
   );
   return (
     <Shell>
       <Card width={448}>
         <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-          {t.stepUpHeading}
+          {t('security.stepUpHeading')}
         </h1>
-        {again ? <Alert variant="info">{t.stepUpAgain}</Alert> : null}
-        <p>{t.stepUpIntro}</p>
+        {again ? <Alert variant="info">{t('security.stepUpAgain')}</Alert> : null}
+        <p>{t('security.stepUpIntro')}</p>
       </Card>
       <Card width={448}>
-        <section className="portal__widget" aria-label={t.stepUpRegion}>
+        <section className="portal__widget" aria-label={t('security.stepUpRegion')}>
           <SignIn config={config} />
         </section>
       </Card>

@@ -6,7 +6,7 @@ import {
 } from '@gatehouse/contract/client';
 import { TransportError } from '@gatehouse/signin';
 import { api } from '../../api.ts';
-import { securityPageMessages as t } from './security-page-messages.ts';
+import { t } from '../../texts.ts';
 
 /** The security page's calls: their names in the contract's outcome tables (security-outcomes.ts). */
 export type SecurityCall = SecurityCallName;
@@ -36,12 +36,13 @@ export async function securityCall<T>(call: SecurityCall, body?: unknown): Promi
     }
     if (action?.kind === 'ERROR' && action.error === 'stepUpRequired') return { kind: 'stepUp' };
     if (action?.kind === 'ERROR' && action.error === 'incorrectCode') {
-      return { kind: 'incorrectCode', message: message || t.genericError };
+      return { kind: 'incorrectCode', message: message || t('security.genericError') };
     }
     // A refusal of the table, a rate limit (its text says how long), a fault: the server's text.
-    return { kind: 'refused', code: result.status.code, message: message || t.genericError };
+    return { kind: 'refused', code: result.status.code, message: message || t('security.genericError') };
   } catch (error) {
-    if (error instanceof TransportError) return { kind: 'refused', code: 0, message: t.genericError };
+    if (error instanceof TransportError)
+      return { kind: 'refused', code: 0, message: t('security.genericError') };
     throw error;
   }
 }

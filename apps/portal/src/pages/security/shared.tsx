@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Dialog, DialogClose } from '@gatehouse/ui';
 import { forwardRef, type ReactNode, useRef, useState } from 'react';
+import { t } from '../../texts.ts';
 import { formatTime } from './format.ts';
-import { securityPageMessages as t } from './security-page-messages.ts';
 
 /** A section of the page: an h2 that takes focus after a change in it, then its content. */
 export const Section = forwardRef<HTMLHeadingElement, { id: string; title: string; children: ReactNode }>(
@@ -33,8 +33,8 @@ export function Details({ rows }: { rows: Array<[string, ReactNode]> }) {
 
 /** 'Added' and 'Last used' of a credential. */
 export const usedRows = (createdAt: string, lastUsedAt: string | null): Array<[string, ReactNode]> => [
-  [t.added, formatTime(createdAt)],
-  [t.lastUsed, lastUsedAt ? formatTime(lastUsedAt) : t.neverUsed],
+  [t('security.added'), formatTime(createdAt)],
+  [t('security.lastUsed'), lastUsedAt ? formatTime(lastUsedAt) : t('security.neverUsed')],
 ];
 
 /** A marker beside an item's name ('This session', 'Recently added'). */
@@ -81,7 +81,13 @@ export function ConfirmAction({
         onConfirm();
       }}
       trigger={
-        <Button variant={variant} size="small" aria-label={name} loading={busy} loadingText={t.working}>
+        <Button
+          variant={variant}
+          size="small"
+          aria-label={name}
+          loading={busy}
+          loadingText={t('security.working')}
+        >
           {label}
         </Button>
       }
@@ -97,7 +103,7 @@ export function ConfirmAction({
             {confirm}
           </Button>
           <DialogClose asChild>
-            <Button variant="secondary">{t.cancel}</Button>
+            <Button variant="secondary">{t('security.cancel')}</Button>
           </DialogClose>
         </>
       }

@@ -1,4 +1,11 @@
-import { type CallName, clientAction, format, limits, paths, Status } from '@gatehouse/contract/client';
+import {
+  type CallName,
+  clientAction,
+  format,
+  limits,
+  customerPaths as paths,
+  Status,
+} from '@gatehouse/contract/client';
 import { TransportError } from '@gatehouse/signin';
 import {
   Alert,
@@ -14,16 +21,13 @@ import {
 } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, serviceData } from '../../api.ts';
-import { messages as shellMessages } from '../../messages.ts';
 import { useNavigate } from '../../router.ts';
-import { recoveryTexts } from '../recovery-messages.ts';
-
-const messages = { ...shellMessages, ...recoveryTexts };
 
 import { settings } from '../../settings.ts';
 import { Shell } from '../../shell/Shell.tsx';
 import { usePageTitle } from '../../usePageTitle.ts';
 import './UsernamePage.css';
+import { t } from '../../texts.ts';
 
 type Step = 'username' | 'email' | 'code';
 type Notice = { kind: 'info' | 'critical'; text: string } | null;
@@ -31,8 +35,8 @@ type CallResult = Awaited<ReturnType<typeof api.request>>;
 
 /** Portal spec §7: the send and check bodies carry requestBaseInfo. */
 const requestBaseInfo = { sessionTokens: {} };
-const support = () => format(messages.supportWithCode, settings.supportEmail);
-const generic = () => format(messages.genericError, settings.supportEmail);
+const support = () => t('recovery.supportWithCode', settings.supportEmail);
+const generic = () => t('recovery.genericError', settings.supportEmail);
 
 /** What the call's outcome table tells the client to do with the answer's code. */
 const actionOf = (call: CallName, result: CallResult) => clientAction(call, result.status.code);
@@ -41,7 +45,7 @@ const succeeded = (call: CallName, result: CallResult) => actionOf(call, result)
 /** HTTP 429: say to wait (the server's text gives the time), never 'invalid'. */
 const waitText = (result: CallResult): string | null =>
   result.http === 429 || result.status.code === Status.RATE_LIMITED
-    ? result.status.message || messages.rateLimited
+    ? result.status.message || t('recovery.rateLimited')
     : null;
 
 /** A transport failure: no answer, or the service itself failed. */
@@ -96,7 +100,7 @@ export function UsernamePage() {
     heading.current?.focus();
   }, [step]);
   const hasErrors = Boolean(fieldError) || notice?.kind === 'critical';
-  usePageTitle(step === 'email' ? messages.extraStep : messages.confirmIdentity, hasErrors);
+  usePageTitle(step === 'email' ? t('recovery.extraStep') : t('recovery.confirmIdentity'), hasErrors);
 
   /** After identify: fetch the address on file and show the e-mail step. */
   async function toEmailStep(): Promise<boolean> {
@@ -149,9 +153,9 @@ export function UsernamePage() {
           // 1201 (authentication not completed) is neither temporary nor expired: no info text.
           setSkipInfo(
             expired
-              ? messages.skipExpired
+              ? t('recovery.skipExpired')
               : sessionStatusCode === Status.CALLBACKS_REQUIRED
-                ? messages.skipTemporary
+                ? t('recovery.skipTemporary')
                 : null,
           );
         }
@@ -172,7 +176,7 @@ export function UsernamePage() {
     if (busy) return;
     setNotice(null);
     if (!username.trim()) {
-      setFieldError(messages.usernameRequired);
+      setFieldError(t('recovery.usernameRequired'));
       failed();
       return;
     }
@@ -187,7 +191,7 @@ export function UsernamePage() {
         failed();
       } else if (!succeeded('identifyUsername', result)) {
         setUsername('');
-        setFieldError(messages.invalidInformation);
+        setFieldError(t('recovery.invalidInformation'));
         failed();
       } else {
         await toEmailStep();
@@ -211,7 +215,7 @@ export function UsernamePage() {
         setCodeSent(true);
         setCode('');
         setStep('code');
-        setNotice({ kind: 'info', text: messages.codeSent });
+        setNotice({ kind: 'info', text: t('recovery.codeSent') });
       }
     } catch {
       setNotice({ kind: 'critical', text: generic() });
@@ -224,12 +228,12 @@ export function UsernamePage() {
     event.preventDefault();
     if (busy) return;
     if (!code) {
-      setFieldError(messages.codeRequired);
+      setFieldError(t('recovery.codeRequired'));
       failed();
       return;
     }
     if (code.length !== limits.codeLength) {
-      setFieldError(messages.codeShort);
+      setFieldError(t('recovery.codeShort'));
       failed();
       return;
     }
@@ -253,7 +257,7 @@ export function UsernamePage() {
         setNotice({ kind: 'critical', text: wait });
       } else if (action?.kind === 'ERROR' && action.error === 'incorrectCode') {
         setCode('');
-        setFieldError(messages.invalidCode);
+        setFieldError(t('recovery.invalidCode'));
       } else {
         setCode('');
         setNotice({ kind: 'critical', text: result.status.message || support() });
@@ -291,7 +295,7 @@ export function UsernamePage() {
   /** GOV.UK: every failed submit puts the field's error in a summary that takes focus. */
   const summary = (fieldId: string) => (
     <ErrorSummary
-      title={messages.errorSummaryTitle}
+      title={t('recovery.errorSummaryTitle')}
       errors={fieldError ? [{ fieldId, message: fieldError }] : []}
       attempt={attempt}
     />
@@ -303,15 +307,15 @@ export function UsernamePage() {
         {step === 'username' ? (
           <form className="portal-form" noValidate onSubmit={submitUsername}>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {messages.confirmIdentity}
+              {t('recovery.confirmIdentity')}
             </h1>
             {summary('recovery-username')}
-            <p>{messages.usernamePrompt}</p>
+            <p>{t('recovery.usernamePrompt')}</p>
             {alert}
             <TextInput
               id="recovery-username"
               ref={usernameRef}
-              label={messages.usernameLabel}
+              label={t('recovery.usernameLabel')}
               required
               autoComplete="username"
               autoCapitalize="none"
@@ -322,15 +326,15 @@ export function UsernamePage() {
               error={fieldError}
             />
             <ul className="portal-form__notes">
-              <li>{messages.emailDelayNote}</li>
-              <li>{messages.blockNote}</li>
+              <li>{t('recovery.emailDelayNote')}</li>
+              <li>{t('recovery.blockNote')}</li>
             </ul>
             <div className="portal-form__actions">
               <Button type="submit" variant="primary" loading={busy}>
-                {messages.continue}
+                {t('recovery.continue')}
               </Button>
               <Button variant="secondary" onClick={cancel}>
-                {messages.cancel}
+                {t('recovery.cancel')}
               </Button>
             </div>
           </form>
@@ -339,18 +343,18 @@ export function UsernamePage() {
         {step === 'email' ? (
           <div className="portal-form">
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {messages.extraStep}
+              {t('recovery.extraStep')}
             </h1>
             {skipInfo ? <Alert variant="info">{skipInfo}</Alert> : null}
             {alert}
-            <p>{format(messages.emailOnFile, email)}</p>
-            <p>{messages.codeWillBeSent}</p>
+            <p>{t('recovery.emailOnFile', email)}</p>
+            <p>{t('recovery.codeWillBeSent')}</p>
             <div className="portal-form__actions">
               <Button variant="primary" loading={busy} onClick={() => void send()}>
-                {messages.continue}
+                {t('recovery.continue')}
               </Button>
               <Button variant="secondary" onClick={cancel}>
-                {messages.cancel}
+                {t('recovery.cancel')}
               </Button>
             </div>
           </div>
@@ -359,14 +363,14 @@ export function UsernamePage() {
         {step === 'code' ? (
           <form className="portal-form" noValidate onSubmit={submitCode}>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {messages.confirmIdentity}
+              {t('recovery.confirmIdentity')}
             </h1>
             {summary('recovery-code')}
             {alert}
             <CodeInput
               id="recovery-code"
               ref={codeRef}
-              label={messages.codeLabel}
+              label={t('recovery.codeLabel')}
               required
               value={code}
               onValueChange={setCode}
@@ -374,39 +378,39 @@ export function UsernamePage() {
             />
             <div className="portal-form__actions">
               <Button type="submit" variant="primary" loading={busy}>
-                {messages.confirm}
+                {t('recovery.confirm')}
               </Button>
               <Button variant="secondary" onClick={cancel}>
-                {messages.cancel}
+                {t('recovery.cancel')}
               </Button>
             </div>
             <div className="portal-form__links">
               {codeSent || resendBlocked ? (
-                <Tooltip content={messages.resendTooltip}>
+                <Tooltip content={t('recovery.resendTooltip')}>
                   <Button variant="link" ref={resendRef} onClick={() => setConfirmOpen(true)}>
-                    {messages.resendCode}
+                    {t('recovery.resendCode')}
                   </Button>
                 </Tooltip>
               ) : null}
               <Popover
-                title={messages.forgotUsername}
-                trigger={<Button variant="link">{messages.forgotUsername}</Button>}
+                title={t('recovery.forgotUsername')}
+                trigger={<Button variant="link">{t('recovery.forgotUsername')}</Button>}
               >
-                <p>{format(messages.forgotUsernameBody, settings.supportEmail)}</p>
+                <p>{t('recovery.forgotUsernameBody', settings.supportEmail)}</p>
               </Popover>
             </div>
             <Dialog
               open={confirmOpen}
               onOpenChange={closeConfirm}
-              title={messages.resendConfirmTitle}
-              description={format(messages.resendConfirm, email)}
+              title={t('recovery.resendConfirmTitle')}
+              description={t('recovery.resendConfirm', email)}
               footer={
                 <>
                   <Button variant="primary" onClick={resend}>
-                    {messages.resendYes}
+                    {t('recovery.resendYes')}
                   </Button>
                   <DialogClose asChild>
-                    <Button variant="secondary">{messages.resendNo}</Button>
+                    <Button variant="secondary">{t('recovery.resendNo')}</Button>
                   </DialogClose>
                 </>
               }

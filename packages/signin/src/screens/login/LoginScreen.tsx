@@ -1,11 +1,12 @@
 import { type SavedUsername, Status } from '@gatehouse/contract/client';
-import { Button, Checkbox, Select } from '@gatehouse/ui';
+import { Button, Checkbox } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
 import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { PasswordInput, UsernameInput } from '../../shared/fields.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
+import { onDemand } from '../../shared/onDemand.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 
@@ -22,6 +23,9 @@ function hasLogoutMarker(): boolean {
  * Widget spec §2 "Login": saved usernames (dropdown, first preselected, 'other user' clears the
  * form), username, password with show/hide, remember checkbox, Log in, server messages.
  */
+const savedSelect = onDemand(() => import('./savedSelect.ts'));
+const Select = savedSelect.component((module) => module.Select);
+
 export function LoginScreen() {
   const { config, idPrefix, client } = useWidget();
   const call = useCall();
@@ -56,10 +60,13 @@ export function LoginScreen() {
     let live = true;
     client
       .call<{ usernames: SavedUsername[] }>('rememberGet')
-      .then((result) => {
+      .then(async (result) => {
         const list = result.envelope?.successData?.usernames ?? [];
         // 'User Identified' comes with the saved names (the message is in the page's language).
         if (!live || result.status.code !== Status.SUCCESS || list.length === 0) return;
+        // The select's chunk first, so it replaces the field in one step.
+        await savedSelect.load();
+        if (!live) return;
         // Never swap the field out from under someone who has started typing.
         if (
           usernameRef.current &&

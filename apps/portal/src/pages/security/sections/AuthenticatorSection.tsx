@@ -14,10 +14,10 @@ import {
 } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useAnnounce } from '../../../announcer.tsx';
+import { t } from '../../../texts.ts';
 import { useFormErrors, useSecurity } from '../context.tsx';
 import { groupKey } from '../format.ts';
 import { QrCode } from '../QrCode.tsx';
-import { securityPageMessages as t } from '../security-page-messages.ts';
 import { ConfirmAction, Details, Failure, Section, usedRows, useFailure } from '../shared.tsx';
 
 const NAME_MAX = 60;
@@ -40,7 +40,7 @@ export function AuthenticatorSection() {
     if (!answer) return;
     if (answer.kind === 'done') {
       setEnrollment(answer.data);
-      announce(t.enrollmentStarted);
+      announce(t('security.enrollmentStarted'));
     } else fail(answer.message);
   }
 
@@ -54,16 +54,16 @@ export function AuthenticatorSection() {
       fail(answer.message);
       return;
     }
-    announce(format(t.removed, name));
+    announce(t('security.removed', name));
     await reload();
     heading.current?.focus();
   }
 
   return (
-    <Section id="security-authenticators" title={t.authenticatorsHeading} ref={heading}>
+    <Section id="security-authenticators" title={t('security.authenticatorsHeading')} ref={heading}>
       <Failure failure={failure} />
       {overview.authenticators.length === 0 ? (
-        <p>{t.authenticatorsNone}</p>
+        <p>{t('security.authenticatorsNone')}</p>
       ) : (
         <ul className="security__list">
           {overview.authenticators.map((app) => (
@@ -71,11 +71,11 @@ export function AuthenticatorSection() {
               <h3 className="security__item-name">{app.name}</h3>
               <Details rows={usedRows(app.createdAt, app.lastUsedAt)} />
               <ConfirmAction
-                label={t.remove}
-                name={format(t.removeName, app.name)}
-                title={format(t.removeTitle, app.name)}
-                description={format(t.removeDescription, app.name)}
-                confirm={t.removeYes}
+                label={t('security.remove')}
+                name={t('security.removeName', app.name)}
+                title={t('security.removeTitle', app.name)}
+                description={t('security.removeDescription', app.name)}
+                confirm={t('security.removeYes')}
                 busy={busy === app.id}
                 onConfirm={() => void remove(app.id, app.name)}
               />
@@ -88,7 +88,7 @@ export function AuthenticatorSection() {
           enrollment={enrollment}
           onDone={async (name) => {
             setEnrollment(null);
-            announce(format(t.authenticatorAdded, name));
+            announce(t('security.authenticatorAdded', name));
             await reload();
             heading.current?.focus();
           }}
@@ -104,10 +104,10 @@ export function AuthenticatorSection() {
             variant="secondary"
             ref={addButton}
             loading={busy === 'add'}
-            loadingText={t.working}
+            loadingText={t('security.working')}
             onClick={() => void start()}
           >
-            {t.addAuthenticator}
+            {t('security.addAuthenticator')}
           </Button>
         </div>
       )}
@@ -146,9 +146,9 @@ function AddAuthenticator({
   async function copyKey() {
     try {
       await navigator.clipboard.writeText(enrollment.secret);
-      announce(t.keyCopied);
+      announce(t('security.keyCopied'));
     } catch {
-      announce(t.keyNotCopied);
+      announce(t('security.keyNotCopied'));
     }
   }
 
@@ -157,11 +157,11 @@ function AddAuthenticator({
     if (busy) return;
     const found: { code?: string; name?: string } = {
       ...(code === ''
-        ? { code: t.codeRequired }
+        ? { code: t('security.codeRequired') }
         : code.length !== limits.codeLength
-          ? { code: t.codeShort }
+          ? { code: t('security.codeShort') }
           : {}),
-      ...(name.trim().length > NAME_MAX ? { name: t.nameTooLong } : {}),
+      ...(name.trim().length > NAME_MAX ? { name: t('security.nameTooLong') } : {}),
     };
     setErrors(found);
     setAttempt((n) => n + 1);
@@ -176,7 +176,7 @@ function AddAuthenticator({
     setBusy(false);
     if (!answer) return;
     if (answer.kind === 'done') {
-      await onDone(answer.data?.authenticator?.name ?? (chosen || t.defaultAuthenticatorName));
+      await onDone(answer.data?.authenticator?.name ?? (chosen || t('security.defaultAuthenticatorName')));
     } else if (answer.kind === 'incorrectCode') {
       setCode('');
       setErrors({ code: answer.message });
@@ -187,25 +187,25 @@ function AddAuthenticator({
   return (
     <form className="security__add" noValidate onSubmit={(event) => void submit(event)}>
       <h3 tabIndex={-1} ref={heading}>
-        {t.addAuthenticatorHeading}
+        {t('security.addAuthenticatorHeading')}
       </h3>
       <ErrorSummary headingLevel={4} errors={summary} attempt={attempt} />
-      <p>{t.scanQr}</p>
-      <QrCode value={enrollment.otpauthUri} label={t.qrAlt} />
-      <p>{t.manualKey}</p>
+      <p>{t('security.scanQr')}</p>
+      <QrCode value={enrollment.otpauthUri} label={t('security.qrAlt')} />
+      <p>{t('security.manualKey')}</p>
       <p className="security__key">
-        <VisuallyHidden>{t.keyLabel} </VisuallyHidden>
+        <VisuallyHidden>{t('security.keyLabel')} </VisuallyHidden>
         <code>{groupKey(enrollment.secret)}</code>
       </p>
       <div className="security__actions">
         <Button variant="secondary" size="small" onClick={() => void copyKey()}>
-          {t.copyKey}
+          {t('security.copyKey')}
         </Button>
       </div>
       <CodeInput
         id={codeId}
-        label={t.codeLabel}
-        hint={t.codeHint}
+        label={t('security.codeLabel')}
+        hint={t('security.codeHint')}
         required
         value={code}
         onValueChange={setCode}
@@ -213,8 +213,8 @@ function AddAuthenticator({
       />
       <TextInput
         id={nameId}
-        label={t.nameLabel}
-        hint={t.nameHint}
+        label={t('security.nameLabel')}
+        hint={t('security.nameHint')}
         optional
         autoComplete="off"
         maxLength={NAME_MAX + 20}
@@ -223,11 +223,11 @@ function AddAuthenticator({
         error={errors.name}
       />
       <div className="security__actions">
-        <Button type="submit" loading={busy} loadingText={t.working}>
-          {t.confirm}
+        <Button type="submit" loading={busy} loadingText={t('security.working')}>
+          {t('security.confirm')}
         </Button>
         <Button variant="secondary" onClick={() => onAbandon()}>
-          {t.cancel}
+          {t('security.cancel')}
         </Button>
       </div>
     </form>

@@ -10,14 +10,14 @@ import {
 import { Button, Checkbox, CodeInput, ErrorSummary, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useAnnounce } from '../../../announcer.tsx';
+import { t } from '../../../texts.ts';
 import { useFormErrors, useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';
-import { securityPageMessages as t } from '../security-page-messages.ts';
 import { ConfirmAction, Details, Failure, Marker, Section, useFailure } from '../shared.tsx';
 
 /** A name for a contact in texts and in its buttons' accessible names ('phone (XXX) XXX-0143'). */
 const contactName = (kind: ContactKind, masked: string) =>
-  format(kind === 'phone' ? t.phoneName : t.emailName, masked);
+  kind === 'phone' ? t('security.phoneName', masked) : t('security.emailName', masked);
 
 /** Phones and e-mail addresses: each with Remove; Add sends a code to the new one to confirm it. */
 export function ContactsSection() {
@@ -39,14 +39,14 @@ export function ContactsSection() {
       fail(answer.message);
       return;
     }
-    announce(format(t.removed, name));
+    announce(t('security.removed', name));
     await reload();
     heading.current?.focus();
   }
 
   const list = (kind: ContactKind, items: Array<SecurityPhoneItem | SecurityEmailItem>) =>
     items.length === 0 ? (
-      <p>{kind === 'phone' ? t.phonesNone : t.emailsNone}</p>
+      <p>{kind === 'phone' ? t('security.phonesNone') : t('security.emailsNone')}</p>
     ) : (
       <ul className="security__list">
         {items.map((item) => {
@@ -54,23 +54,25 @@ export function ContactsSection() {
           return (
             <li key={item.id} className="security__item">
               <h4 className="security__item-name">
-                {item.masked} {item.recentlyAdded ? <Marker>{t.recentlyAdded}</Marker> : null}
+                {item.masked} {item.recentlyAdded ? <Marker>{t('security.recentlyAdded')}</Marker> : null}
               </h4>
-              {item.recentlyAdded ? <p>{format(t.usableFrom, formatTime(item.usableFrom))}</p> : null}
+              {item.recentlyAdded ? <p>{t('security.usableFrom', formatTime(item.usableFrom))}</p> : null}
               <Details
                 rows={[
                   ...('voice' in item
-                    ? ([[t.channels, item.voice ? t.voice : t.textOnly]] as Array<[string, string]>)
+                    ? ([
+                        [t('security.channels'), item.voice ? t('security.voice') : t('security.textOnly')],
+                      ] as Array<[string, string]>)
                     : []),
-                  [t.added, formatTime(item.createdAt)],
+                  [t('security.added'), formatTime(item.createdAt)],
                 ]}
               />
               <ConfirmAction
-                label={t.remove}
-                name={format(t.removeName, name)}
-                title={format(t.removeTitle, name)}
-                description={format(t.removeDescription, name)}
-                confirm={t.removeYes}
+                label={t('security.remove')}
+                name={t('security.removeName', name)}
+                title={t('security.removeTitle', name)}
+                description={t('security.removeDescription', name)}
+                confirm={t('security.removeYes')}
                 busy={busy === item.id}
                 onConfirm={() => void remove(item.id, name)}
               />
@@ -90,7 +92,7 @@ export function ContactsSection() {
           setAdding(kind);
         }}
       >
-        {kind === 'phone' ? t.addPhone : t.addEmail}
+        {kind === 'phone' ? t('security.addPhone') : t('security.addEmail')}
       </Button>
     </div>
   );
@@ -100,7 +102,7 @@ export function ContactsSection() {
       kind={kind}
       onDone={async (added) => {
         setAdding(null);
-        announce(format(t.contactAdded, contactName(kind, added.masked), formatTime(added.usableFrom)));
+        announce(t('security.contactAdded', contactName(kind, added.masked), formatTime(added.usableFrom)));
         await reload();
         heading.current?.focus();
       }}
@@ -112,12 +114,12 @@ export function ContactsSection() {
   );
 
   return (
-    <Section id="security-contacts" title={t.contactsHeading} ref={heading}>
+    <Section id="security-contacts" title={t('security.contactsHeading')} ref={heading}>
       <Failure failure={failure} />
-      <h3>{t.phonesHeading}</h3>
+      <h3>{t('security.phonesHeading')}</h3>
       {list('phone', overview.phones)}
       {adding === 'phone' ? form('phone') : addButton('phone')}
-      <h3>{t.emailsHeading}</h3>
+      <h3>{t('security.emailsHeading')}</h3>
       {list('email', overview.emails)}
       {adding === 'email' ? form('email') : addButton('email')}
     </Section>
@@ -160,8 +162,10 @@ function AddContact({
     if (busy) return;
     clear();
     const trimmed = value.trim();
-    if (!trimmed) return invalid(kind === 'phone' ? t.phoneRequired : t.emailRequired);
-    if (kind === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed)) return invalid(t.emailInvalid);
+    if (!trimmed)
+      return invalid(kind === 'phone' ? t('security.phoneRequired') : t('security.emailRequired'));
+    if (kind === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed))
+      return invalid(t('security.emailInvalid'));
     setError(undefined);
     setBusy(true);
     const answer = await run<ContactAddData>('securityContactAdd', {
@@ -184,8 +188,8 @@ function AddContact({
     event.preventDefault();
     if (busy || !sent) return;
     clear();
-    if (code === '') return invalid(t.contactCodeRequired);
-    if (code.length !== limits.codeLength) return invalid(t.codeShort);
+    if (code === '') return invalid(t('security.contactCodeRequired'));
+    if (code.length !== limits.codeLength) return invalid(t('security.codeShort'));
     setError(undefined);
     setBusy(true);
     const answer = await run<ContactConfirmationData>('securityContactConfirmation', {
@@ -215,17 +219,17 @@ function AddContact({
       onSubmit={(event) => void (sent ? confirm(event) : send(event))}
     >
       <h4 tabIndex={-1} ref={heading}>
-        {kind === 'phone' ? t.addPhoneHeading : t.addEmailHeading}
+        {kind === 'phone' ? t('security.addPhoneHeading') : t('security.addEmailHeading')}
       </h4>
       <ErrorSummary headingLevel={4} errors={error ? [{ fieldId, message: error }] : []} attempt={attempt} />
       <Failure failure={failure} />
       {sent ? (
         <>
-          <p>{format(t.codeSentTo, sent.masked)}</p>
+          <p>{t('security.codeSentTo', sent.masked)}</p>
           <CodeInput
             id={codeId}
             ref={codeRef}
-            label={t.contactCodeLabel}
+            label={t('security.contactCodeLabel')}
             required
             value={code}
             onValueChange={setCode}
@@ -237,8 +241,8 @@ function AddContact({
           <TextInput
             id={valueId}
             type={kind === 'phone' ? 'tel' : 'email'}
-            label={kind === 'phone' ? t.phoneLabel : t.emailLabel}
-            {...(kind === 'phone' ? { hint: t.phoneHint } : {})}
+            label={kind === 'phone' ? t('security.phoneLabel') : t('security.emailLabel')}
+            {...(kind === 'phone' ? { hint: t('security.phoneHint') } : {})}
             required
             autoComplete={kind === 'phone' ? 'tel' : 'email'}
             spellCheck={false}
@@ -250,7 +254,7 @@ function AddContact({
           {kind === 'phone' ? (
             <Checkbox
               id="security-phone-voice"
-              label={t.voiceLabel}
+              label={t('security.voiceLabel')}
               checked={voice}
               onChange={({ checked }) => setVoice(checked)}
             />
@@ -258,11 +262,11 @@ function AddContact({
         </>
       )}
       <div className="security__actions">
-        <Button type="submit" loading={busy} loadingText={t.working}>
-          {sent ? t.confirm : t.sendCode}
+        <Button type="submit" loading={busy} loadingText={t('security.working')}>
+          {sent ? t('security.confirm') : t('security.sendCode')}
         </Button>
         <Button variant="secondary" onClick={onCancel}>
-          {t.cancel}
+          {t('security.cancel')}
         </Button>
       </div>
     </form>

@@ -1,8 +1,8 @@
 import { format } from '@gatehouse/contract/client';
 import { useRef, useState } from 'react';
 import { useAnnounce } from '../../../announcer.tsx';
+import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
-import { securityPageMessages as t } from '../security-page-messages.ts';
 import { ConfirmAction, Details, Failure, Marker, Section, usedRows, useFailure } from '../shared.tsx';
 
 /** Push devices and token credentials: name, added, last used; Remove behind a confirmation. */
@@ -23,24 +23,24 @@ export function DevicesSection() {
       fail(answer.message);
       return;
     }
-    announce(format(t.removed, name));
+    announce(t('security.removed', name));
     await reload();
     heading.current?.focus();
   }
 
   const items = [
-    ...overview.pushDevices.map((d) => ({ ...d, kind: t.pushDevice, label: d.name })),
+    ...overview.pushDevices.map((d) => ({ ...d, kind: t('security.pushDevice'), label: d.name })),
     ...overview.tokens.map((d) => ({
       ...d,
-      kind: t.token,
-      label: format(t.tokenName, d.name, d.credentialId),
+      kind: t('security.token'),
+      label: t('security.tokenName', d.name, d.credentialId),
     })),
   ];
   return (
-    <Section id="security-devices" title={t.devicesHeading} ref={heading}>
+    <Section id="security-devices" title={t('security.devicesHeading')} ref={heading}>
       <Failure failure={failure} />
       {items.length === 0 ? (
-        <p>{t.devicesNone}</p>
+        <p>{t('security.devicesNone')}</p>
       ) : (
         <ul className="security__list">
           {items.map((item) => (
@@ -50,11 +50,11 @@ export function DevicesSection() {
               </h3>
               <Details rows={usedRows(item.createdAt, item.lastUsedAt)} />
               <ConfirmAction
-                label={t.remove}
-                name={format(t.removeName, item.label)}
-                title={format(t.removeTitle, item.label)}
-                description={format(t.removeDescription, item.label)}
-                confirm={t.removeYes}
+                label={t('security.remove')}
+                name={t('security.removeName', item.label)}
+                title={t('security.removeTitle', item.label)}
+                description={t('security.removeDescription', item.label)}
+                confirm={t('security.removeYes')}
                 busy={busy === item.id}
                 onConfirm={() => void remove(item.id, item.label)}
               />

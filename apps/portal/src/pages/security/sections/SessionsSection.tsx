@@ -1,9 +1,9 @@
 import { format } from '@gatehouse/contract/client';
 import { useRef, useState } from 'react';
 import { useAnnounce } from '../../../announcer.tsx';
+import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';
-import { securityPageMessages as t } from '../security-page-messages.ts';
 import { ConfirmAction, Details, Failure, Marker, Section, useFailure } from '../shared.tsx';
 
 /** Where the customer is signed in: End any other session, or all of them; this one is marked. */
@@ -33,34 +33,34 @@ export function SessionsSection() {
   const sessions = [...overview.sessions].sort((a, b) => Number(b.current) - Number(a.current));
   const others = sessions.filter((s) => !s.current);
   return (
-    <Section id="security-sessions" title={t.sessionsHeading} ref={heading}>
+    <Section id="security-sessions" title={t('security.sessionsHeading')} ref={heading}>
       <Failure failure={failure} />
       <ul className="security__list">
         {sessions.map((session) => {
-          const name = format(t.browserOn, session.browser, session.os);
+          const name = t('security.browserOn', session.browser, session.os);
           return (
             <li key={session.id} className="security__item">
               <h3 className="security__item-name">
-                {name} {session.current ? <Marker>{t.thisSession}</Marker> : null}
+                {name} {session.current ? <Marker>{t('security.thisSession')}</Marker> : null}
               </h3>
               <Details
                 rows={[
-                  [t.browser, session.browser],
-                  [t.os, session.os],
-                  [t.address, session.address],
-                  [t.signedIn, formatTime(session.signedInAt)],
-                  [t.lastActivity, formatTime(session.lastActivityAt)],
+                  [t('security.browser'), session.browser],
+                  [t('security.os'), session.os],
+                  [t('security.address'), session.address],
+                  [t('security.signedIn'), formatTime(session.signedInAt)],
+                  [t('security.lastActivity'), formatTime(session.lastActivityAt)],
                 ]}
               />
               {session.current ? null : (
                 <ConfirmAction
-                  label={t.end}
-                  name={format(t.endName, name, formatTime(session.signedInAt))}
-                  title={format(t.endTitle, name)}
-                  description={t.endDescription}
-                  confirm={t.endOneYes}
+                  label={t('security.end')}
+                  name={t('security.endName', name, formatTime(session.signedInAt))}
+                  title={t('security.endTitle', name)}
+                  description={t('security.endDescription')}
+                  confirm={t('security.endOneYes')}
                   busy={busy === session.id}
-                  onConfirm={() => void end({ id: session.id }, format(t.ended, name))}
+                  onConfirm={() => void end({ id: session.id }, t('security.ended', name))}
                 />
               )}
             </li>
@@ -68,17 +68,17 @@ export function SessionsSection() {
         })}
       </ul>
       {others.length === 0 ? (
-        <p>{t.noOtherSessions}</p>
+        <p>{t('security.noOtherSessions')}</p>
       ) : (
         <div className="security__actions">
           <ConfirmAction
-            label={t.endAll}
-            name={t.endAll}
-            title={t.endAllTitle}
-            description={t.endAllDescription}
-            confirm={t.endYes}
+            label={t('security.endAll')}
+            name={t('security.endAll')}
+            title={t('security.endAllTitle')}
+            description={t('security.endAllDescription')}
+            confirm={t('security.endYes')}
             busy={busy === 'all'}
-            onConfirm={() => void end({ allOthers: true }, t.endedAll)}
+            onConfirm={() => void end({ allOthers: true }, t('security.endedAll'))}
             variant="secondary"
           />
         </div>

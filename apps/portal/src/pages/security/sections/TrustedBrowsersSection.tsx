@@ -1,9 +1,9 @@
 import { format } from '@gatehouse/contract/client';
 import { useRef, useState } from 'react';
 import { useAnnounce } from '../../../announcer.tsx';
+import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';
-import { securityPageMessages as t } from '../security-page-messages.ts';
 import { ConfirmAction, Details, Failure, Marker, Section, useFailure } from '../shared.tsx';
 
 /** Browsers that skip the second factor at sign-in: Revoke one, or all of them. */
@@ -31,36 +31,39 @@ export function TrustedBrowsersSection() {
 
   const browsers = overview.trustedBrowsers;
   return (
-    <Section id="security-trusted" title={t.trustedHeading} ref={heading}>
+    <Section id="security-trusted" title={t('security.trustedHeading')} ref={heading}>
       <Failure failure={failure} />
       {browsers.length === 0 ? (
-        <p>{t.trustedNone}</p>
+        <p>{t('security.trustedNone')}</p>
       ) : (
         <>
-          <p>{t.trustedIntro}</p>
+          <p>{t('security.trustedIntro')}</p>
           <ul className="security__list">
             {browsers.map((browser) => {
-              const name = format(t.browserOn, browser.browser, browser.os);
+              const name = t('security.browserOn', browser.browser, browser.os);
               return (
                 <li key={browser.id} className="security__item">
                   <h3 className="security__item-name">
-                    {name} {browser.current ? <Marker>{t.thisBrowser}</Marker> : null}
+                    {name} {browser.current ? <Marker>{t('security.thisBrowser')}</Marker> : null}
                   </h3>
                   <Details
                     rows={[
-                      [t.added, formatTime(browser.createdAt)],
-                      [t.lastUsed, browser.lastUsedAt ? formatTime(browser.lastUsedAt) : t.neverUsed],
-                      [t.expires, formatTime(browser.expiresAt)],
+                      [t('security.added'), formatTime(browser.createdAt)],
+                      [
+                        t('security.lastUsed'),
+                        browser.lastUsedAt ? formatTime(browser.lastUsedAt) : t('security.neverUsed'),
+                      ],
+                      [t('security.expires'), formatTime(browser.expiresAt)],
                     ]}
                   />
                   <ConfirmAction
-                    label={t.revoke}
-                    name={format(t.revokeName, name, formatTime(browser.createdAt))}
-                    title={format(t.revokeTitle, name)}
-                    description={t.revokeDescription}
-                    confirm={t.revokeYes}
+                    label={t('security.revoke')}
+                    name={t('security.revokeName', name, formatTime(browser.createdAt))}
+                    title={t('security.revokeTitle', name)}
+                    description={t('security.revokeDescription')}
+                    confirm={t('security.revokeYes')}
                     busy={busy === browser.id}
-                    onConfirm={() => void revoke({ id: browser.id }, format(t.revoked, name))}
+                    onConfirm={() => void revoke({ id: browser.id }, t('security.revoked', name))}
                   />
                 </li>
               );
@@ -68,13 +71,13 @@ export function TrustedBrowsersSection() {
           </ul>
           <div className="security__actions">
             <ConfirmAction
-              label={t.revokeAll}
-              name={t.revokeAll}
-              title={t.revokeAllTitle}
-              description={t.revokeAllDescription}
-              confirm={t.revokeYes}
+              label={t('security.revokeAll')}
+              name={t('security.revokeAll')}
+              title={t('security.revokeAllTitle')}
+              description={t('security.revokeAllDescription')}
+              confirm={t('security.revokeYes')}
               busy={busy === 'all'}
-              onConfirm={() => void revoke({ all: true }, t.revokedAll)}
+              onConfirm={() => void revoke({ all: true }, t('security.revokedAll'))}
               variant="secondary"
             />
           </div>

@@ -1,0 +1,36 @@
+/** The API base every path below is relative to. */
+export const API_BASE = '/api';
+
+/**
+ * The paths the sign-in widget and the portal call, relative to the API base (`/api`), apart from
+ * the device app's and the service's own in paths.ts, so the login routes carry only these.
+ */
+export const customerPaths = {
+  passwordAuthentication: '/user/factor/password/authentication',
+  passwordStatus: '/user/factor/password/status',
+  passwordEnrollment: '/user/factor/password/enrollment',
+  sessionLogin: '/user/session/login',
+  /** Logout: DELETE with the trailing slash, as portal spec §7 writes it. */
+  sessionLogout: '/user/session/login/',
+  sessionUpdate: '/user/session/update',
+  sessionExtend: '/user/session/extend',
+  rememberUsername: '/user/identity/remember/username',
+  identityAttributes: '/user/identity/attributes',
+  identifyUsername: '/user/identity/username',
+  changeUsername: '/user/identity/username',
+  trustedDevice: '/user/identity/preferences/trustedDevice',
+  authenticators: '/user/factor/authenticators',
+  otpState: '/user/factor/otp/state',
+  otpSms: '/user/factor/otp/sms/authentication',
+  otpVoice: '/user/factor/otp/voice/authentication',
+  otpEmail: '/user/factor/otp/email/authentication',
+  otpRep: '/user/factor/otp/rep/authentication',
+  svipStatus: '/user/factor/totp/svip/status',
+  svipAuthentication: '/user/factor/totp/svip/authentication',
+  svipSynchronization: '/user/factor/totp/svip/synchronization',
+  totpAuthentication: '/user/factor/totp/authentication',
+  pushAuthentication: '/user/factor/push/authentication',
+  pushStatus: '/user/factor/push/status',
+  clientLogs: '/user/cclogger/logs',
+  health: '/health',
+} as const;
