@@ -16,6 +16,8 @@ const loaders = import.meta.glob('../messages/*.json', {
 });
 
 let current: Language | undefined;
+/** The language asked for last: a load that lands after a later one's is dropped. */
+let latest: Language | undefined;
 let texts: Partial<Compiled<MessageKey>> = {};
 let dates: Intl.DateTimeFormat | undefined;
 /** As `toLocaleString()` shows an instant: numeric date, time with seconds, in the browser's zone. */
@@ -27,7 +29,6 @@ const dateFields: Intl.DateTimeFormatOptions = {
   minute: 'numeric',
   second: 'numeric',
 };
-let latest: Language | undefined;
 
 /** A text, its `{0}` placeholders filled; its key until the texts are in. */
 export function t(key: MessageKey, ...args: Array<string | number>): string {
