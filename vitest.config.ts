@@ -34,6 +34,7 @@ export default defineConfig({
             'packages/signin/**/*.test.{ts,tsx}',
             'apps/portal/**/*.test.{ts,tsx}',
             'apps/device/**/*.test.{ts,tsx}',
+            'apps/console/**/*.test.{ts,tsx}',
           ],
           setupFiles: [
             './packages/ui/test/setup.ts',

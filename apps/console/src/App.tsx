@@ -1,7 +1,7 @@
-import { consoleTexts as t } from '@gatehouse/contract/client';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { Announcer } from './announcer.tsx';
+import { t } from './messages.ts';
 import { AuditPage } from './pages/AuditPage.tsx';
 import { CustomerPage } from './pages/CustomerPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
@@ -26,7 +26,7 @@ export function App() {
 
 function Screens() {
   const { staff } = useSession();
-  if (staff === undefined) return <p>{t.productName}</p>;
+  if (staff === undefined) return <p>{t('common.productName')}</p>;
   if (staff === null) {
     return (
       <Switch>

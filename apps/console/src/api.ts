@@ -8,8 +8,9 @@ import {
   newRequestId,
   Status,
   statusOf,
-  consoleTexts as t,
 } from '@gatehouse/contract/client';
+import { defaultLanguage } from '@gatehouse/i18n';
+import { t, textsLanguage } from './messages.ts';
 
 /**
  * The console's calls (consolePaths; docs/decisions/028-representative-console.md). The staff
@@ -29,9 +30,8 @@ async function send(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unkn
     cache: 'no-store',
     headers: {
       Accept: 'application/json',
-      // The console shows English: the service's messages in English whatever the browser's
-      // languages (docs/decisions/029-languages.md).
-      'Accept-Language': 'en',
+      // The service's messages in the language the console shows (docs/decisions/029-languages.md).
+      'Accept-Language': textsLanguage() ?? defaultLanguage,
       [headers.requestId]: newRequestId(),
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...(csrfToken ? { [headers.csrf]: csrfToken } : {}),
@@ -62,11 +62,12 @@ async function call<T>(
     return {
       ok: false,
       code: status.code,
-      message: response.status >= 500 ? t.somethingWrong : status.message || t.somethingWrong,
+      message:
+        response.status >= 500 ? t('common.somethingWrong') : status.message || t('common.somethingWrong'),
       signedOut: response.status === 401,
     };
   } catch {
-    return { ok: false, code: 0, message: t.offline, signedOut: false };
+    return { ok: false, code: 0, message: t('common.offline'), signedOut: false };
   }
 }
 

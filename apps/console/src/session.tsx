@@ -1,6 +1,7 @@
 import type { ConsoleStaff } from '@gatehouse/contract/client';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { consoleApi } from './api.ts';
+import { t } from './messages.ts';
 
 type SessionState = {
   /** undefined: still asking the server; null: not signed in. */
@@ -8,6 +9,8 @@ type SessionState = {
   signedIn: (staff: ConsoleStaff) => void;
   /** The server refused the session (idle timeout, signed out elsewhere): back to sign-in, saying why. */
   ended: (notice?: string) => void;
+  /** The server refused the session of the staff member signed in: back to sign-in, saying it timed out. */
+  timedOut: () => void;
   notice: string | undefined;
 };
 
@@ -15,6 +18,7 @@ const SessionContext = createContext<SessionState>({
   staff: null,
   signedIn: () => {},
   ended: () => {},
+  timedOut: () => {},
   notice: undefined,
 });
 
@@ -37,8 +41,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setNotice(text);
     setStaff(null);
   }, []);
+  const timedOut = useCallback(
+    () => ended(staff ? t('common.sessionEnded', staff.idleMinutes) : undefined),
+    [ended, staff],
+  );
   return (
-    <SessionContext.Provider value={{ staff, signedIn, ended, notice }}>{children}</SessionContext.Provider>
+    <SessionContext.Provider value={{ staff, signedIn, ended, timedOut, notice }}>
+      {children}
+    </SessionContext.Provider>
   );
 }
 

@@ -1,5 +1,5 @@
-import { format, consoleTexts as t } from '@gatehouse/contract/client';
 import { useEffect, useRef } from 'react';
+import { t } from './messages.ts';
 
 /** The first screen is not a route change: focus stays where the browser put it. */
 let firstScreen = true;
@@ -11,7 +11,7 @@ let firstScreen = true;
 export function usePage(title: string, hasErrors = false) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    document.title = `${hasErrors ? t.errorTitlePrefix : ''}${format(t.windowTitle, title)}`;
+    document.title = `${hasErrors ? t('common.errorTitlePrefix') : ''}${t('common.windowTitle', title)}`;
   }, [title, hasErrors]);
   useEffect(() => {
     if (firstScreen) firstScreen = false;

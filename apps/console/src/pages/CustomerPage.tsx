@@ -1,9 +1,7 @@
 import {
   type ConsoleCustomer,
-  format,
   type LiftAction,
   liftActions,
-  consoleTexts as t,
   type VerificationMethod,
   verificationMethods,
 } from '@gatehouse/contract/client';
@@ -11,17 +9,16 @@ import { Alert, Button, ErrorSummary, type ErrorSummaryItem, RadioGroup, TextInp
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useAnnounce } from '../announcer.tsx';
 import { type Answer, consoleApi } from '../api.ts';
+import { t, dateTime as when } from '../messages.ts';
 import { useSession } from '../session.tsx';
 import { usePage } from '../usePage.ts';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
-
 /** A call's answer; a refused session goes back to sign-in with the reason. */
 function useGuarded() {
-  const { ended } = useSession();
+  const { timedOut } = useSession();
   return async <T,>(pending: Promise<Answer<T>>): Promise<Answer<T>> => {
     const answer = await pending;
-    if (!answer.ok && answer.signedOut) ended(t.sessionEnded);
+    if (!answer.ok && answer.signedOut) timedOut();
     return answer;
   };
 }
@@ -38,7 +35,7 @@ export function CustomerPage() {
   const [failure, setFailure] = useState<string | undefined>();
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
-  const heading = usePage(t.customerTitle, errors.length > 0 || !!failure);
+  const heading = usePage(t('customer.title'), errors.length > 0 || !!failure);
   const resultRef = useRef<HTMLHeadingElement>(null);
 
   async function find(event: FormEvent<HTMLFormElement>) {
@@ -46,7 +43,7 @@ export function CustomerPage() {
     if (busy) return;
     setFailure(undefined);
     if (!username.trim()) {
-      setErrors([{ fieldId: 'customer-username', message: t.usernameRequired }]);
+      setErrors([{ fieldId: 'customer-username', message: t('customer.usernameRequired') }]);
       setAttempt((n) => n + 1);
       return;
     }
@@ -70,19 +67,19 @@ export function CustomerPage() {
   return (
     <div className="console__page">
       <h1 ref={heading} tabIndex={-1}>
-        {t.customerTitle}
+        {t('customer.title')}
       </h1>
-      <ErrorSummary title={t.errorSummaryTitle} errors={errors} attempt={attempt} />
+      <ErrorSummary title={t('common.errorSummaryTitle')} errors={errors} attempt={attempt} />
       {failure ? (
         <Alert variant="critical" key={attempt}>
           {failure}
         </Alert>
       ) : null}
       <form className="console__form console__section" onSubmit={find} noValidate>
-        <p>{t.customerIntro}</p>
+        <p>{t('customer.intro')}</p>
         <TextInput
           id="customer-username"
-          label={t.username}
+          label={t('customer.username')}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
@@ -93,7 +90,7 @@ export function CustomerPage() {
         />
         <div className="console__actions">
           <Button type="submit" loading={busy}>
-            {t.find}
+            {t('customer.find')}
           </Button>
         </div>
       </form>
@@ -117,45 +114,44 @@ function Customer({
   onChange: (c: ConsoleCustomer) => void;
   guarded: Guarded;
 }) {
-  const s = t.state;
   const mayAct = !customer.ownAccount;
   return (
     <>
       <section className="console__section" aria-labelledby="customer-heading">
         <h2 id="customer-heading" ref={headingRef} tabIndex={-1}>
-          {format(t.customerHeading, customer.username)}
+          {t('customer.heading', customer.username)}
         </h2>
         {customer.ownAccount ? (
-          <Alert variant="warning">{t.ownAccountNotice}</Alert>
+          <Alert variant="warning">{t('customer.ownAccountNotice')}</Alert>
         ) : customer.staffAccount ? (
-          <Alert variant="info">{t.staffAccountNotice}</Alert>
+          <Alert variant="info">{t('customer.staffAccountNotice')}</Alert>
         ) : null}
-        <h3>{t.stateHeading}</h3>
+        <h3>{t('customer.stateHeading')}</h3>
         <dl className="console__details">
-          <dt>{s.status}</dt>
-          <dd>{s.statusValues[customer.status] ?? customer.status}</dd>
-          <dt>{s.failedLogins}</dt>
+          <dt>{t('customer.status')}</dt>
+          <dd>{t('customer.statusValue', customer.status)}</dd>
+          <dt>{t('customer.failedLogins')}</dt>
           <dd>{customer.failedLogins}</dd>
-          <dt>{s.recovery}</dt>
+          <dt>{t('customer.recovery')}</dt>
           <dd>
             {customer.recoveryLockedUntil
-              ? format(s.recoveryLocked, when(customer.recoveryLockedUntil))
-              : s.recoveryOpen}
+              ? t('customer.recoveryLocked', when(customer.recoveryLockedUntil))
+              : t('customer.recoveryOpen')}
           </dd>
-          <dt>{s.forced}</dt>
+          <dt>{t('customer.forced')}</dt>
           <dd>
             {customer.forced.length
-              ? customer.forced.map((f) => s.forcedValues[f] ?? f).join(', ')
-              : s.forcedNone}
+              ? customer.forced.map((f) => t('customer.forcedValue', f)).join(', ')
+              : t('customer.forcedNone')}
           </dd>
-          <dt>{s.liveCode}</dt>
+          <dt>{t('customer.liveCode')}</dt>
           <dd>
             {customer.liveCodeExpiresAt
-              ? format(s.liveCodeUntil, when(customer.liveCodeExpiresAt))
-              : s.liveCodeNone}
+              ? t('customer.liveCodeUntil', when(customer.liveCodeExpiresAt))
+              : t('customer.liveCodeNone')}
           </dd>
         </dl>
-        <h3>{t.contactsHeading}</h3>
+        <h3>{t('customer.contactsHeading')}</h3>
         {customer.contacts.length ? (
           <ul>
             {customer.contacts.map((c) => (
@@ -163,30 +159,31 @@ function Customer({
             ))}
           </ul>
         ) : (
-          <p>{t.noContacts}</p>
+          <p>{t('customer.noContacts')}</p>
         )}
-        <h3>{t.factorsHeading}</h3>
+        <h3>{t('customer.factorsHeading')}</h3>
         {customer.factors.length ? (
           <ul>
             {customer.factors.map((f) => (
               <li key={`${f.kind}${f.name}`}>
-                {f.name} ({f.kind})
-                {f.lockedUntil ? ` - ${format(s.recoveryLocked, when(f.lockedUntil))}` : ''}
+                {f.lockedUntil
+                  ? t('customer.factorLocked', f.name, f.kind, when(f.lockedUntil))
+                  : t('customer.factor', f.name, f.kind)}
               </li>
             ))}
           </ul>
         ) : (
-          <p>{t.noFactors}</p>
+          <p>{t('customer.noFactors')}</p>
         )}
-        <h3>{t.eventsHeading}</h3>
+        <h3>{t('customer.eventsHeading')}</h3>
         {customer.events.length ? (
           <div className="console__table-wrap">
             <table className="console__table">
               <thead>
                 <tr>
-                  <th scope="col">{t.eventTime}</th>
-                  <th scope="col">{t.eventName}</th>
-                  <th scope="col">{t.eventOutcome}</th>
+                  <th scope="col">{t('common.eventTime')}</th>
+                  <th scope="col">{t('common.eventName')}</th>
+                  <th scope="col">{t('common.eventOutcome')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -194,14 +191,14 @@ function Customer({
                   <tr key={`${e.at}${e.event}`}>
                     <td>{when(e.at)}</td>
                     <td>{e.event}</td>
-                    <td>{e.outcome}</td>
+                    <td>{t('common.outcome', e.outcome)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         ) : (
-          <p>{t.noEvents}</p>
+          <p>{t('customer.noEvents')}</p>
         )}
       </section>
       {mayAct ? (
@@ -243,8 +240,12 @@ function IssueCode({
     setFailure(undefined);
     const items: ErrorSummaryItem[] = [];
     if (!verification)
-      items.push({ fieldId: `verification-${verificationMethods[0]}`, message: t.verificationRequired });
-    if (note.trim().length < 3) items.push({ fieldId: 'verification-note', message: t.noteRequired });
+      items.push({
+        fieldId: `verification-${verificationMethods[0]}`,
+        message: t('issue.verificationRequired'),
+      });
+    if (note.trim().length < 3)
+      items.push({ fieldId: 'verification-note', message: t('issue.noteRequired') });
     setErrors(items);
     if (items.length) {
       setAttempt((n) => n + 1);
@@ -268,41 +269,46 @@ function IssueCode({
   const error = (id: string) => errors.find((e) => e.fieldId === id)?.message;
   return (
     <section className="console__section" aria-labelledby="issue-heading">
-      <h2 id="issue-heading">{t.issueHeading}</h2>
-      <ErrorSummary title={t.errorSummaryTitle} errors={errors} attempt={attempt} headingLevel={3} />
+      <h2 id="issue-heading">{t('issue.heading')}</h2>
+      <ErrorSummary
+        title={t('common.errorSummaryTitle')}
+        errors={errors}
+        attempt={attempt}
+        headingLevel={3}
+      />
       {failure ? (
         <Alert variant="critical" key={attempt}>
           {failure}
         </Alert>
       ) : null}
       {issued ? (
-        <Alert variant="confirm" title={t.issuedHeading} ref={issuedRef} tabIndex={-1}>
+        <Alert variant="confirm" title={t('issue.issuedHeading')} ref={issuedRef} tabIndex={-1}>
           <p>{issued.message}</p>
           <p>
-            {format(t.issuedCode, '')}
+            {t('issue.issuedCode', '')}
             <span className="console__code" data-testid="issued-code">
               {issued.code}
             </span>
           </p>
-          <p>{format(t.issuedExpires, when(issued.expiresAt))}</p>
+          <p>{t('issue.issuedExpires', when(issued.expiresAt))}</p>
         </Alert>
       ) : null}
       <form className="console__form" onSubmit={submit} noValidate>
-        <p>{format(t.issueIntro, staff?.codeMinutes ?? 10)}</p>
+        <p>{t('issue.intro', staff?.codeMinutes ?? 10)}</p>
         <RadioGroup
           id="verification"
           name="verification"
-          legend={t.verification}
+          legend={t('issue.verification')}
           required
           value={verification}
           error={error(`verification-${verificationMethods[0]}`)}
           onChange={(value) => setVerification(value as VerificationMethod)}
-          options={verificationMethods.map((m) => ({ value: m, label: t.verificationLabels[m] }))}
+          options={verificationMethods.map((m) => ({ value: m, label: t(`issue.method.${m}`) }))}
         />
         <TextInput
           id="verification-note"
-          label={t.verificationNote}
-          hint={t.verificationNoteHint}
+          label={t('issue.note')}
+          hint={t('issue.noteHint')}
           required
           maxLength={500}
           value={note}
@@ -311,7 +317,7 @@ function IssueCode({
         />
         <div className="console__actions">
           <Button type="submit" loading={busy}>
-            {t.issue}
+            {t('issue.submit')}
           </Button>
         </div>
       </form>
@@ -346,8 +352,8 @@ function Lift({
     if (busy) return;
     setResult(null);
     const items: ErrorSummaryItem[] = [];
-    if (!action) items.push({ fieldId: `lift-${liftActions[0]}`, message: t.liftActionRequired });
-    if (reason.trim().length < 3) items.push({ fieldId: 'lift-reason', message: t.reasonRequired });
+    if (!action) items.push({ fieldId: `lift-${liftActions[0]}`, message: t('lift.whatRequired') });
+    if (reason.trim().length < 3) items.push({ fieldId: 'lift-reason', message: t('lift.reasonRequired') });
     setErrors(items);
     if (items.length) {
       setAttempt((n) => n + 1);
@@ -371,8 +377,13 @@ function Lift({
   const error = (id: string) => errors.find((e) => e.fieldId === id)?.message;
   return (
     <section className="console__section" aria-labelledby="lift-heading">
-      <h2 id="lift-heading">{t.liftHeading}</h2>
-      <ErrorSummary title={t.errorSummaryTitle} errors={errors} attempt={attempt} headingLevel={3} />
+      <h2 id="lift-heading">{t('lift.heading')}</h2>
+      <ErrorSummary
+        title={t('common.errorSummaryTitle')}
+        errors={errors}
+        attempt={attempt}
+        headingLevel={3}
+      />
       {result ? (
         <Alert variant={result.ok ? 'confirm' : 'critical'} ref={resultRef} tabIndex={-1} key={attempt}>
           {result.text}
@@ -382,17 +393,17 @@ function Lift({
         <RadioGroup
           id="lift"
           name="lift"
-          legend={t.liftAction}
+          legend={t('lift.what')}
           required
           value={action}
           error={error(`lift-${liftActions[0]}`)}
           onChange={(value) => setAction(value as LiftAction)}
-          options={liftActions.map((a) => ({ value: a, label: t.liftLabels[a] }))}
+          options={liftActions.map((a) => ({ value: a, label: t(`lift.action.${a}`) }))}
         />
         <TextInput
           id="lift-reason"
-          label={t.reason}
-          hint={t.reasonHint}
+          label={t('lift.reason')}
+          hint={t('lift.reasonHint')}
           required
           maxLength={500}
           value={reason}
@@ -401,7 +412,7 @@ function Lift({
         />
         <div className="console__actions">
           <Button type="submit" loading={busy}>
-            {t.lift}
+            {t('lift.submit')}
           </Button>
         </div>
       </form>

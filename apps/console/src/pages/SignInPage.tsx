@@ -1,8 +1,8 @@
-import { consoleTexts as t } from '@gatehouse/contract/client';
 import { Alert, Button, CodeInput, ErrorSummary, type ErrorSummaryItem, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { consoleApi } from '../api.ts';
+import { t } from '../messages.ts';
 import { routes } from '../routes.ts';
 import { useSession } from '../session.tsx';
 import { usePage } from '../usePage.ts';
@@ -23,7 +23,7 @@ export function SignInPage() {
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
   const hasErrors = errors.length > 0 || !!failure;
-  const heading = usePage(step === 'password' ? t.signInTitle : t.factorTitle, hasErrors);
+  const heading = usePage(step === 'password' ? t('signIn.title') : t('signIn.factorTitle'), hasErrors);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the second step takes focus to its heading
   useEffect(() => {
     if (step === 'factor') heading.current?.focus();
@@ -39,8 +39,8 @@ export function SignInPage() {
     event.preventDefault();
     if (busy) return;
     const items: ErrorSummaryItem[] = [];
-    if (!name.trim()) items.push({ fieldId: 'staff-name', message: t.nameRequired });
-    if (!password) items.push({ fieldId: 'staff-password', message: t.passwordRequired });
+    if (!name.trim()) items.push({ fieldId: 'staff-name', message: t('signIn.nameRequired') });
+    if (!password) items.push({ fieldId: 'staff-password', message: t('signIn.passwordRequired') });
     if (items.length) return fail(items);
     setBusy(true);
     const answer = await consoleApi.signIn(name.trim(), password);
@@ -55,7 +55,7 @@ export function SignInPage() {
   async function submitCode(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    if (code.length !== 6) return fail([{ fieldId: 'staff-code', message: t.factorCodeRequired }]);
+    if (code.length !== 6) return fail([{ fieldId: 'staff-code', message: t('signIn.factorCodeRequired') }]);
     setBusy(true);
     const answer = await consoleApi.factor(code);
     setBusy(false);
@@ -73,9 +73,9 @@ export function SignInPage() {
   return (
     <div className="console__page">
       <h1 ref={heading} tabIndex={-1}>
-        {step === 'password' ? t.signInTitle : t.factorTitle}
+        {step === 'password' ? t('signIn.title') : t('signIn.factorTitle')}
       </h1>
-      <ErrorSummary title={t.errorSummaryTitle} errors={errors} attempt={attempt} />
+      <ErrorSummary title={t('common.errorSummaryTitle')} errors={errors} attempt={attempt} />
       {failure ? (
         <Alert variant="critical" key={attempt}>
           {failure}
@@ -85,10 +85,10 @@ export function SignInPage() {
       ) : null}
       {step === 'password' ? (
         <form className="console__form console__section" onSubmit={submitPassword} noValidate>
-          <p>{t.signInIntro}</p>
+          <p>{t('signIn.intro')}</p>
           <TextInput
             id="staff-name"
-            label={t.staffName}
+            label={t('signIn.staffName')}
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
@@ -99,7 +99,7 @@ export function SignInPage() {
           />
           <TextInput
             id="staff-password"
-            label={t.password}
+            label={t('signIn.password')}
             type="password"
             autoComplete="current-password"
             required
@@ -109,16 +109,16 @@ export function SignInPage() {
           />
           <div className="console__actions">
             <Button type="submit" loading={busy}>
-              {t.signIn}
+              {t('signIn.submit')}
             </Button>
           </div>
         </form>
       ) : (
         <form className="console__form console__section" onSubmit={submitCode} noValidate>
-          <p>{t.factorIntro}</p>
+          <p>{t('signIn.factorIntro')}</p>
           <CodeInput
             id="staff-code"
-            label={t.factorCode}
+            label={t('signIn.factorCode')}
             autoComplete="one-time-code"
             required
             value={code}
@@ -127,7 +127,7 @@ export function SignInPage() {
           />
           <div className="console__actions">
             <Button type="submit" loading={busy}>
-              {t.verify}
+              {t('signIn.verify')}
             </Button>
             <Button
               variant="secondary"
@@ -137,7 +137,7 @@ export function SignInPage() {
                 setStep('password');
               }}
             >
-              {t.startAgain}
+              {t('signIn.startAgain')}
             </Button>
           </div>
         </form>

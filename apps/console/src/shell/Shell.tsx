@@ -1,8 +1,8 @@
-import { format, consoleTexts as t } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { consoleApi } from '../api.ts';
+import { t } from '../messages.ts';
 import { routes } from '../routes.ts';
 import { useSession } from '../session.tsx';
 import './Console.css';
@@ -30,22 +30,22 @@ export function Shell({ children }: { children: ReactNode }) {
         className="console__skip"
         onClick={() => document.getElementById('main')?.focus()}
       >
-        {t.skipToContent}
+        {t('common.skipToContent')}
       </button>
       <header className="console__header">
-        <span className="console__product">{t.productName}</span>
+        <span className="console__product">{t('common.productName')}</span>
         {staff ? (
           <>
-            <nav aria-label={t.mainNav}>
+            <nav aria-label={t('common.mainNav')}>
               <ul className="console__nav">
-                {link(routes.customer, t.navCustomer)}
-                {link(routes.audit, t.navAudit)}
+                {link(routes.customer, t('common.navCustomer'))}
+                {link(routes.audit, t('common.navAudit'))}
               </ul>
             </nav>
             <div className="console__who">
-              <span>{format(t.signedInAs, staff.name, t.roles[staff.role])}</span>
+              <span>{t('common.signedInAs', staff.name, staff.role)}</span>
               <Button variant="secondary" size="small" onClick={signOut}>
-                {t.signOut}
+                {t('common.signOut')}
               </Button>
             </div>
           </>
