@@ -84,7 +84,7 @@ describe('the app in a Spanish browser', () => {
     fakeDeviceServer();
     renderApp(memoryKeyStore(), '/add');
     expect(await screen.findByRole('heading', { level: 1, name: 'Agregar una cuenta' })).toBeTruthy();
-    expect(screen.getByRole('textbox', { name: 'Nombre para este dispositivo' })).toBeTruthy();
+    expect(await screen.findByRole('textbox', { name: 'Nombre para este dispositivo' })).toBeTruthy();
     expect(await screen.findByText('widget in es')).toBeTruthy();
     expect(given.config?.language).toBe('es');
     await waitFor(() => expect(document.title).toBe('Agregar una cuenta – Gatehouse Device'));
