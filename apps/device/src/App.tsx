@@ -16,7 +16,8 @@ const CodesPage = codesPage.component((m) => m.CodesPage);
 /**
  * Hash routes: '#/' your device, '#/codes' codes, '#/add' add an account; anything else goes to '#/'.
  * In the browser's language (English when none is shipped): nothing renders until its texts are in,
- * so no other language shows first (docs/decisions/029-languages.md).
+ * so no other language shows first (docs/decisions/029-languages.md). A new `language` keeps the
+ * pages (and their state) and shows them in it once its texts are in.
  */
 export function App({
   store,
@@ -41,7 +42,8 @@ export function App({
     // The add-an-account page (and its texts) while the browser is idle.
     pages.prefetch();
   }, [shown]);
-  if (shown !== language) return null;
+  // Before the first language's texts, nothing; a later change re-renders in place once they are in.
+  if (!shown) return null;
   return (
     <Announcer>
       <DeviceKeyProvider store={store}>

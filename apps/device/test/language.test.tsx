@@ -3,6 +3,7 @@ import type { SignInConfig } from '@gatehouse/signin';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { App } from '../src/App.tsx';
 import { loadDeviceKey } from '../src/device/deviceKey.ts';
 import { memoryKeyStore } from '../src/device/keyStore.ts';
 import { fakeDeviceServer, push, renderApp } from './fakeDevice.tsx';
@@ -78,6 +79,17 @@ describe('the app in a Spanish browser', () => {
       expect.arrayContaining(['/api/device/pushes', '/api/device/registrations', '/api/device/stream']),
     );
     expect(server.requests.filter((r) => r.headers['Accept-Language'] !== 'es')).toEqual([]);
+  });
+
+  test('a new language re-renders the app in place', async () => {
+    fakeDeviceServer();
+    const store = memoryKeyStore();
+    const { rerender } = renderApp(store);
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Su dispositivo' });
+    rerender(<App store={store} language="en" />);
+    await screen.findByRole('heading', { level: 1, name: 'Your device' });
+    expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
+    expect(document.documentElement.lang).toBe('en');
   });
 
   test('the add-an-account page hosts the widget in Spanish', async () => {
