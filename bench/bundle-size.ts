@@ -46,7 +46,10 @@ export const builds = [
   /**
    * The device app's start page (served at /device/; the add-an-account page and its widget load on
    * demand): React, Radix Dialog (fraud and remove confirmations) and the contract's outcome
-   * tables. Measured at 96.4 KB JS and 3.7 KB CSS gzip; the budget leaves a modest margin.
+   * tables. Measured at 96.4 KB JS and 3.7 KB CSS gzip; the budget leaves a modest margin. Its
+   * texts are the catalog group `device` (`<language>_device` chunks), loaded before it renders:
+   * 96.98 KB in English, 97.20 KB in Spanish (issue 15). The hosted widget's `<language>_login`
+   * texts load with the add-an-account page, not here.
    */
   {
     name: 'device app',
@@ -55,17 +58,20 @@ export const builds = [
     base: '/device/',
     css: [] as string[],
     budget: { js: 100 * 1024, css: 5 * 1024 },
+    catalog: 'device',
     /**
      * On-demand chunks with budgets of their own: each chunk and what it imports statically, less
      * what the start page loads already (docs/decisions/026-device-app-codes.md). The codes page
-     * (otpauth, the page, its CSS) measured 17.0 KB JS and 1.6 KB CSS gzip; jsQR, loaded only when
-     * a picture is chosen, 45.3 KB.
+     * (otpauth, the page, its CSS) measured 17.0 KB JS and 1.6 KB CSS gzip (17.25 KB in English and
+     * 17.43 KB in Spanish with its texts); jsQR, loaded only when a picture is chosen, 45.3 KB.
      */
     onDemand: [
       {
         name: 'codes page',
         file: /^assets\/CodesPage-[\w-]+\.js$/,
         budget: { js: 22 * 1024, css: 3 * 1024 },
+        // Its texts (`<language>_codes` chunks) load with it, one language at a time.
+        catalog: 'codes',
       },
       {
         name: 'QR picture decoder (jsQR)',
@@ -87,7 +93,7 @@ export const builds = [
     base: '/console/',
     css: [] as string[],
     budget: { js: 90 * 1024, css: 5 * 1024 },
-    texts: 'common',
+    catalog: 'common',
   },
 ] as const;
 
@@ -152,20 +158,22 @@ export function report(): { failures: string[] } {
     const cssTotal = cssFiles.reduce((s, f) => s + gzip(f), 0);
     const { budget } = build;
     // The login route's texts load before its first screen, in one language: each language's
-    // `<language>_login…` catalog chunks (the console's `<language>_common…`) and what they import
-    // count, one language at a time (docs/decisions/029-languages.md).
-    const group = 'texts' in build ? build.texts : 'login';
-    const catalogs = (language: string) =>
+    // `<language>_login…` catalog chunks (the device app's `<language>_device…`, the console's
+    // `<language>_common…`) and what they import count, one language at a time (docs/decisions/029-languages.md).
+    const group = 'catalog' in build ? build.catalog : 'login';
+    const catalogs = (language: string, name = group) =>
       walk(dir)
-        .filter((f) => new RegExp(`^assets/${language}_${group}[\\w]*-[\\w-]+\\.js$`).test(relative(dir, f)))
+        .filter((f) => new RegExp(`^assets/${language}_${name}[\\w]*-[\\w-]+\\.js$`).test(relative(dir, f)))
         .flatMap((f) => loginRoute(build.dir, relative(dir, f)).js);
-    const languages = [
-      ...new Set(
-        walk(dir).map((f) => new RegExp(`^assets/([a-z]{2,3})_${group}`).exec(relative(dir, f))?.[1]),
-      ),
-    ]
-      .filter((l): l is string => !!l)
-      .sort();
+    const languagesOf = (name: string) =>
+      [
+        ...new Set(
+          walk(dir).map((f) => new RegExp(`^assets/([a-z]{2,3})_${name}`).exec(relative(dir, f))?.[1]),
+        ),
+      ]
+        .filter((l): l is string => !!l)
+        .sort();
+    const languages = languagesOf(group);
     let js = 0;
     for (const language of languages.length ? languages : ['']) {
       const files = new Set([...route.js, ...(language ? catalogs(language) : [])]);
@@ -194,13 +202,28 @@ export function report(): { failures: string[] } {
         const stem = relative(dir, f).replace(/-[\w-]+\.js$/, '-');
         return walk(dir).filter((c) => c.endsWith('.css') && relative(dir, c).startsWith(stem));
       });
-      const chunkJs = own.reduce((sum, f) => sum + gzip(f), 0);
       const chunkCss = ownCss.reduce((sum, f) => sum + gzip(f), 0);
-      console.log(
-        `  ${chunk.name} (on demand): ${own.length} JS files ${kb(chunkJs)} gzip (budget ${kb(chunk.budget.js)}), CSS ${kb(chunkCss)} gzip (budget ${kb(chunk.budget.css)})`,
-      );
-      if (chunkJs > chunk.budget.js)
-        failures.push(`${build.name}: ${chunk.name} JS ${chunkJs} B gzip > ${chunk.budget.js} B`);
+      // A page whose texts come with it counts its catalog chunks, one language at a time (less
+      // what the start page's texts in that language brought already).
+      const pageGroup = 'catalog' in chunk ? chunk.catalog : undefined;
+      const pageLanguages = pageGroup ? languagesOf(pageGroup) : [];
+      for (const language of pageLanguages.length ? pageLanguages : ['']) {
+        const files = new Set([
+          ...own,
+          ...(language && pageGroup
+            ? catalogs(language, pageGroup).filter(
+                (f) => !route.js.includes(f) && !catalogs(language).includes(f),
+              )
+            : []),
+        ]);
+        const chunkJs = [...files].reduce((sum, f) => sum + gzip(f), 0);
+        const which = `${chunk.name}${language ? ` (${language})` : ''}`;
+        console.log(
+          `  ${which} (on demand): ${files.size} JS files ${kb(chunkJs)} gzip (budget ${kb(chunk.budget.js)}), CSS ${kb(chunkCss)} gzip (budget ${kb(chunk.budget.css)})`,
+        );
+        if (chunkJs > chunk.budget.js)
+          failures.push(`${build.name}: ${which} JS ${chunkJs} B gzip > ${chunk.budget.js} B`);
+      }
       if (chunkCss > chunk.budget.css)
         failures.push(`${build.name}: ${chunk.name} CSS ${chunkCss} B gzip > ${chunk.budget.css} B`);
     }

@@ -22,7 +22,7 @@ describe('the device app', () => {
   let context: BrowserContext;
   let page: Page;
   let keys: Map<string, P256PublicKey>;
-  let calls: Array<{ path: string; body: Record<string, unknown> }>;
+  let calls: Array<{ path: string; body: Record<string, unknown>; language?: string }>;
   let pushes: Array<Record<string, unknown>>;
   /** Each proof checked against a key the fake knows (before a claim or registration it knows none). */
   let verified: Array<{ what: string; ok: boolean }>;
@@ -43,7 +43,7 @@ describe('the device app', () => {
   async function device(route: Route) {
     const path = new URL(route.request().url()).pathname.replace(/^\/api/, '');
     const body = (route.request().postDataJSON() ?? {}) as Record<string, unknown>;
-    calls.push({ path, body });
+    calls.push({ path, body, language: route.request().headers()['accept-language'] });
     const proof = body.proof as { key: string; time: string; signature: string } | undefined;
     const purpose = path === '/dev/demo-devices/claim' ? `claim:${body.username}` : path.split('/').pop()!;
     if (body.publicKey) {
@@ -229,5 +229,46 @@ describe('the device app', () => {
       scope: '/device/',
       display: 'standalone',
     });
+  });
+
+  it('in a Spanish browser: the pages, <html lang>, the calls and the hosted widget in Spanish; axe clean', async () => {
+    const spanish = await env.browser.newContext({ locale: 'es-ES' });
+    await spanish.route(/\/api\/(device\/|dev\/demo-devices)/, device);
+    const es = await spanish.newPage();
+    try {
+      await es.goto(`${env.server.origin}/device/#/`);
+      await es.getByRole('heading', { level: 1, name: 'Su dispositivo' }).waitFor();
+      expect(await es.evaluate(() => document.documentElement.lang)).toBe('es');
+      await expect.poll(() => es.title()).toBe('Su dispositivo – Gatehouse Device');
+      await es.getByRole('navigation', { name: 'Aplicación del dispositivo' }).waitFor();
+      await es.getByRole('button', { name: 'Usar el dispositivo de pushuser1' }).click();
+      await es
+        .locator('#main')
+        .getByText('Este dispositivo ahora aprueba los inicios de sesión de pushuser1.')
+        .waitFor();
+      await es.getByRole('heading', { name: 'pushuser1', exact: true }).waitFor();
+      await es.getByRole('button', { name: 'Cambiar nombre del dispositivo de pushuser1' }).waitFor();
+      await expectNoAxeViolations(es, 'device (es)');
+      // The app's own calls ask the service for Spanish (not the browser's whole list).
+      const device = calls.filter((c) => c.path.startsWith('/device/') || c.path.startsWith('/dev/'));
+      expect(device.length).toBeGreaterThan(2);
+      expect(device.filter((c) => c.language !== 'es')).toEqual([]);
+
+      await es.getByRole('link', { name: 'Agregar una cuenta' }).first().click();
+      await es.getByRole('heading', { level: 1, name: 'Agregar una cuenta' }).waitFor();
+      await es.getByRole('textbox', { name: 'Nombre para este dispositivo' }).waitFor();
+      const widget = es.getByRole('region', { name: 'Iniciar sesión' });
+      await widget.getByRole('heading', { name: 'Inicie sesión en su cuenta' }).waitFor();
+      expect(await es.locator('.gh-signin').getAttribute('lang')).toBe('es');
+      await widget.getByRole('button', { name: 'Iniciar sesión' }).waitFor();
+      await expectNoAxeViolations(es, 'device: add an account (es)');
+
+      await es.getByRole('link', { name: 'Códigos' }).click();
+      await es.getByRole('heading', { level: 1, name: 'Códigos' }).waitFor();
+      await es.getByText('Todavía no hay códigos en este dispositivo. Agregue uno a continuación.').waitFor();
+      await expectNoAxeViolations(es, 'device: codes (es)');
+    } finally {
+      await spanish.close();
+    }
   });
 });

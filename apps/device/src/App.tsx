@@ -1,8 +1,10 @@
-import { Suspense, useEffect } from 'react';
+import type { Language } from '@gatehouse/i18n';
+import { Suspense, useEffect, useState } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { Announcer } from './announcer.tsx';
 import { DeviceKeyProvider } from './device/DeviceKeyContext.tsx';
 import type { KeyStore } from './device/keyStore.ts';
+import { browserLanguage, loadTexts, textsLanguage } from './messages/index.ts';
 import { DevicePage } from './pages/device/DevicePage.tsx';
 import { codesPage, pages } from './pages/onDemand.ts';
 import { routes, useHashLocation } from './router.ts';
@@ -11,9 +13,37 @@ import { Shell } from './shell/Shell.tsx';
 const AddAccountPage = pages.component((m) => m.AddAccountPage);
 const CodesPage = codesPage.component((m) => m.CodesPage);
 
-/** Hash routes: '#/' your device, '#/codes' codes, '#/add' add an account; anything else goes to '#/'. */
-export function App({ store }: { store: KeyStore | null }) {
-  useEffect(() => pages.prefetch(), []);
+/**
+ * Hash routes: '#/' your device, '#/codes' codes, '#/add' add an account; anything else goes to '#/'.
+ * In the browser's language (English when none is shipped): nothing renders until its texts are in,
+ * so no other language shows first (docs/decisions/029-languages.md). A new `language` keeps the
+ * pages (and their state) and shows them in it once its texts are in.
+ */
+export function App({
+  store,
+  language = browserLanguage(),
+}: {
+  store: KeyStore | null;
+  language?: Language;
+}) {
+  const [shown, setShown] = useState(() => (textsLanguage() === language ? language : undefined));
+  useEffect(() => {
+    let live = true;
+    void loadTexts(language).then(() => {
+      if (live) setShown(language);
+    });
+    return () => {
+      live = false;
+    };
+  }, [language]);
+  useEffect(() => {
+    if (!shown) return;
+    document.documentElement.lang = shown;
+    // The add-an-account page (and its texts) while the browser is idle.
+    pages.prefetch();
+  }, [shown]);
+  // Before the first language's texts, nothing; a later change re-renders in place once they are in.
+  if (!shown) return null;
   return (
     <Announcer>
       <DeviceKeyProvider store={store}>

@@ -11,9 +11,10 @@ import {
   paths,
   Status,
 } from '@gatehouse/contract/client';
+import { defaultLanguage } from '@gatehouse/i18n';
 import { ApiClient, readCookie, TransportError } from '@gatehouse/signin';
 import type { DeviceKey } from './device/deviceKey.ts';
-import { messages } from './messages.ts';
+import { hasText, type MessageKey, t, textsLanguage } from './messages/index.ts';
 import { settings } from './settings.ts';
 
 /** A call's answer: its data, or the device app's text for its code (from the outcome table). */
@@ -23,13 +24,18 @@ export type Answer<T> = { ok: true; data: T } | { ok: false; code: number; messa
 const tables = deviceOutcomeTables;
 type CallName = keyof typeof tables;
 
-const client = () => new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName });
+/** The language the page shows: sent as Accept-Language, so the service's messages match it. */
+const language = () => textsLanguage() ?? defaultLanguage;
+
+const client = () =>
+  new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName, language: language() });
 
 /** The text of a failed call: the message key its outcome table gives the code, in our catalog. */
 export function failureText(call: CallName, code: number): string {
   const outcome = outcomesOf(tables[call])[code];
   const key = outcome ? outcomeMessages(outcome)[0] : undefined;
-  return (key && messages.outcomes[key]) || messages.somethingWrong;
+  const text = `outcome.${key}`;
+  return key && hasText(text) ? t(text as MessageKey) : t('somethingWrong');
 }
 
 async function post<T>(call: CallName, body: unknown): Promise<Answer<T>> {
@@ -41,7 +47,7 @@ async function post<T>(call: CallName, body: unknown): Promise<Answer<T>> {
     }
     return { ok: false, code: result.status.code, message: failureText(call, result.status.code) };
   } catch (error) {
-    if (error instanceof TransportError) return { ok: false, code: 0, message: messages.offline };
+    if (error instanceof TransportError) return { ok: false, code: 0, message: t('offline') };
     throw error;
   }
 }
@@ -134,6 +140,7 @@ export const deviceApi = {
       signal,
       headers: {
         Accept: 'text/event-stream',
+        'Accept-Language': language(),
         'Content-Type': 'application/json',
         [headers.requestId]: newRequestId(),
         [headers.appId]: settings.appId,

@@ -11,11 +11,6 @@ export const settings = {
   subEvent: appDefaults.portalSubEvent,
   /** The text-message sender and the representative's number, as the portal's widget has them. */
   smsSender: 'PrimeSrv',
-  /**
-   * The widget's language: the pages around it are English until their own catalogs exist
-   * (issue 15), so the widget does not follow a Spanish browser into Spanish on its own.
-   */
-  language: 'en',
   repPhone: '1-800-555-0199',
   /** Re-read the pushes this often even while the live channel is open (decision 022). */
   pollMs: 10_000,

@@ -1,6 +1,5 @@
-import { format } from '@gatehouse/contract/client';
 import { useEffect, useRef } from 'react';
-import { messages } from './messages.ts';
+import { t } from './messages/index.ts';
 
 /** The first screen is not a route change: focus stays where the browser put it. */
 let firstScreen = true;
@@ -12,9 +11,8 @@ let firstScreen = true;
 export function usePage(title: string, { count = 0, hasErrors = false } = {}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    const base =
-      count > 0 ? format(messages.windowTitleWithCount, count, title) : format(messages.windowTitle, title);
-    document.title = `${hasErrors ? messages.errorTitlePrefix : ''}${base}`;
+    const base = count > 0 ? t('windowTitleWithCount', count, title) : t('windowTitle', title);
+    document.title = `${hasErrors ? t('errorTitlePrefix') : ''}${base}`;
   }, [title, count, hasErrors]);
   useEffect(() => {
     if (firstScreen) firstScreen = false;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { messages } from '../messages.ts';
+import { t } from '../messages/index.ts';
 import { routes } from '../router.ts';
 import './Shell.css';
 
@@ -18,15 +18,15 @@ export function Shell({ children }: { children: ReactNode }) {
     <div className="device">
       {/* A button, not a link: in a hash-routed app '#main' would be read as a route. */}
       <button type="button" className="device__skip" onClick={() => document.getElementById('main')?.focus()}>
-        {messages.skipToContent}
+        {t('skipToContent')}
       </button>
       <header className="device__header">
-        <span className="device__product">{messages.productName}</span>
-        <nav aria-label={messages.mainNav}>
+        <span className="device__product">{t('productName')}</span>
+        <nav aria-label={t('mainNav')}>
           <ul className="device__nav">
-            {link(routes.device, messages.navDevice)}
-            {link(routes.codes, messages.navCodes)}
-            {link(routes.add, messages.navAdd)}
+            {link(routes.device, t('navDevice'))}
+            {link(routes.codes, t('navCodes'))}
+            {link(routes.add, t('navAdd'))}
           </ul>
         </nav>
       </header>

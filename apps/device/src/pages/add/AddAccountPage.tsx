@@ -1,15 +1,16 @@
-import { format } from '@gatehouse/contract/client';
+import { defaultLanguage } from '@gatehouse/i18n';
 import { SignIn, type SignInConfig } from '@gatehouse/signin';
 import { Alert, Button, TextInput } from '@gatehouse/ui';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { deviceApi } from '../../api.ts';
 import { useDeviceKey } from '../../device/DeviceKeyContext.tsx';
-import { messages } from '../../messages.ts';
+import { t, textsLanguage } from '../../messages/index.ts';
 import { routes, useNavigate } from '../../router.ts';
 import { settings } from '../../settings.ts';
 import { usePage } from '../../usePage.ts';
 import { nameError } from '../device/Accounts.tsx';
 import { defaultDeviceName } from './deviceName.ts';
+import { ta } from './texts.ts';
 
 const enrolmentFactors = (
   ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP', 'TOTPSVIP', 'TOTPAUTHN'] as const
@@ -30,7 +31,7 @@ export function AddAccountPage() {
   const [phase, setPhase] = useState<Phase>({ kind: 'signIn' });
   const [attempt, setAttempt] = useState(0);
   const failed = phase.kind === 'failed';
-  const heading = usePage(messages.addTitle, { hasErrors: failed });
+  const heading = usePage(ta('addTitle'), { hasErrors: failed });
   const failure = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (failed) failure.current?.focus();
@@ -41,11 +42,13 @@ export function AddAccountPage() {
   nameRef.current = name;
   const key = keyState.status === 'ready' ? keyState.key : undefined;
 
+  // The pages' language: the widget inside them speaks it too.
+  const language = textsLanguage() ?? defaultLanguage;
   const config = useMemo<SignInConfig>(
     () => ({
       appId: settings.appId,
       appName: settings.appName,
-      language: settings.language,
+      language,
       endpoint: '',
       journey: 'LOGIN',
       subEvent: settings.subEvent,
@@ -65,7 +68,7 @@ export function AddAccountPage() {
           await deviceApi.signOut();
           if (answer.ok) {
             navigate(routes.device, {
-              state: { notice: format(messages.addRegistered, answer.data.registration.username) },
+              state: { notice: ta('addRegistered', answer.data.registration.username) },
             });
           } else {
             setPhase({ kind: 'failed', message: answer.message });
@@ -73,16 +76,16 @@ export function AddAccountPage() {
         })();
       },
     }),
-    [key, navigate],
+    [key, navigate, language],
   );
 
   return (
     <div className="device__page">
       <h1 ref={heading} tabIndex={-1}>
-        {messages.addTitle}
+        {ta('addTitle')}
       </h1>
-      <p>{messages.addIntro}</p>
-      {keyState.status === 'unavailable' ? <Alert variant="critical">{messages.keyUnavailable}</Alert> : null}
+      <p>{ta('addIntro')}</p>
+      {keyState.status === 'unavailable' ? <Alert variant="critical">{t('keyUnavailable')}</Alert> : null}
       {failed ? (
         <Alert variant="critical" ref={failure} tabIndex={-1}>
           {phase.message}
@@ -92,8 +95,8 @@ export function AddAccountPage() {
         <>
           <TextInput
             id="device-name"
-            label={messages.addNameLabel}
-            hint={messages.addNameHint}
+            label={ta('addNameLabel')}
+            hint={ta('addNameHint')}
             value={name}
             maxLength={60}
             autoComplete="off"
@@ -101,7 +104,7 @@ export function AddAccountPage() {
             error={nameError(name)}
           />
           {phase.kind === 'registering' ? (
-            <p role="status">{messages.addRegistering}</p>
+            <p role="status">{ta('addRegistering')}</p>
           ) : failed ? (
             <div className="device__actions">
               <Button
@@ -110,23 +113,23 @@ export function AddAccountPage() {
                   setPhase({ kind: 'signIn' });
                 }}
               >
-                {messages.addTryAgain}
+                {ta('addTryAgain')}
               </Button>
             </div>
           ) : (
-            <section className="device__section" aria-label={messages.addSignIn}>
-              <Suspense fallback={<p>{messages.loading}</p>}>
+            <section className="device__section" aria-label={ta('addSignIn')}>
+              <Suspense fallback={<p>{t('loading')}</p>}>
                 <SignIn key={attempt} config={config} />
               </Suspense>
             </section>
           )}
         </>
       ) : keyState.status === 'loading' ? (
-        <p>{messages.loading}</p>
+        <p>{t('loading')}</p>
       ) : null}
       <p>
         <a className="device__link" href={`#${routes.device}`}>
-          {messages.backToDevice}
+          {ta('backToDevice')}
         </a>
       </p>
     </div>

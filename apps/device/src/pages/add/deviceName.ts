@@ -1,5 +1,4 @@
-import { format } from '@gatehouse/contract/client';
-import { messages } from '../../messages.ts';
+import { ta } from './texts.ts';
 
 type UAData = { brands?: Array<{ brand: string }>; platform?: string };
 
@@ -19,7 +18,7 @@ export function defaultDeviceName(nav: Navigator = navigator): string {
           ? 'Chrome'
           : /Safari\//.test(ua)
             ? 'Safari'
-            : messages.unknownBrowser);
+            : ta('unknownBrowser'));
   const system =
     data?.platform ||
     (/Android/.test(ua)
@@ -34,6 +33,6 @@ export function defaultDeviceName(nav: Navigator = navigator): string {
               ? 'ChromeOS'
               : /Linux/.test(ua)
                 ? 'Linux'
-                : messages.unknownSystem);
-  return format(messages.defaultDeviceName, browser, system).slice(0, 60);
+                : ta('unknownSystem'));
+  return ta('defaultDeviceName', browser, system).slice(0, 60);
 }

@@ -2,7 +2,7 @@ import { Button, Field, fieldDescribedBy, TextInput } from '@gatehouse/ui';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { cameraScanAvailable, decodeQrPicture, scanWithCamera, UnreadablePicture } from '../../codes/qr.ts';
 import type { AddResult } from './CodesPage.tsx';
-import { codesMessages as m } from './messages.ts';
+import { tc } from './texts.ts';
 
 export type FieldErrors = { uri?: string; picture?: string; camera?: string };
 
@@ -59,13 +59,14 @@ export function AddCode({
     let message: string | undefined;
     try {
       const text = await decodeQrPicture(file);
-      if (text === null) message = m.pictureNoCode;
+      if (text === null) message = tc('codes.pictureNoCode');
       else {
         const result = await add(text);
         if (!result.ok) message = result.message;
       }
     } catch (error) {
-      message = error instanceof UnreadablePicture ? m.pictureUnreadable : m.pictureNoCode;
+      message =
+        error instanceof UnreadablePicture ? tc('codes.pictureUnreadable') : tc('codes.pictureNoCode');
     }
     setBusy(null);
     // The same picture may be chosen again after a fix elsewhere.
@@ -77,7 +78,7 @@ export function AddCode({
     setScanning(false);
     if (text === null) return;
     if (text instanceof Error) {
-      report({ camera: m.cameraFailed });
+      report({ camera: tc('codes.cameraFailed') });
       return;
     }
     const result = await add(text);
@@ -86,13 +87,13 @@ export function AddCode({
 
   return (
     <section className="device__section" aria-labelledby="add-code-heading">
-      <h2 id="add-code-heading">{m.addHeading}</h2>
-      <p>{m.addIntro}</p>
+      <h2 id="add-code-heading">{tc('codes.addHeading')}</h2>
+      <p>{tc('codes.addIntro')}</p>
       <form className="codes__form" onSubmit={(event) => void submit(event)} noValidate>
         <TextInput
           id="code-uri"
-          label={m.uriLabel}
-          hint={m.uriHint}
+          label={tc('codes.uriLabel')}
+          hint={tc('codes.uriHint')}
           error={errors.uri}
           value={uri}
           autoComplete="off"
@@ -102,12 +103,17 @@ export function AddCode({
           onChange={(event) => setUri(event.target.value)}
         />
         <div className="device__actions">
-          <Button type="submit" loading={busy === 'uri'} loadingText={m.adding}>
-            {m.addUri}
+          <Button type="submit" loading={busy === 'uri'} loadingText={tc('codes.adding')}>
+            {tc('codes.addUri')}
           </Button>
         </div>
       </form>
-      <Field id="code-picture" label={m.pictureLabel} hint={m.pictureHint} error={errors.picture}>
+      <Field
+        id="code-picture"
+        label={tc('codes.pictureLabel')}
+        hint={tc('codes.pictureHint')}
+        error={errors.picture}
+      >
         <input
           ref={picture}
           id="code-picture"
@@ -116,14 +122,14 @@ export function AddCode({
           accept="image/*"
           aria-describedby={fieldDescribedBy({
             id: 'code-picture',
-            hint: m.pictureHint,
+            hint: tc('codes.pictureHint'),
             error: errors.picture,
           })}
           aria-invalid={errors.picture ? true : undefined}
           onChange={(event) => void chosen(event)}
         />
       </Field>
-      {busy === 'picture' ? <p role="status">{m.reading}</p> : null}
+      {busy === 'picture' ? <p role="status">{tc('codes.reading')}</p> : null}
       {camera ? (
         <div className="codes__camera">
           {scanning ? (
@@ -135,7 +141,7 @@ export function AddCode({
               aria-describedby={errors.camera ? 'code-camera-error' : undefined}
               onClick={() => setScanning(true)}
             >
-              {m.cameraStart}
+              {tc('codes.cameraStart')}
             </Button>
           )}
           {errors.camera ? <p className="codes__error">{errors.camera}</p> : null}
@@ -165,8 +171,8 @@ function CameraScan({ onDone }: { onDone: (result: string | null | Error) => voi
   }, []);
   return (
     <div className="codes__scan">
-      <h3>{m.cameraHeading}</h3>
-      <video ref={video} className="codes__video" muted playsInline aria-label={m.cameraHeading} />
+      <h3>{tc('codes.cameraHeading')}</h3>
+      <video ref={video} className="codes__video" muted playsInline aria-label={tc('codes.cameraHeading')} />
       <Button
         id="code-camera"
         variant="secondary"
@@ -175,7 +181,7 @@ function CameraScan({ onDone }: { onDone: (result: string | null | Error) => voi
           done.current(null);
         }}
       >
-        {m.cameraStop}
+        {tc('codes.cameraStop')}
       </Button>
     </div>
   );

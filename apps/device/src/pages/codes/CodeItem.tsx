@@ -1,10 +1,10 @@
-import { format } from '@gatehouse/contract/client';
 import { Button, Dialog, DialogClose, VisuallyHidden } from '@gatehouse/ui';
 import { useState } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import type { CodeEntry } from '../../codes/codeStore.ts';
 import { codeAt, entryName, groupCode } from '../../codes/otpUri.ts';
-import { codesMessages as m } from './messages.ts';
+import { t } from '../../messages/index.ts';
+import { tc } from './texts.ts';
 
 /** The code's digits one by one, for screen readers ('1 2 3 4 5 6', not 'one hundred twenty-three thousand…'). */
 export const spokenDigits = (code: string) => code.split('').join(' ');
@@ -39,9 +39,9 @@ export function CodeItem({
   async function copy() {
     try {
       await navigator.clipboard.writeText(code);
-      note(format(m.copied, name));
+      note(tc('codes.copied', name));
     } catch {
-      note(m.copyFailed);
+      note(tc('codes.copyFailed'));
     }
   }
 
@@ -49,9 +49,7 @@ export function CodeItem({
     <li className="device__item codes__item">
       <h3 id={headingId}>{name}</h3>
       <p className="codes__code">
-        <VisuallyHidden>
-          {m.codeLabel}: {spokenDigits(code)}
-        </VisuallyHidden>
+        <VisuallyHidden>{tc('codes.spokenCode', spokenDigits(code))}</VisuallyHidden>
         <span className="codes__digits" aria-hidden="true" data-code={code}>
           {groupCode(code)}
         </span>
@@ -61,23 +59,23 @@ export function CodeItem({
           className="codes__progress"
           max={entry.period}
           value={secondsLeft}
-          aria-label={format(m.progressLabel, name)}
+          aria-label={tc('codes.progressLabel', name)}
         />
-        <span>{format(m.secondsLeft, secondsLeft)}</span>
+        <span>{tc('codes.secondsLeft', secondsLeft)}</span>
       </div>
       <div className="device__actions">
-        <Button variant="secondary" aria-label={format(m.copyName, name)} onClick={() => void copy()}>
-          {m.copy}
+        <Button variant="secondary" aria-label={tc('codes.copyName', name)} onClick={() => void copy()}>
+          {tc('codes.copy')}
         </Button>
         {copyNote ? <span className="codes__copied">{copyNote}</span> : null}
         <Dialog
-          title={format(m.removeTitle, name)}
-          description={m.removeDescription}
+          title={tc('codes.removeTitle', name)}
+          description={tc('codes.removeDescription')}
           open={confirming}
           onOpenChange={setConfirming}
           trigger={
-            <Button variant="danger" aria-label={format(m.removeName, name)}>
-              {m.remove}
+            <Button variant="danger" aria-label={tc('codes.removeName', name)}>
+              {tc('codes.remove')}
             </Button>
           }
           footer={
@@ -89,10 +87,10 @@ export function CodeItem({
                   void onRemove(entry);
                 }}
               >
-                {m.removeConfirm}
+                {tc('codes.removeConfirm')}
               </Button>
               <DialogClose asChild>
-                <Button variant="secondary">{m.cancel}</Button>
+                <Button variant="secondary">{t('cancel')}</Button>
               </DialogClose>
             </>
           }

@@ -1,15 +1,14 @@
-import { format } from '@gatehouse/contract/client';
 import { Alert, Checkbox, ErrorSummary } from '@gatehouse/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import { browserCodeStore, type CodeEntry, type CodeStore } from '../../codes/codeStore.ts';
 import { codeAt, entryName, parseOtpUri } from '../../codes/otpUri.ts';
-import { messages } from '../../messages.ts';
+import { t } from '../../messages/index.ts';
 import { usePage } from '../../usePage.ts';
 import { AddCode, type FieldErrors, fieldIds } from './AddCode.tsx';
 import { CodeItem, spokenDigits } from './CodeItem.tsx';
 import { DemoTokens } from './DemoTokens.tsx';
-import { codesMessages as m } from './messages.ts';
+import { tc } from './texts.ts';
 import { useNow } from './useNow.ts';
 import './codes.css';
 
@@ -28,7 +27,7 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
   const [attempt, setAttempt] = useState(0);
   const [announceCodes, setAnnounceCodes] = useState(false);
   const hasErrors = Object.values(errors).some(Boolean);
-  const heading = usePage(m.title, { hasErrors });
+  const heading = usePage(tc('codes.title'), { hasErrors });
   const listHeading = useRef<HTMLHeadingElement>(null);
   const announce = useAnnounce();
   const now = useNow();
@@ -52,20 +51,20 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
   const add = useCallback(
     async (text: string): Promise<AddResult> => {
       const parsed = parseOtpUri(text);
-      if (!parsed.ok) return { ok: false, message: m[parsed.problem] };
+      if (!parsed.ok) return { ok: false, message: tc(`codes.${parsed.problem}`) };
       const name = entryName(parsed.value);
-      if (!store) return { ok: false, message: m.unavailable };
+      if (!store) return { ok: false, message: tc('codes.unavailable') };
       if (entriesRef.current?.some((e) => e.secret === parsed.value.secret)) {
-        return { ok: false, message: format(m.duplicate, name) };
+        return { ok: false, message: tc('codes.duplicate', name) };
       }
       try {
         const entry = await store.add(parsed.value);
         entriesRef.current = [...(entriesRef.current ?? []), entry];
         setEntries(entriesRef.current);
       } catch {
-        return { ok: false, message: m.saveFailed };
+        return { ok: false, message: tc('codes.saveFailed') };
       }
-      announce(format(m.added, name));
+      announce(tc('codes.added', name));
       return { ok: true, name };
     },
     [store, announce],
@@ -81,11 +80,11 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
     try {
       await store.remove(entry.id);
     } catch {
-      announce(m.saveFailed);
+      announce(tc('codes.saveFailed'));
       return;
     }
     setEntries((list) => list?.filter((e) => e.id !== entry.id) ?? null);
-    announce(format(m.removed, entryName(entry)));
+    announce(tc('codes.removed', entryName(entry)));
     listHeading.current?.focus();
   }
 
@@ -97,7 +96,7 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
       const { code } = codeAt(entry, now);
       const before = spoken.current.get(entry.id);
       if (before !== undefined && before !== code)
-        changed.push(format(m.newCode, entryName(entry), spokenDigits(code)));
+        changed.push(tc('codes.newCode', entryName(entry), spokenDigits(code)));
       spoken.current.set(entry.id, code);
     }
     if (announceCodes && changed.length) announce(changed.join('. '));
@@ -110,24 +109,24 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
   return (
     <div className="device__page">
       <h1 ref={heading} tabIndex={-1}>
-        {m.title}
+        {tc('codes.title')}
       </h1>
-      <ErrorSummary title={m.errorSummaryTitle} errors={summary} attempt={attempt} />
-      <p>{m.intro}</p>
+      <ErrorSummary title={tc('codes.errorSummaryTitle')} errors={summary} attempt={attempt} />
+      <p>{tc('codes.intro')}</p>
       {!store ? (
-        <Alert variant="critical">{m.unavailable}</Alert>
+        <Alert variant="critical">{tc('codes.unavailable')}</Alert>
       ) : (
         <>
           <section className="device__section" aria-labelledby="codes-heading">
             <h2 id="codes-heading" ref={listHeading} tabIndex={-1}>
-              {m.listHeading}
+              {tc('codes.listHeading')}
             </h2>
             {readFailed ? (
-              <Alert variant="critical">{m.readFailed}</Alert>
+              <Alert variant="critical">{tc('codes.readFailed')}</Alert>
             ) : entries === null ? (
-              <p>{messages.loading}</p>
+              <p>{t('loading')}</p>
             ) : entries.length === 0 ? (
-              <p>{m.none}</p>
+              <p>{tc('codes.none')}</p>
             ) : (
               <>
                 <ul className="device__list">
@@ -137,8 +136,8 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
                 </ul>
                 <Checkbox
                   id="codes-announce"
-                  label={m.announceLabel}
-                  hint={m.announceHint}
+                  label={tc('codes.announceLabel')}
+                  hint={tc('codes.announceHint')}
                   checked={announceCodes}
                   onChange={({ checked }) => setAnnounceCodes(checked)}
                 />

@@ -1,9 +1,8 @@
-import { format } from '@gatehouse/contract/client';
 import { Alert, Button } from '@gatehouse/ui';
 import { useEffect, useState } from 'react';
 import type { AddResult } from './CodesPage.tsx';
 import { type DemoToken, demoTokens } from './demoTokens.ts';
-import { codesMessages as m } from './messages.ts';
+import { tc } from './texts.ts';
 
 /**
  * Development only (GET devDemoTokens answers): a button per demo account with a token that adds
@@ -29,14 +28,14 @@ export function DemoTokens({ add }: { add: (text: string) => Promise<AddResult> 
     const answer = await add(token.uri);
     setBusy(null);
     setResult(
-      answer.ok ? { ok: true, text: format(m.added, answer.name) } : { ok: false, text: answer.message },
+      answer.ok ? { ok: true, text: tc('codes.added', answer.name) } : { ok: false, text: answer.message },
     );
   }
 
   return (
     <section className="device__section" aria-labelledby="demo-tokens-heading">
-      <h2 id="demo-tokens-heading">{m.demoHeading}</h2>
-      <p>{m.demoIntro}</p>
+      <h2 id="demo-tokens-heading">{tc('codes.demoHeading')}</h2>
+      <p>{tc('codes.demoIntro')}</p>
       {result ? <Alert variant={result.ok ? 'confirm' : 'critical'}>{result.text}</Alert> : null}
       <ul className="device__list">
         {tokens.map((token) => (
@@ -47,7 +46,7 @@ export function DemoTokens({ add }: { add: (text: string) => Promise<AddResult> 
                 loading={busy === token.username}
                 onClick={() => void install(token)}
               >
-                {format(m.demoAdd, token.username)}
+                {tc('codes.demoAdd', token.username)}
               </Button>
             </div>
           </li>

@@ -1,18 +1,18 @@
-import { type DeviceRegistration, format } from '@gatehouse/contract/client';
+import type { DeviceRegistration } from '@gatehouse/contract/client';
 import { Alert, Button, Dialog, DialogClose, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useRef, useState } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
-import { messages } from '../../messages.ts';
+import { t } from '../../messages/index.ts';
 import { routes } from '../../router.ts';
 import { formatTime } from './format.ts';
 
 /** The contract's device name rule (deviceName: trimmed, 1 to 60 characters), as a field error. */
 export function nameError(name: string): string | undefined {
   const trimmed = name.trim();
-  if (!trimmed) return messages.nameRequired;
-  if (trimmed.length > 60) return messages.nameTooLong;
+  if (!trimmed) return t('nameRequired');
+  if (trimmed.length > 60) return t('nameTooLong');
   return undefined;
 }
 
@@ -32,15 +32,15 @@ export function Accounts({
   return (
     <section className="device__section" aria-labelledby="accounts-heading">
       <h2 id="accounts-heading" ref={heading} tabIndex={-1}>
-        {messages.accountsHeading}
+        {t('accountsHeading')}
       </h2>
-      {failed ? <p>{messages.accountsUnavailable}</p> : null}
+      {failed ? <p>{t('accountsUnavailable')}</p> : null}
       {registrations === null ? (
         failed ? null : (
-          <p>{messages.loading}</p>
+          <p>{t('loading')}</p>
         )
       ) : registrations.length === 0 ? (
-        <p>{messages.accountsNone}</p>
+        <p>{t('accountsNone')}</p>
       ) : (
         <ul className="device__list">
           {registrations.map((registration) => (
@@ -56,7 +56,7 @@ export function Accounts({
       )}
       <p className="device__actions">
         <a className="device__link" href={`#${routes.add}`}>
-          {messages.addAccount}
+          {t('addAccount')}
         </a>
       </p>
     </section>
@@ -104,7 +104,7 @@ function Account({
       return;
     }
     setEditing(false);
-    announce(format(messages.renamed, username, name.trim()));
+    announce(t('renamed', username, name.trim()));
     await onChanged();
     renameButton.current?.focus();
   }
@@ -119,7 +119,7 @@ function Account({
       setFailure(answer.message);
       return;
     }
-    announce(format(messages.removed, username));
+    announce(t('removed', username));
     onRemoved();
     await onChanged();
   }
@@ -129,12 +129,12 @@ function Account({
     <li className="device__item">
       <h3 id={headingId}>{username}</h3>
       <dl className="device__details">
-        <dt>{messages.deviceName}</dt>
+        <dt>{t('deviceName')}</dt>
         <dd>{registration.name}</dd>
-        <dt>{messages.added}</dt>
+        <dt>{t('added')}</dt>
         <dd>{formatTime(registration.createdAt)}</dd>
-        <dt>{messages.lastUsed}</dt>
-        <dd>{registration.lastUsedAt ? formatTime(registration.lastUsedAt) : messages.neverUsed}</dd>
+        <dt>{t('lastUsed')}</dt>
+        <dd>{registration.lastUsedAt ? formatTime(registration.lastUsedAt) : t('neverUsed')}</dd>
       </dl>
       {failure ? <Alert variant="critical">{failure}</Alert> : null}
       {editing ? (
@@ -142,8 +142,8 @@ function Account({
           <TextInput
             id={fieldId}
             ref={field}
-            label={messages.renameLabel}
-            hint={messages.renameHint}
+            label={t('renameLabel')}
+            hint={t('renameHint')}
             error={error}
             value={name}
             maxLength={60}
@@ -151,8 +151,8 @@ function Account({
             onChange={(event) => setName(event.target.value)}
           />
           <div className="device__actions">
-            <Button type="submit" loading={busy} loadingText={messages.loading}>
-              {messages.renameSave}
+            <Button type="submit" loading={busy} loadingText={t('loading')}>
+              {t('renameSave')}
             </Button>
             <Button
               variant="secondary"
@@ -163,7 +163,7 @@ function Account({
                 setTimeout(() => renameButton.current?.focus());
               }}
             >
-              {messages.cancel}
+              {t('cancel')}
             </Button>
           </div>
         </form>
@@ -172,36 +172,36 @@ function Account({
           <Button
             variant="secondary"
             ref={renameButton}
-            aria-label={format(messages.renameName, username)}
+            aria-label={t('renameName', username)}
             onClick={() => {
               setEditing(true);
               setTimeout(() => field.current?.focus());
             }}
           >
-            {messages.rename}
+            {t('rename')}
           </Button>
           <Dialog
-            title={format(messages.removeTitle, username)}
-            description={format(messages.removeDescription, username)}
+            title={t('removeTitle', username)}
+            description={t('removeDescription', username)}
             open={confirming}
             onOpenChange={setConfirming}
             trigger={
               <Button
                 variant="danger"
-                aria-label={format(messages.removeName, username)}
+                aria-label={t('removeName', username)}
                 loading={busy}
-                loadingText={messages.loading}
+                loadingText={t('loading')}
               >
-                {messages.remove}
+                {t('remove')}
               </Button>
             }
             footer={
               <>
                 <Button variant="danger" onClick={() => void remove()}>
-                  {messages.removeConfirm}
+                  {t('removeConfirm')}
                 </Button>
                 <DialogClose asChild>
-                  <Button variant="secondary">{messages.cancel}</Button>
+                  <Button variant="secondary">{t('cancel')}</Button>
                 </DialogClose>
               </>
             }

@@ -1,10 +1,9 @@
-import { format } from '@gatehouse/contract/client';
 import { Alert, Button } from '@gatehouse/ui';
 import { useState } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import { type DemoAccount, deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
-import { messages } from '../../messages.ts';
+import { t } from '../../messages/index.ts';
 
 /**
  * Development only: the demo accounts with push, each with a button that makes this browser's
@@ -33,7 +32,7 @@ export function DemoDevices({
       setResult({ ok: false, text: answer.message });
       return;
     }
-    const text = format(messages.demoClaimed, username);
+    const text = t('demoClaimed', username);
     setResult({ ok: true, text });
     announce(text);
     await onClaimed();
@@ -41,8 +40,8 @@ export function DemoDevices({
 
   return (
     <section className="device__section" aria-labelledby="demo-heading">
-      <h2 id="demo-heading">{messages.demoHeading}</h2>
-      <p>{messages.demoIntro}</p>
+      <h2 id="demo-heading">{t('demoHeading')}</h2>
+      <p>{t('demoIntro')}</p>
       {result ? <Alert variant={result.ok ? 'confirm' : 'critical'}>{result.text}</Alert> : null}
       <ul className="device__list">
         {accounts.map((account) => (
@@ -52,10 +51,10 @@ export function DemoDevices({
               <Button
                 variant="secondary"
                 loading={busy === account.username}
-                loadingText={messages.loading}
+                loadingText={t('loading')}
                 onClick={() => void claim(account.username)}
               >
-                {format(messages.demoUse, account.username)}
+                {t('demoUse', account.username)}
               </Button>
             </div>
           </li>

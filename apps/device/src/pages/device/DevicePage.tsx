@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { type DemoAccount, deviceApi } from '../../api.ts';
 import { useDeviceKey } from '../../device/DeviceKeyContext.tsx';
 import type { DeviceKey } from '../../device/deviceKey.ts';
-import { messages } from '../../messages.ts';
+import { t } from '../../messages/index.ts';
 import { routes, useNavigate, usePageState } from '../../router.ts';
 import { usePage } from '../../usePage.ts';
 import { Accounts } from './Accounts.tsx';
@@ -19,7 +19,7 @@ export function DevicePage() {
   const key = keyState.status === 'ready' ? keyState.key : undefined;
   const { pushes, failed: pushesFailed, refresh } = usePushes(key);
   const pending = pushes?.filter((p) => p.status === 'PENDING') ?? null;
-  const heading = usePage(messages.deviceTitle, { count: pending?.length ?? 0 });
+  const heading = usePage(t('deviceTitle'), { count: pending?.length ?? 0 });
 
   // A notice left by the previous page (the add-an-account page's success), shown once.
   const navigate = useNavigate();
@@ -57,7 +57,7 @@ export function DevicePage() {
   return (
     <div className="device__page">
       <h1 ref={heading} tabIndex={-1}>
-        {messages.deviceTitle}
+        {t('deviceTitle')}
       </h1>
       {notice ? (
         <Alert variant="confirm" ref={noticeRef} tabIndex={-1}>
@@ -65,9 +65,9 @@ export function DevicePage() {
         </Alert>
       ) : null}
       {keyState.status === 'unavailable' ? (
-        <Alert variant="critical">{messages.keyUnavailable}</Alert>
+        <Alert variant="critical">{t('keyUnavailable')}</Alert>
       ) : keyState.status === 'loading' ? (
-        <p>{messages.loading}</p>
+        <p>{t('loading')}</p>
       ) : (
         <Ready
           deviceKey={keyState.key}
@@ -98,7 +98,7 @@ function Ready(props: {
 }) {
   return (
     <>
-      <p>{messages.deviceIntro}</p>
+      <p>{t('deviceIntro')}</p>
       <Requests
         pending={props.pending}
         failed={props.pushesFailed}

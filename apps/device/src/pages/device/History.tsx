@@ -1,5 +1,5 @@
-import { type DevicePush, format } from '@gatehouse/contract/client';
-import { messages } from '../../messages.ts';
+import type { DevicePush } from '@gatehouse/contract/client';
+import { t } from '../../messages/index.ts';
 import { formatTime, journeyName } from './format.ts';
 
 /** What happened to a push, by its status (contract pushStatusValue). */
@@ -7,18 +7,18 @@ export function statusText(status: string): string {
   switch (status) {
     case 'SUCCESS':
     case 'COMPLETED_SUCCESSFUL':
-      return messages.statusApproved;
+      return t('statusApproved');
     case 'DECLINED':
-      return messages.statusDeclined;
+      return t('statusDeclined');
     case 'FRAUD':
-      return messages.statusFraud;
+      return t('statusFraud');
     case 'EXPIRED_PENDING':
     case 'EXPIRED_FAILURE':
-      return messages.statusExpired;
+      return t('statusExpired');
     case 'COMPLETED_FAILURE':
-      return messages.statusFailed;
+      return t('statusFailed');
     default:
-      return messages.statusPending;
+      return t('statusPending');
   }
 }
 
@@ -26,23 +26,22 @@ export function statusText(status: string): string {
 export function History({ past }: { past: DevicePush[] }) {
   return (
     <section className="device__section" aria-labelledby="history-heading">
-      <h2 id="history-heading">{messages.historyHeading}</h2>
+      <h2 id="history-heading">{t('historyHeading')}</h2>
       {past.length === 0 ? (
-        <p>{messages.historyNone}</p>
+        <p>{t('historyNone')}</p>
       ) : (
         <ul className="device__list">
           {past.map((push) => (
             <li key={push.id} className="device__item">
-              {format(
-                messages.historyItem,
+              {t(
+                'historyItem',
                 journeyName(push.content.journey),
                 statusText(push.status),
                 push.username,
                 formatTime(push.answeredAt ?? push.createdAt),
               )}
               <br />
-              {format(messages.detailBrowserValue, push.content.browserName, push.content.osName)},{' '}
-              {push.content.host}
+              {t('historyWhere', push.content.browserName, push.content.osName, push.content.host)}
             </li>
           ))}
         </ul>

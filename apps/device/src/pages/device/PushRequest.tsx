@@ -1,9 +1,9 @@
-import { type DevicePush, format, type PushDecision } from '@gatehouse/contract/client';
+import type { DevicePush, PushDecision } from '@gatehouse/contract/client';
 import { Button, Dialog, DialogClose, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useId, useState } from 'react';
 import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
-import { messages } from '../../messages.ts';
+import { t } from '../../messages/index.ts';
 import { formatTime, journeyName } from './format.ts';
 
 export type Outcome = { variant: 'confirm' | 'critical'; text: string };
@@ -11,16 +11,12 @@ export type Outcome = { variant: 'confirm' | 'critical'; text: string };
 /** The text of an answered push, by the status the server gave it (or the decision sent). */
 function outcomeOf(push: DevicePush, decision: PushDecision, status: string | undefined): Outcome {
   if (status === 'COMPLETED_FAILURE') {
-    return { variant: 'critical', text: format(messages.outcomeWrongNumber, push.username) };
+    return { variant: 'critical', text: t('outcomeWrongNumber', push.username) };
   }
   const said = status === 'FRAUD' ? 'FRAUD' : status === 'DECLINED' ? 'DECLINE' : decision;
-  const text =
-    said === 'APPROVE'
-      ? messages.outcomeApproved
-      : said === 'DECLINE'
-        ? messages.outcomeDeclined
-        : messages.outcomeFraud;
-  return { variant: 'confirm', text: format(text, push.username) };
+  const key =
+    said === 'APPROVE' ? 'outcomeApproved' : said === 'DECLINE' ? 'outcomeDeclined' : 'outcomeFraud';
+  return { variant: 'confirm', text: t(key, push.username) };
 }
 
 /** Seconds left until the push expires, counted down once a second. */
@@ -63,7 +59,7 @@ export function PushRequest({
   async function answer(decision: PushDecision) {
     if (sending || expired) return;
     if (decision === 'APPROVE' && numbers && !number) {
-      setNumberError(messages.numberRequired);
+      setNumberError(t('numberRequired'));
       document.getElementById(`${id}-number-${numbers[0]}`)?.focus();
       return;
     }
@@ -83,27 +79,23 @@ export function PushRequest({
   }
 
   const minutes = Math.floor(seconds / 60);
-  const countdown = expired
-    ? messages.expired
-    : format(messages.expiresIn, minutes, String(seconds % 60).padStart(2, '0'));
+  const countdown = expired ? t('expired') : t('expiresIn', minutes, String(seconds % 60).padStart(2, '0'));
 
   return (
     <article className="device__request" aria-labelledby={headingId}>
-      <h3 id={headingId}>
-        {format(step ? messages.requestHeadingStepUp : messages.requestHeadingLogin, push.username)}
-      </h3>
+      <h3 id={headingId}>{t(step ? 'requestHeadingStepUp' : 'requestHeadingLogin', push.username)}</h3>
       <dl className="device__details">
-        <dt>{messages.detailAccount}</dt>
+        <dt>{t('detailAccount')}</dt>
         <dd>{push.username}</dd>
-        <dt>{messages.detailJourney}</dt>
+        <dt>{t('detailJourney')}</dt>
         <dd>{journeyName(push.content.journey)}</dd>
-        <dt>{messages.detailBrowser}</dt>
-        <dd>{format(messages.detailBrowserValue, push.content.browserName, push.content.osName)}</dd>
-        <dt>{messages.detailTime}</dt>
+        <dt>{t('detailBrowser')}</dt>
+        <dd>{t('detailBrowserValue', push.content.browserName, push.content.osName)}</dd>
+        <dt>{t('detailTime')}</dt>
         <dd>{formatTime(push.content.time || push.createdAt)}</dd>
-        <dt>{messages.detailHost}</dt>
+        <dt>{t('detailHost')}</dt>
         <dd>{push.content.host}</dd>
-        <dt>{messages.detailExpires}</dt>
+        <dt>{t('detailExpires')}</dt>
         <dd>
           <time dateTime={`PT${seconds}S`}>{countdown}</time>
         </dd>
@@ -112,8 +104,8 @@ export function PushRequest({
         <RadioGroup
           id={`${id}-number`}
           name={`${id}-number`}
-          legend={messages.numberLegend}
-          hint={messages.numberHint}
+          legend={t('numberLegend')}
+          hint={t('numberHint')}
           orientation="horizontal"
           options={numbers.map((n) => ({ value: n, label: n, disabled: expired }))}
           value={number ?? ''}
@@ -141,22 +133,22 @@ export function PushRequest({
           onClick={() => void answer('APPROVE')}
           aria-disabled={expired || (numbers && !number) ? 'true' : undefined}
           loading={sending === 'APPROVE'}
-          loadingText={messages.answering}
+          loadingText={t('answering')}
         >
-          {messages.approve}
+          {t('approve')}
         </Button>
         <Button
           variant="secondary"
           onClick={() => void answer('DECLINE')}
           aria-disabled={expired ? 'true' : undefined}
           loading={sending === 'DECLINE'}
-          loadingText={messages.answering}
+          loadingText={t('answering')}
         >
-          {messages.decline}
+          {t('decline')}
         </Button>
         <Dialog
-          title={messages.fraudTitle}
-          description={format(messages.fraudDescription, push.username)}
+          title={t('fraudTitle')}
+          description={t('fraudDescription', push.username)}
           open={fraudOpen}
           onOpenChange={(open) => setFraudOpen(open && !expired)}
           trigger={
@@ -164,9 +156,9 @@ export function PushRequest({
               variant="danger"
               aria-disabled={expired ? 'true' : undefined}
               loading={sending === 'FRAUD'}
-              loadingText={messages.answering}
+              loadingText={t('answering')}
             >
-              {messages.reportFraud}
+              {t('reportFraud')}
             </Button>
           }
           footer={
@@ -178,10 +170,10 @@ export function PushRequest({
                   void answer('FRAUD');
                 }}
               >
-                {messages.fraudConfirm}
+                {t('fraudConfirm')}
               </Button>
               <DialogClose asChild>
-                <Button variant="secondary">{messages.cancel}</Button>
+                <Button variant="secondary">{t('cancel')}</Button>
               </DialogClose>
             </>
           }

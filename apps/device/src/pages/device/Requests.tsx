@@ -2,7 +2,7 @@ import type { DevicePush } from '@gatehouse/contract/client';
 import { Alert } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import type { DeviceKey } from '../../device/deviceKey.ts';
-import { messages } from '../../messages.ts';
+import { t } from '../../messages/index.ts';
 import { type Outcome, PushRequest } from './PushRequest.tsx';
 
 /**
@@ -27,7 +27,7 @@ export function Requests({
   }, [outcome]);
   return (
     <section className="device__section" aria-labelledby="requests-heading">
-      <h2 id="requests-heading">{messages.requestsHeading}</h2>
+      <h2 id="requests-heading">{t('requestsHeading')}</h2>
       {outcome ? (
         <Alert
           key={outcome.text}
@@ -40,13 +40,13 @@ export function Requests({
           {outcome.text}
         </Alert>
       ) : null}
-      {failed ? <p>{messages.requestsUnavailable}</p> : null}
+      {failed ? <p>{t('requestsUnavailable')}</p> : null}
       {pending === null ? (
         failed ? null : (
-          <p>{messages.loading}</p>
+          <p>{t('loading')}</p>
         )
       ) : pending.length === 0 ? (
-        <p>{messages.requestsNone}</p>
+        <p>{t('requestsNone')}</p>
       ) : (
         <ul className="device__list">
           {pending.map((push) => (

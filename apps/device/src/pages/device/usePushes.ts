@@ -1,10 +1,10 @@
-import { type DevicePush, format } from '@gatehouse/contract/client';
+import type { DevicePush } from '@gatehouse/contract/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import { deviceApi, streamEvents } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { startLive } from '../../device/live.ts';
-import { messages } from '../../messages.ts';
+import { t } from '../../messages/index.ts';
 
 export type PushesState = {
   /** null until the first answer. */
@@ -38,8 +38,8 @@ export function usePushes(key: DeviceKey | undefined): PushesState {
     const list = answer.data.pushes ?? [];
     const fresh = list.filter((p) => p.status === 'PENDING' && !seen.current.has(p.id));
     for (const p of list) seen.current.add(p.id);
-    if (fresh.length === 1) announce(format(messages.newRequestAnnouncement, fresh[0]!.username));
-    else if (fresh.length > 1) announce(format(messages.newRequestsAnnouncement, fresh.length));
+    if (fresh.length === 1) announce(t('newRequestAnnouncement', fresh[0]!.username));
+    else if (fresh.length > 1) announce(t('newRequestsAnnouncement', fresh.length));
     setPushes(list);
   }, [key, announce]);
 
