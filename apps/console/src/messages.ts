@@ -1,4 +1,5 @@
 import { type Compiled, defaultLanguage, type Language, loadCatalog, pickLanguage } from '@gatehouse/i18n';
+import { setUiTexts } from '@gatehouse/ui';
 import type catalog from '../messages/en.json';
 
 /**
@@ -10,8 +11,9 @@ import type catalog from '../messages/en.json';
 type Groups = typeof catalog;
 export type MessageKey = { [G in keyof Groups]: keyof Groups[G] & string }[keyof Groups];
 
+// The components' texts (packages/ui) come with the console's (English is in their bundle).
 const loaders = import.meta.glob('../messages/*.json', {
-  query: { groups: 'common,signIn,customer,issue,lift,audit' },
+  query: { groups: 'common,signIn,customer,issue,lift,audit', include: '../../../packages/ui/messages:ui' },
   import: 'default',
 });
 
@@ -85,5 +87,6 @@ export async function loadTexts(
   if (latest !== language) return;
   texts = loaded;
   current = language;
+  setUiTexts((key) => texts[`ui.${key}` as MessageKey]?.());
   dates = new Intl.DateTimeFormat(dateLocale(language, candidates), dateFields);
 }

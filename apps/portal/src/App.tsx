@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { Announcer } from './announcer.tsx';
+import { useLanguage } from './language.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { pages } from './pages/onDemand.ts';
 import { useHashLocation } from './router.ts';
@@ -16,6 +17,8 @@ const SecurityPage = pages.component((m) => m.GuardedSecurityPage);
 
 /** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
+  // A new language re-renders every page where it is (its state stays), in the new texts.
+  useLanguage();
   useEffect(() => pages.prefetch(), []);
   return (
     <Announcer>

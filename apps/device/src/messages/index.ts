@@ -6,6 +6,7 @@ import {
   loadCatalog,
   pickLanguage,
 } from '@gatehouse/i18n';
+import { setUiTexts } from '@gatehouse/ui';
 import type catalog from '../../messages/en.json';
 
 /**
@@ -25,7 +26,11 @@ type AnyKey = { [G in Group]: KeyOf<G> }[Group];
 type Args = Array<string | number>;
 
 const loaders: Record<Group, CatalogLoaders> = {
-  device: import.meta.glob('../../messages/*.json', { query: { groups: 'device' }, import: 'default' }),
+  // The components' texts (packages/ui) come with the start page's (English is in their bundle).
+  device: import.meta.glob('../../messages/*.json', {
+    query: { groups: 'device', include: '../../../packages/ui/messages:ui' },
+    import: 'default',
+  }),
   add: import.meta.glob('../../messages/*.json', { query: { groups: 'add' }, import: 'default' }),
   codes: import.meta.glob('../../messages/*.json', { query: { groups: 'codes' }, import: 'default' }),
 };
@@ -95,6 +100,7 @@ export async function loadTexts(language: Language): Promise<void> {
   if (mine !== generation) return;
   for (const [group, texts] of fetched) loaded.set(group, { language, texts });
   current = language;
+  setUiTexts((key) => loaded.get('device')?.texts[`ui.${key}` as AnyKey]?.());
 }
 
 /** An on-demand page's texts in the current language, loaded with the page's chunk. */
