@@ -76,7 +76,7 @@ describe.each(targets)('the envelope in the request language ($name)', (target) 
       ';;;,,,q=abc',
       'es;q=NaN, *;q=1',
       '\u0000es',
-      'es-' + 'a'.repeat(500),
+      `es-${'a'.repeat(500)}`,
     ]) {
       const r = await new Client(app).post(
         signIn,

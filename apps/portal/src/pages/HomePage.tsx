@@ -1,4 +1,3 @@
-import { format } from '@gatehouse/contract/client';
 import { Button, Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from '../router.ts';

@@ -2,47 +2,23 @@ import { Card } from '@gatehouse/ui';
 import { useEffect, useRef } from 'react';
 import { Redirect, useParams } from 'wouter';
 import { Shell } from '../shell/Shell.tsx';
+import { t } from '../texts.ts';
 import { usePageTitle } from '../usePageTitle.ts';
 
-/** The footer's pages: browser requirements, user agreement, privacy and security. */
-const pages: Record<string, { title: string; body: string[] }> = {
-  browsers: {
-    title: 'Browser requirements',
-    body: [
-      'The portal works in the current and previous major versions of Chrome, Edge, Firefox and Safari, with JavaScript and cookies enabled.',
-      'It follows WCAG 2.2 AA and works with a keyboard alone and with screen readers.',
-    ],
-  },
-  agreement: {
-    title: 'User agreement',
-    body: [
-      'The portal is for authorised users of Prime Services only. Keep your username and password to yourself and sign out when you finish.',
-      'Activity in secured areas is recorded for your protection.',
-    ],
-  },
-  privacy: {
-    title: 'Privacy',
-    body: [
-      'We use the details you give us to confirm your identity and to keep your account secure.',
-      'Sign-in cookies are strictly necessary and expire when you sign out or after four hours without activity.',
-    ],
-  },
-  security: {
-    title: 'Security',
-    body: [
-      'We will never ask for your password or a security code by phone or e-mail.',
-      'If you think someone else knows your password, contact login support straight away.',
-    ],
-  },
-};
+/** The footer's pages: browser requirements, user agreement, privacy and security (two paragraphs each). */
+const pages = ['browsers', 'agreement', 'privacy', 'security'] as const;
+type Info = (typeof pages)[number];
+const isInfo = (page: string): page is Info => (pages as readonly string[]).includes(page);
 
 export function InfoPage() {
   const { page = '' } = useParams();
-  const content = pages[page];
+  const content = isInfo(page)
+    ? { title: t(`info.${page}.title`), body: [t(`info.${page}.1`), t(`info.${page}.2`)] }
+    : undefined;
   const heading = useRef<HTMLHeadingElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: each page moves focus to its heading when it opens
   useEffect(() => heading.current?.focus(), [page]);
-  usePageTitle(content?.title ?? 'Sign in');
+  usePageTitle(content?.title ?? t('shell.signInTitle'));
   if (!content) return <Redirect to="/login" replace />;
   return (
     <Shell>
@@ -54,7 +30,7 @@ export function InfoPage() {
           <p key={p}>{p}</p>
         ))}
         <p>
-          <a href="#/login">Back to sign in</a>
+          <a href="#/login">{t('page.backToSignIn')}</a>
         </p>
       </Card>
     </Shell>

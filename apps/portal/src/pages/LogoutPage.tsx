@@ -1,10 +1,4 @@
-import {
-  format,
-  headers,
-  customerPaths as paths,
-  recoveryMessages,
-  Status,
-} from '@gatehouse/contract/client';
+import { headers, customerPaths as paths, Status } from '@gatehouse/contract/client';
 import { Button, Card, Spinner } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, clearSessionCookies, serviceData } from '../api.ts';

@@ -1,4 +1,4 @@
-import { format, limits, passwordError, customerPaths as paths } from '@gatehouse/contract/client';
+import { limits, passwordError, customerPaths as paths } from '@gatehouse/contract/client';
 import { Alert, Button, Card, ErrorSummary, TextInput } from '@gatehouse/ui';
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { api, journeyMemory, serviceData } from '../../api.ts';
@@ -129,7 +129,11 @@ export function ResetPasswordPage() {
       const result = await api.request(method, paths.passwordEnrollment, { body });
       const code = result.status.code;
       if (result.http === 400) {
-        fail(passwordUpdate400[code] ?? t('recovery.genericError', settings.supportEmail));
+        fail(
+          code in passwordUpdate400
+            ? t(passwordUpdate400[code]!)
+            : t('recovery.genericError', settings.supportEmail),
+        );
       } else if (result.http >= 300) {
         fail(t('recovery.genericError', settings.supportEmail));
       } else if (updateSuccess.has(code)) {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { t } from '../../texts.ts';
 import { enrollmentRequest, passwordUpdate400, updateBlocked, updateSuccess } from './statusTable.ts';
 
 describe('password update (portal spec §4, §8)', () => {
   it('shows the §8 message for every 400 code, 1488 with the uppercase message', () => {
-    expect(passwordUpdate400).toEqual({
+    const shown = Object.fromEntries(Object.entries(passwordUpdate400).map(([code, key]) => [code, t(key)]));
+    expect(shown).toEqual({
       1475: 'Passwords cannot have more than 5 instances of a single number or letter.',
       1472: 'Passwords cannot have more than 5 sequential numbers.',
       1471: 'Password length requirements not met.',

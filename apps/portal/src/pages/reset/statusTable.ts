@@ -5,6 +5,7 @@ import {
   outcomeTables,
   passwordUpdateMessages,
 } from '@gatehouse/contract/client';
+import type { PortalTextKey } from '../../texts.ts';
 
 /** The client actions of the password update's outcome tables (PUT and POST), by code. */
 const updateActions = [outcomeTables.passwordEnrollmentPut, outcomeTables.passwordEnrollmentPost].flatMap(
@@ -19,15 +20,13 @@ const isPolicyText = (error: string): error is keyof typeof passwordUpdateMessag
   error in passwordUpdateMessages;
 
 /**
- * Portal spec §8 "Password update", HTTP 400 codes: the message the portal shows for each, as the
- * spec quotes them (the outcome tables name it; 1488 falls through to the 1489 message, as the
+ * Portal spec §8 "Password update", HTTP 400 codes: the catalog text the portal shows for each (in
+ * English as the spec quotes them) (the outcome tables name it; 1488 falls through to the 1489 message, as the
  * spec says). Any other 400 code shows the generic message.
  */
-export const passwordUpdate400: Record<number, string> = Object.fromEntries(
+export const passwordUpdate400: Record<number, PortalTextKey> = Object.fromEntries(
   updateActions.flatMap(([code, action]) =>
-    action.kind === 'ERROR' && isPolicyText(action.error)
-      ? [[code, passwordUpdateMessages[action.error]]]
-      : [],
+    action.kind === 'ERROR' && isPolicyText(action.error) ? [[code, `policy.${action.error}` as const]] : [],
   ),
 );
 

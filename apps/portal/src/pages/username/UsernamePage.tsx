@@ -1,7 +1,6 @@
 import {
   type CallName,
   clientAction,
-  format,
   limits,
   customerPaths as paths,
   Status,

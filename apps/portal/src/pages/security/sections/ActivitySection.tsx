@@ -1,4 +1,3 @@
-import { format } from '@gatehouse/contract/client';
 import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';

@@ -1,7 +1,6 @@
 import {
   type AuthenticatorConfirmationData,
   type AuthenticatorEnrollmentData,
-  format,
   limits,
 } from '@gatehouse/contract/client';
 import {

@@ -2,7 +2,6 @@ import {
   type ContactAddData,
   type ContactConfirmationData,
   type ContactKind,
-  format,
   limits,
   type SecurityEmailItem,
   type SecurityPhoneItem,

@@ -1,4 +1,3 @@
-import { format } from '@gatehouse/contract/client';
 import { useRef, useState } from 'react';
 import { useAnnounce } from '../../../announcer.tsx';
 import { t } from '../../../texts.ts';
