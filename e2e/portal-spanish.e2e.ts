@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { latestMail, useServerAndBrowser } from './support/server.ts';
 
 const emailOnly = { username: 'emailonly1', password: 'Cedar5Brook' };
 const jordan = { username: 'jordandemo2', password: 'Lantern6Bridge' };
@@ -13,14 +13,6 @@ const jordan = { username: 'jordandemo2', password: 'Lantern6Bridge' };
  */
 describe('the portal in Spanish', () => {
   const env = useServerAndBrowser();
-
-  async function latestMail(to: string) {
-    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await response.json()) as { messages: Array<{ code: string | null; text: string }> };
-    const mail = body.messages[0];
-    if (!mail?.code) throw new Error(`no code sent to ${to}`);
-    return mail;
-  }
 
   const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
   const documentLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
@@ -57,9 +49,9 @@ describe('the portal in Spanish', () => {
     await page.getByRole('button', { name: 'Enviarme el código por correo electrónico' }).click();
     await heading(page, 'Ingrese el código que le enviamos por correo electrónico').waitFor();
     await expectNoAxeViolations(page, 'portal OTP code (es)');
-    const mail = await latestMail(`${emailOnly.username}@example.com`);
+    const mail = await latestMail(env.server, `${emailOnly.username}@example.com`);
     expect(mail.text).toContain(`Su código de un solo uso de Prime Portal es ${mail.code}.`);
-    await page.getByRole('textbox', { name: /Código de seguridad/ }).fill(mail.code!);
+    await page.getByRole('textbox', { name: /Código de seguridad/ }).fill(mail.code);
     await page.getByRole('button', { name: 'Enviar', exact: true }).click();
 
     await heading(page, `Le damos la bienvenida, ${emailOnly.username}`).waitFor();
@@ -120,14 +112,14 @@ describe('the portal in Spanish', () => {
       .waitFor();
     const code = page.getByRole('textbox', { name: /Código de confirmación de un solo uso/ });
     await expectNoAxeViolations(page, 'recovery code step (es)');
-    const mail = await latestMail(`${jordan.username}@example.com`);
+    const mail = await latestMail(env.server, `${jordan.username}@example.com`);
     await code.fill(mail.code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await page
       .getByText('Su código de un solo uso no es válido. Inténtelo de nuevo o solicite un código nuevo.')
       .first()
       .waitFor();
-    await code.fill(mail.code!);
+    await code.fill(mail.code);
     await page.getByRole('button', { name: 'Confirmar' }).click();
 
     await heading(page, 'Restablecer contraseña').waitFor();
@@ -145,6 +137,42 @@ describe('the portal in Spanish', () => {
     await page.getByRole('button', { name: 'English' }).click();
     await heading(page, `Welcome, ${jordan.username}`).waitFor();
     expect(await documentLang(page)).toBe('en');
+    await context.close();
+  });
+
+  it('the switch at 320 px in forced colours: reached by Tab from the skip link, no sideways scroll, the pressed one marked', async () => {
+    const context = await env.browser.newContext({ locale: 'es-MX', viewport: { width: 320, height: 640 } });
+    const page = await context.newPage();
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.goto(`${env.server.origin}/#/login`);
+    await heading(page, 'Inicie sesión en su cuenta').waitFor();
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: document.documentElement.clientWidth,
+    }));
+    expect(scroll).toBeLessThanOrEqual(width);
+    // Tab order: the skip button, then the switch's two buttons, each in its own language.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const focused = () =>
+      page.evaluate(() => ({
+        text: document.activeElement?.textContent,
+        lang: document.activeElement?.getAttribute('lang'),
+      }));
+    expect(await focused()).toEqual({ text: 'English', lang: 'en' });
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ text: 'Español', lang: 'es' });
+    // The pressed language has a border in system colours, not only a weight (forced colours keep borders).
+    const border = await page
+      .getByRole('button', { name: 'Español' })
+      .evaluate((button) => getComputedStyle(button).borderTopStyle);
+    expect(border).toBe('solid');
+    await expectNoAxeViolations(page, 'portal login, forced colours, 320 px (es)');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await heading(page, 'Log in to your account').waitFor();
+    expect(await documentLang(page)).toBe('en');
+    expect(await focused()).toEqual({ text: 'English', lang: 'en' });
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { latestMail, useServerAndBrowser } from './support/server.ts';
 
 const alex = { username: 'alexdemo1', password: 'Harbor7Lights' };
 const emailOnly = { username: 'emailonly1', password: 'Cedar5Brook' };
@@ -13,14 +13,6 @@ const emailOnly = { username: 'emailonly1', password: 'Cedar5Brook' };
  */
 describe('the widget in Spanish', () => {
   const env = useServerAndBrowser();
-
-  async function latestMail(to: string) {
-    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await response.json()) as { messages: Array<{ code: string | null; text: string }> };
-    const mail = body.messages[0];
-    if (!mail?.code) throw new Error(`no code sent to ${to}`);
-    return mail;
-  }
 
   it('a password sign-in, with its errors, and an e-mailed code that arrives in Spanish', async () => {
     const context = await env.browser.newContext({ locale: 'en-US' });
@@ -54,7 +46,7 @@ describe('the widget in Spanish', () => {
     await heading('Ingrese el código que le enviamos por correo electrónico').waitFor();
     await expectNoAxeViolations(page, 'OTP code (es)');
 
-    const mail = await latestMail(`${emailOnly.username}@example.com`);
+    const mail = await latestMail(env.server, `${emailOnly.username}@example.com`);
     expect(mail.text).toContain(`Su código de un solo uso de Prime Portal es ${mail.code}.`);
     expect(mail.text).toContain('Caduca en 30 minutos.');
 
@@ -63,7 +55,7 @@ describe('the widget in Spanish', () => {
     await page.getByRole('button', { name: 'Enviar', exact: true }).click();
     await page.getByText('No reconocemos el código de seguridad. Inténtelo de nuevo.').first().waitFor();
     await expectNoAxeViolations(page, 'OTP code with error (es)');
-    await field.fill(mail.code!);
+    await field.fill(mail.code);
     await page.getByRole('button', { name: 'Enviar', exact: true }).click();
     await page.getByText('Ha iniciado sesión.').waitFor();
     await context.close();

@@ -72,3 +72,12 @@ export function useServerAndBrowser(): { server: RunningServer; browser: Browser
   });
   return env;
 }
+
+/** The newest message the dev outbox holds for an address (a code is in it, or the test fails). */
+export async function latestMail(server: RunningServer, to: string): Promise<{ code: string; text: string }> {
+  const response = await fetch(`${server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
+  const body = (await response.json()) as { messages: Array<{ code: string | null; text: string }> };
+  const mail = body.messages[0];
+  if (!mail?.code) throw new Error(`no code sent to ${to}`);
+  return { code: mail.code, text: mail.text };
+}
