@@ -101,9 +101,15 @@ describe('the console starts in the browser’s language', () => {
       const i18n = await original<typeof import('@gatehouse/i18n')>();
       return {
         ...i18n,
-        loadCatalog: async (...args: Parameters<typeof i18n.loadCatalog>) => {
-          await arrived;
-          return i18n.loadCatalog(...args);
+        textStore: (...args: Parameters<typeof i18n.textStore>) => {
+          const store = i18n.textStore(...args);
+          return {
+            ...store,
+            use: async (language: Parameters<typeof store.use>[0]) => {
+              await arrived;
+              return store.use(language);
+            },
+          };
         },
       };
     });

@@ -50,11 +50,19 @@ export function acceptedLanguages(header: string | undefined): string[] {
 /**
  * The locale for dates, times and numbers in `language` (Intl): the browser's own variant of it
  * when the browser prefers one (en-GB dates for a British browser showing English), else the
- * language itself.
+ * language itself. A tag Intl does not take is passed over.
  */
 export function localeOf(
   language: Language,
   preferred: ReadonlyArray<string> = globalThis.navigator?.languages ?? [],
 ): string {
-  return preferred.find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language;
+  for (const tag of preferred) {
+    if (tag.split(/[-_]/)[0]?.toLowerCase() !== language) continue;
+    try {
+      return Intl.DateTimeFormat.supportedLocalesOf(tag)[0] ?? language;
+    } catch {
+      // A malformed tag: the next one.
+    }
+  }
+  return language;
 }

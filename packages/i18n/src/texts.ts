@@ -28,6 +28,13 @@ export function textStore<Key extends string, Name extends string = never>(first
   return {
     /** A text of any part loaded, its `{0}` placeholders filled; the key itself when none has it. */
     t: (key: Key, ...args: Array<string | number>): string => text(key, args),
+    /** Whether a loaded part has a text for `key` (a key the service names, say). */
+    has: (key: string): key is Key => [...parts.values()].some((part) => key in part.texts),
+    /** The loaded keys under a prefix, in the catalog's order. */
+    keys: (prefix: string): Key[] =>
+      [...parts.values()].flatMap((part) =>
+        Object.keys(part.texts).filter((key) => key.startsWith(prefix)),
+      ) as Key[],
     /** The language whose texts are current (none before the first `use`). */
     language: (): Language | undefined => current,
     /**

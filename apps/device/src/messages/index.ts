@@ -1,10 +1,10 @@
 import {
   type CatalogLoaders,
-  type Compiled,
   defaultLanguage,
   type Language,
-  loadCatalog,
+  localeOf,
   pickLanguage,
+  textStore,
 } from '@gatehouse/i18n';
 import { setUiTexts } from '@gatehouse/ui';
 import type catalog from '../../messages/en.json';
@@ -25,46 +25,29 @@ export type CodesKey = KeyOf<'codes'>;
 type AnyKey = { [G in Group]: KeyOf<G> }[Group];
 type Args = Array<string | number>;
 
-const loaders: Record<Group, CatalogLoaders> = {
+const store = textStore<AnyKey, PageGroup>(
   // The components' texts (packages/ui) come with the start page's (English is in their bundle).
-  device: import.meta.glob('../../messages/*.json', {
+  import.meta.glob('../../messages/*.json', {
     query: { groups: 'device', include: '../../../packages/ui/messages:ui' },
     import: 'default',
   }),
+);
+const pageLoaders: Record<PageGroup, CatalogLoaders> = {
   add: import.meta.glob('../../messages/*.json', { query: { groups: 'add' }, import: 'default' }),
   codes: import.meta.glob('../../messages/*.json', { query: { groups: 'codes' }, import: 'default' }),
 };
-const pageGroups = Object.keys(loaders).filter((g): g is PageGroup => g !== 'device');
-
-let current: Language | undefined;
-/** Each loaded group's texts and their language. */
-const loaded = new Map<Group, { language: Language; texts: Partial<Compiled<AnyKey>> }>();
-/** The latest loadTexts() wins when two overlap. */
-let generation = 0;
-
-const text = (key: AnyKey, args: Args): string => {
-  for (const { texts } of loaded.values()) {
-    const message = texts[key];
-    if (message) return message(args);
-  }
-  return key;
-};
 
 /** A text of the shell or the start page, its `{0}` placeholders filled; the key itself when missing. */
-export function t(key: MessageKey, ...args: Args): string {
-  return text(key, args);
-}
+export const t: (key: MessageKey, ...args: Args) => string = store.t;
 
 /** An on-demand page's own keys (its group of the catalog), the same filling. */
-export function translator<K extends AnyKey>() {
-  return (key: K, ...args: Args): string => text(key, args);
-}
+export const translator = <K extends AnyKey>() => store.t as (key: K, ...args: Args) => string;
 
 /** Whether the loaded texts have this key (a message key from the service's outcome tables). */
-export const hasText = (key: string): boolean => [...loaded.values()].some(({ texts }) => key in texts);
+export const hasText = (key: string): boolean => store.has(key);
 
 /** The language whose texts are current (none before the first load). */
-export const textsLanguage = (): Language | undefined => current;
+export const textsLanguage = store.language;
 
 /** The browser's preferred languages choose the app's language; English when none is shipped. */
 export const browserLanguage = (): Language => pickLanguage(globalThis.navigator?.languages ?? []);
@@ -73,42 +56,18 @@ export const browserLanguage = (): Language => pickLanguage(globalThis.navigator
  * The locale for dates and times: the browser's own tag for the page's language (`es-MX`, `en-GB`:
  * the region's date order), else the language itself.
  */
-export function textsLocale(): string {
-  const language = current ?? defaultLanguage;
-  const own = (globalThis.navigator?.languages ?? []).find(
-    (tag) => tag.split(/[-_]/)[0]?.toLowerCase() === language,
-  );
-  return own ?? language;
-}
-
-const fetchGroup = async (group: Group, language: Language) =>
-  [group, await loadCatalog<AnyKey>(loaders[group], language)] as const;
+export const textsLocale = (): string => localeOf(store.language() ?? defaultLanguage);
 
 /**
  * Makes `language` current: the start page's texts, and the texts of every page already loaded in
- * another language. Resolves once `t()` reads them; they all change together.
+ * another language, with the components' texts. Resolves once `t()` reads them; they all change
+ * together, and the later of two overlapping calls wins.
  */
 export async function loadTexts(language: Language): Promise<void> {
-  const mine = ++generation;
-  if (language === current) return;
-  const stale = (have: readonly Group[] = []) =>
-    pageGroups.filter((g) => !have.includes(g) && loaded.has(g) && loaded.get(g)?.language !== language);
-  let fetched = await Promise.all(['device' as Group, ...stale()].map((g) => fetchGroup(g, language)));
-  // A page's texts of another language may have landed meanwhile: this language's, then.
-  const late = stale(fetched.map(([g]) => g));
-  if (late.length) fetched = [...fetched, ...(await Promise.all(late.map((g) => fetchGroup(g, language))))];
-  if (mine !== generation) return;
-  for (const [group, texts] of fetched) loaded.set(group, { language, texts });
-  current = language;
-  setUiTexts((key) => loaded.get('device')?.texts[`ui.${key}` as AnyKey]?.());
+  await store.use(language);
+  if (store.language() !== language) return;
+  setUiTexts((key) => (store.has(`ui.${key}`) ? store.t(`ui.${key}` as AnyKey) : undefined));
 }
 
 /** An on-demand page's texts in the current language, loaded with the page's chunk. */
-export async function loadPageTexts(group: PageGroup): Promise<void> {
-  const language = current ?? defaultLanguage;
-  if (loaded.get(group)?.language === language) return;
-  const [, texts] = await fetchGroup(group, language);
-  // The language changed meanwhile: the new one's.
-  if (language !== (current ?? defaultLanguage)) return loadPageTexts(group);
-  loaded.set(group, { language, texts });
-}
+export const loadPageTexts = (group: PageGroup): Promise<void> => store.load(group, pageLoaders[group]);
