@@ -57,7 +57,16 @@ describe.each(targets)('the envelope in the request language ($name)', (target) 
     const client = new Client(app);
     const es = { 'accept-language': 'es' };
     const missing = await client.post(signIn, { username: 'lucia.perez' }, es);
-    expect(message(missing, 400, 4400)).toBe('La solicitud no es válida: password: is required');
+    expect(message(missing, 400, 4400)).toBe('La solicitud no es válida: password: es obligatorio');
+    // zod's own message in Spanish (its locale); English verbatim without the header.
+    const wrongType = await client.post(signIn, { username: 'lucia.perez', password: 7 }, es);
+    expect(message(wrongType, 400, 4400)).toBe(
+      'La solicitud no es válida: password: Entrada inválida: se esperaba texto, recibido número',
+    );
+    const english = await client.post(signIn, { username: 'lucia.perez', password: 7 });
+    expect(message(english, 400, 4400)).toBe(
+      'The request is not valid: password: Invalid input: expected string, received number',
+    );
     const malformed = await client.request({
       method: 'POST',
       url: signIn,

@@ -13,9 +13,10 @@ import {
   serverMessages,
   UNKNOWN_ERROR,
 } from '@gatehouse/contract';
+import { defaultLanguage, type Language } from '@gatehouse/i18n';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { localise } from './language.ts';
+import { z } from 'zod';
+import { localise, serverText } from './language.ts';
 
 export type Extra = {
   successData?: unknown;
@@ -199,17 +200,26 @@ export function answer(
   );
 }
 
+/** zod's own messages in a shipped language (its locales), English where zod has none. */
+const zodMessages = (language: Language) =>
+  (z.locales as Partial<Record<string, () => { localeError: z.core.$ZodErrorMap }>>)[language]?.()
+    .localeError;
+
 /**
  * Parses a request part with its contract schema, or throws the 400 envelope naming the field:
  * `password: is required` when it is absent, `username: Invalid input: expected string, received
- * number` when it has the wrong type. A problem with the whole part names the part (`body: …`).
+ * number` when it has the wrong type, both in the request's language (zod's locale for its own
+ * messages; a schema's own message stays as the contract words it). A problem with the whole part
+ * names the part (`body: …`).
  */
 export function parse<T extends z.ZodType>(
   schema: T,
   value: unknown,
   part: 'body' | 'query' = 'body',
+  language: Language = defaultLanguage,
 ): z.infer<T> {
-  const result = schema.safeParse(value);
+  const error = language === defaultLanguage ? undefined : zodMessages(language);
+  const result = schema.safeParse(value, error ? { error } : undefined);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const where = issue.path.length ? issue.path.map(String).join('.') : part;
@@ -219,6 +229,9 @@ export function parse<T extends z.ZodType>(
     given =
       given !== null && typeof given === 'object' ? (given as Record<PropertyKey, unknown>)[key] : undefined;
   }
-  const problem = issue.code === 'invalid_type' && given === undefined ? 'is required' : issue.message;
+  const problem =
+    issue.code === 'invalid_type' && given === undefined
+      ? serverText(language, 'fieldRequired')
+      : issue.message;
   throw ApiError.of(400, Status.BAD_REQUEST, 'badRequest', [`${where}: ${problem}`]);
 }

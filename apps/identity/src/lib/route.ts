@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { parse } from './http.ts';
+import { requestLanguage } from './language.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -85,8 +86,9 @@ export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.Zo
     },
     validatorCompiler: () => () => true,
     handler: async (request, reply) => {
-      const body = def.body ? parse(def.body, request.body) : undefined;
-      const query = def.query ? parse(def.query, request.query, 'query') : undefined;
+      const language = requestLanguage(request);
+      const body = def.body ? parse(def.body, request.body, 'body', language) : undefined;
+      const query = def.query ? parse(def.query, request.query, 'query', language) : undefined;
       return handler({ request, reply, body: body as z.infer<B>, query: query as z.infer<Q> });
     },
   });
