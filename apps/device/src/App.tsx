@@ -1,5 +1,6 @@
 import type { Language } from '@gatehouse/i18n';
-import { Suspense, useEffect, useState } from 'react';
+import { useShownLanguage } from '@gatehouse/signin';
+import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { Announcer } from './announcer.tsx';
 import { DeviceKeyProvider } from './device/DeviceKeyContext.tsx';
@@ -26,16 +27,7 @@ export function App({
   store: KeyStore | null;
   language?: Language;
 }) {
-  const [shown, setShown] = useState(() => (textsLanguage() === language ? language : undefined));
-  useEffect(() => {
-    let live = true;
-    void loadTexts(language).then(() => {
-      if (live) setShown(language);
-    });
-    return () => {
-      live = false;
-    };
-  }, [language]);
+  const shown = useShownLanguage(language, loadTexts, textsLanguage);
   useEffect(() => {
     if (!shown) return;
     document.documentElement.lang = shown;

@@ -15,6 +15,7 @@ import { Loading } from './shared/Loading.tsx';
 import { onDemand } from './shared/onDemand.tsx';
 import { alertChunk } from './shared/onDemandAlert.tsx';
 import { answerTables } from './shared/useCall.ts';
+import { useShownLanguage } from './shared/useShownLanguage.ts';
 import './signin.css';
 
 // Screens off the login route load on demand, all in one chunk (issue 4: the login route stays
@@ -175,16 +176,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
   const language = pickLanguage([resolved.language, ...(globalThis.navigator?.languages ?? [])]);
   // The language's texts before the first screen (no flash of another language); a new language
   // re-renders every screen in it.
-  const [shown, setShown] = useState(() => (textsLanguage() === language ? language : undefined));
-  useEffect(() => {
-    let live = true;
-    void loadTexts(language).then(() => {
-      if (live) setShown(language);
-    });
-    return () => {
-      live = false;
-    };
-  }, [language]);
+  const shown = useShownLanguage(language, loadTexts, textsLanguage);
   const idPrefix = `gh${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [finished, setFinished] = useState<FinishResult | null>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);

@@ -13,3 +13,4 @@ export { routes } from './routes.ts';
 export { SignIn } from './SignIn.tsx';
 export { onDemand, whenIdle } from './shared/onDemand.tsx';
 export { alertChunk, OnDemandAlert } from './shared/onDemandAlert.tsx';
+export { useShownLanguage } from './shared/useShownLanguage.ts';
