@@ -58,6 +58,28 @@ describe('the portal in Spanish', () => {
     expect(await documentLang(page)).toBe('es');
     await page.getByText('Su sesión se cierra después de cuatro horas sin actividad.').waitFor();
     await expectNoAxeViolations(page, 'signed-in page (es)');
+
+    // The security page, its step-up first (the widget's STEPUP journey), all in Spanish, at 320 px.
+    await page.getByRole('link', { name: 'Configuración de seguridad' }).click();
+    await heading(page, 'Verifique su identidad para continuar').waitFor();
+    await page.getByRole('button', { name: 'Enviarme el código por correo electrónico' }).click();
+    await heading(page, 'Ingrese el código que le enviamos por correo electrónico').waitFor();
+    const stepUp = await latestMail(env.server, `${emailOnly.username}@example.com`);
+    expect(stepUp.code).not.toBe(mail.code);
+    await page.getByRole('textbox', { name: /Código de seguridad/ }).fill(stepUp.code);
+    await page.getByRole('button', { name: 'Enviar', exact: true }).click();
+    await heading(page, 'Configuración de seguridad').waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Navegadores de confianza' }).waitFor();
+    await page.getByRole('heading', { name: 'Sesiones iniciadas' }).waitFor();
+    await expectNoAxeViolations(page, 'security page (es)');
+    await page.setViewportSize({ width: 320, height: 640 });
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: document.documentElement.clientWidth,
+    }));
+    expect(scroll, 'sideways scroll on the security page at 320 px').toBeLessThanOrEqual(width);
+    await page.getByRole('link', { name: 'Volver a su cuenta' }).click();
+    await heading(page, `Le damos la bienvenida, ${emailOnly.username}`).waitFor();
     await page.getByRole('button', { name: 'Cerrar sesión' }).click();
     await page.getByText('Cerró sesión en el portal correctamente').waitFor();
     await context.close();
