@@ -1,4 +1,4 @@
-import { defaultLanguage, type Language, localeOf, pickLanguage, textStore } from '@gatehouse/i18n';
+import { defaultLanguage, type Language, localeOf, textStore } from '@gatehouse/i18n';
 import { setUiTexts } from '@gatehouse/ui';
 import type catalog from '../messages/en.json';
 
@@ -43,8 +43,7 @@ export const keysWith: (prefix: string) => MessageKey[] = store.keys;
 export const textsLanguage = store.language;
 
 /** The browser's preferred languages pick the console's (`es-MX` picks `es`); English when none is shipped. */
-export const browserLanguage = (candidates: readonly string[] = globalThis.navigator?.languages ?? []) =>
-  pickLanguage(candidates);
+export { browserLanguage } from '@gatehouse/i18n';
 
 /** An instant of the service (ISO 8601) as a date and time in the console's language. */
 export function dateTime(iso: string): string {
@@ -63,6 +62,6 @@ export async function loadTexts(
 ): Promise<void> {
   await store.use(language);
   if (store.language() !== language) return;
-  setUiTexts((key) => (store.has(`ui.${key}`) ? store.t(`ui.${key}` as MessageKey) : undefined));
+  setUiTexts((key) => store.find(`ui.${key}`));
   dates = new Intl.DateTimeFormat(localeOf(language, candidates), dateFields);
 }

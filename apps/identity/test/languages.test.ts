@@ -78,6 +78,25 @@ describe.each(targets)('the envelope in the request language ($name)', (target) 
     expect(message(unknown, 404, 4404)).toBe('No existe este punto de acceso: GET /api/no/such/thing');
   });
 
+  test("a burst of 120 invalid requests in two languages: each answer in its own request's language", async () => {
+    const { app } = await h.start();
+    const answers = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => {
+        const spanish = i % 2 === 0;
+        return new Client(app)
+          .post(signIn, { username: 'lucia.perez', password: 7 }, spanish ? { 'accept-language': 'es' } : {})
+          .then((r) => ({ spanish, text: message(r, 400, 4400) }));
+      }),
+    );
+    for (const { spanish, text } of answers) {
+      expect(text).toBe(
+        spanish
+          ? 'La solicitud no es válida: password: Entrada inválida: se esperaba texto, recibido número'
+          : 'The request is not valid: password: Invalid input: expected string, received number',
+      );
+    }
+  });
+
   test('a hostile Accept-Language is ignored, never an error', async () => {
     const { app } = await h.start();
     for (const header of [

@@ -1,4 +1,4 @@
-import { isLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
+import { browserLanguage, isLanguage, type Language } from '@gatehouse/i18n';
 import { loadSignInTexts } from '@gatehouse/signin';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { texts } from './texts.ts';
@@ -14,7 +14,7 @@ export function chosenLanguage(): Language {
   } catch {
     // Storage blocked (a private window, a policy): the browser's languages decide.
   }
-  return isLanguage(kept) ? kept : pickLanguage([...(navigator.languages ?? [])]);
+  return isLanguage(kept) ? kept : browserLanguage();
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { passwordUpdateMessages, recoveryMessages } from '@gatehouse/contract/client';
 import { textStore } from '@gatehouse/i18n';
 import type catalog from '../messages/en.json';
 
@@ -9,7 +10,11 @@ import type catalog from '../messages/en.json';
  * file is fetched.
  */
 type Groups = typeof catalog;
-export type PortalTextKey = { [G in keyof Groups]: keyof Groups[G] & string }[keyof Groups];
+/** The service's texts the pages' group includes (pages/lazy.ts), keyed by their group. */
+type ServiceKey =
+  | `recovery.${keyof typeof recoveryMessages}`
+  | `passwordUpdate.${keyof typeof passwordUpdateMessages}`;
+export type PortalTextKey = { [G in keyof Groups]: keyof Groups[G] & string }[keyof Groups] | ServiceKey;
 
 export const texts = textStore<PortalTextKey, 'pages' | 'security'>(
   import.meta.glob('../messages/*.json', { query: { groups: 'login' }, import: 'default' }),

@@ -1,15 +1,16 @@
 import { customerPaths } from './customer-paths.ts';
 
 /**
- * Every path of both specifications' §7 tables, relative to the API base (`/api`).
+ * Every path of both specifications' §7 tables, relative to the API base (`/api`): the customer's
+ * (customer-paths.ts, which the login routes carry alone), the device app's and the service's own.
  * One place: the server registers these and the clients call them.
  */
-
 export const paths = {
-  ...customerPaths /**
+  ...customerPaths,
+  /**
    * The companion device app (apps/device; docs/decisions/022-push-and-device.md). Every call but
    * register carries a device proof (a signature by the device's own P-256 key), not a cookie.
-   */,
+   */
   devicePushes: '/device/pushes',
   devicePushAnswer: '/device/pushes/answer',
   /** Server-sent events: a hint that the device's pushes changed (it then asks devicePushes). */

@@ -1,6 +1,7 @@
 export { type Args, type CatalogLoaders, type Compiled, loadCatalog, translator } from './catalog.ts';
 export {
   acceptedLanguages,
+  browserLanguage,
   defaultLanguage,
   isLanguage,
   type Language,

@@ -47,6 +47,11 @@ export function acceptedLanguages(header: string | undefined): string[] {
     .map((entry) => entry.tag);
 }
 
+/** The first of the browser's preferred languages that is shipped, English when none is. */
+export const browserLanguage = (
+  preferred: ReadonlyArray<string> = globalThis.navigator?.languages ?? [],
+): Language => pickLanguage(preferred);
+
 /**
  * The locale for dates, times and numbers in `language` (Intl): the browser's own variant of it
  * when the browser prefers one (en-GB dates for a British browser showing English), else the

@@ -17,17 +17,19 @@ export function textStore<Key extends string, Name extends string = never>(first
   let current: Language | undefined;
   let requested: Language | undefined;
 
-  const text = (key: Key, args: Array<string | number>): string => {
+  const find = (key: string, args: Array<string | number> = []): string | undefined => {
     for (const part of parts.values()) {
       const message = part.texts[key];
       if (message) return message(args);
     }
-    return key;
+    return undefined;
   };
 
   return {
     /** A text of any part loaded, its `{0}` placeholders filled; the key itself when none has it. */
-    t: (key: Key, ...args: Array<string | number>): string => text(key, args),
+    t: (key: Key, ...args: Array<string | number>): string => find(key, args) ?? key,
+    /** A text of any part loaded, or undefined (a package's texts included in a part: `ui.…`). */
+    find: (key: string): string | undefined => find(key),
     /** Whether a loaded part has a text for `key` (a key the service names, say). */
     has: (key: string): key is Key => [...parts.values()].some((part) => key in part.texts),
     /** The loaded keys under a prefix, in the catalog's order. */

@@ -2,7 +2,6 @@ import { dirname, join } from 'node:path';
 import MessageFormat from '@messageformat/core';
 import compileModule from '@messageformat/core/lib/compile-module.js';
 import type { Plugin } from 'vite';
-import { defaultLanguage } from './languages.ts';
 import { catalogLanguage, pickGroups, readCatalog } from './source.ts';
 
 const PREFIX = '\0gatehouse-catalog:';
@@ -16,10 +15,11 @@ const GROUP = '\0gatehouse-catalog-group:';
  * language's rules from @messageformat/runtime). The browser carries no parser, and a screen's
  * chunk only its own groups. A message that does not parse fails the build.
  *
- * `&include=<folder>:<groups>` (a folder relative to the catalog's) adds a package's catalog of the
- * same language, its keys prefixed with their group (`ui.loading`), so the texts of the components a
- * screen shows arrive in the screen's own chunk, not one more request. English is not included:
- * a package's English texts are its defaults, already in its bundle.
+ * `&include=<folder>:<groups>` (a folder relative to the catalog's) adds another catalog's groups
+ * in the same language, their keys prefixed with the group (`ui.loading`, `recovery.codeSent`): the
+ * components' texts, or the service's texts a page shows for a status code, arrive in the screen's
+ * own chunk, not one more request, and are written once. A key the catalog has itself fails the
+ * build.
  */
 export function catalogs(): Plugin {
   const compiled = new Map<string, { file: string; groups: string; include: string | null }>();
@@ -70,14 +70,17 @@ export function catalogs(): Plugin {
       this.addWatchFile(file);
       const language = catalogLanguage(file) as string;
       const texts = pickGroups(readCatalog(file), groups ? groups.split(',') : undefined);
-      if (include && language !== defaultLanguage) {
+      if (include) {
         const [folder = '', names = ''] = include.split(':');
         const other = join(dirname(file), folder, `${language}.json`);
         this.addWatchFile(other);
         const source = readCatalog(other);
         for (const group of names.split(',')) {
-          for (const [key, text] of Object.entries(pickGroups(source, [group])))
-            texts[`${group}.${key}`] = text;
+          for (const [key, text] of Object.entries(pickGroups(source, [group]))) {
+            const named = `${group}.${key}`;
+            if (named in texts) throw new Error(`${file}: ${named} is the catalog's own and ${other}'s`);
+            texts[named] = text;
+          }
         }
       }
       return compileModule(new MessageFormat(language), texts);

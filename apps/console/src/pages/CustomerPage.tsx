@@ -69,7 +69,7 @@ export function CustomerPage() {
       <h1 ref={heading} tabIndex={-1}>
         {t('customer.title')}
       </h1>
-      <ErrorSummary title={t('common.errorSummaryTitle')} errors={errors} attempt={attempt} />
+      <ErrorSummary errors={errors} attempt={attempt} />
       {failure ? (
         <Alert variant="critical" key={attempt}>
           {failure}
@@ -267,15 +267,12 @@ function IssueCode({
   }
 
   const error = (id: string) => errors.find((e) => e.fieldId === id)?.message;
+  // The code is an element of its own inside the sentence, wherever the language puts it.
+  const [codeBefore, codeAfter] = t('issue.issuedCode', '\0').split('\0');
   return (
     <section className="console__section" aria-labelledby="issue-heading">
       <h2 id="issue-heading">{t('issue.heading')}</h2>
-      <ErrorSummary
-        title={t('common.errorSummaryTitle')}
-        errors={errors}
-        attempt={attempt}
-        headingLevel={3}
-      />
+      <ErrorSummary errors={errors} attempt={attempt} headingLevel={3} />
       {failure ? (
         <Alert variant="critical" key={attempt}>
           {failure}
@@ -285,10 +282,11 @@ function IssueCode({
         <Alert variant="confirm" title={t('issue.issuedHeading')} ref={issuedRef} tabIndex={-1}>
           <p>{issued.message}</p>
           <p>
-            {t('issue.issuedCode', '')}
+            {codeBefore}
             <span className="console__code" data-testid="issued-code">
               {issued.code}
             </span>
+            {codeAfter}
           </p>
           <p>{t('issue.issuedExpires', when(issued.expiresAt))}</p>
         </Alert>
@@ -378,12 +376,7 @@ function Lift({
   return (
     <section className="console__section" aria-labelledby="lift-heading">
       <h2 id="lift-heading">{t('lift.heading')}</h2>
-      <ErrorSummary
-        title={t('common.errorSummaryTitle')}
-        errors={errors}
-        attempt={attempt}
-        headingLevel={3}
-      />
+      <ErrorSummary errors={errors} attempt={attempt} headingLevel={3} />
       {result ? (
         <Alert variant={result.ok ? 'confirm' : 'critical'} ref={resultRef} tabIndex={-1} key={attempt}>
           {result.text}

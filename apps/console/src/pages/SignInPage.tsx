@@ -75,7 +75,7 @@ export function SignInPage() {
       <h1 ref={heading} tabIndex={-1}>
         {step === 'password' ? t('signIn.title') : t('signIn.factorTitle')}
       </h1>
-      <ErrorSummary title={t('common.errorSummaryTitle')} errors={errors} attempt={attempt} />
+      <ErrorSummary errors={errors} attempt={attempt} />
       {failure ? (
         <Alert variant="critical" key={attempt}>
           {failure}

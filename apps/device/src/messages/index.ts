@@ -1,11 +1,4 @@
-import {
-  type CatalogLoaders,
-  defaultLanguage,
-  type Language,
-  localeOf,
-  pickLanguage,
-  textStore,
-} from '@gatehouse/i18n';
+import { type CatalogLoaders, defaultLanguage, type Language, localeOf, textStore } from '@gatehouse/i18n';
 import { setUiTexts } from '@gatehouse/ui';
 import type catalog from '../../messages/en.json';
 
@@ -50,7 +43,7 @@ export const hasText = (key: string): boolean => store.has(key);
 export const textsLanguage = store.language;
 
 /** The browser's preferred languages choose the app's language; English when none is shipped. */
-export const browserLanguage = (): Language => pickLanguage(globalThis.navigator?.languages ?? []);
+export { browserLanguage } from '@gatehouse/i18n';
 
 /**
  * The locale for dates and times: the browser's own tag for the page's language (`es-MX`, `en-GB`:
@@ -66,7 +59,7 @@ export const textsLocale = (): string => localeOf(store.language() ?? defaultLan
 export async function loadTexts(language: Language): Promise<void> {
   await store.use(language);
   if (store.language() !== language) return;
-  setUiTexts((key) => (store.has(`ui.${key}`) ? store.t(`ui.${key}` as AnyKey) : undefined));
+  setUiTexts((key) => store.find(`ui.${key}`));
 }
 
 /** An on-demand page's texts in the current language, loaded with the page's chunk. */

@@ -10,9 +10,13 @@ export { ResetPasswordPage } from './reset/ResetPasswordPage.tsx';
 export { SuccessToast } from './SuccessToast.tsx';
 export { UsernamePage } from './username/UsernamePage.tsx';
 
-/** These pages' texts (the catalogs' `pages` group), fetched by language with them. */
+/**
+ * These pages' texts (the catalogs' `pages` group), fetched by language with them, and the service's
+ * texts they show for a status code (its catalog's `recovery` and `passwordUpdate` groups, portal
+ * spec §8), written once, in the service's catalog.
+ */
 export const pageTexts = import.meta.glob('../../messages/*.json', {
-  query: { groups: 'pages' },
+  query: { groups: 'pages', include: '../../../packages/contract/messages:recovery,passwordUpdate' },
   import: 'default',
 });
 

@@ -38,10 +38,7 @@ export const textsLanguage = store.language;
 export async function loadTexts(language: Language): Promise<void> {
   await store.use(language);
   if (store.language() !== language) return;
-  setUiTexts((key) => {
-    const text = store.t(`ui.${key}` as AnyKey);
-    return text === `ui.${key}` ? undefined : text;
-  });
+  setUiTexts((key) => store.find(`ui.${key}`));
 }
 
 /** The screens' texts of the current language, loaded by the screens' chunk with its glob. */

@@ -111,7 +111,7 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
       <h1 ref={heading} tabIndex={-1}>
         {tc('codes.title')}
       </h1>
-      <ErrorSummary title={tc('codes.errorSummaryTitle')} errors={summary} attempt={attempt} />
+      <ErrorSummary errors={summary} attempt={attempt} />
       <p>{tc('codes.intro')}</p>
       {!store ? (
         <Alert variant="critical">{tc('codes.unavailable')}</Alert>

@@ -32,7 +32,8 @@ export function ResetPasswordPage() {
   usePageTitle(t('recovery.resetHeading'), summary.length > 0 || serverError !== null);
   useEffect(() => {
     // Portal spec §2: without a confirmed code, the message, and back to login (where it shows).
-    if (!username) navigate('/login', { replace: true, state: { notice: t('recovery.noOtp') } });
+    if (!username)
+      navigate('/login', { replace: true, state: { notice: t('recovery.otpConfirmationRequired') } });
     else heading.current?.focus();
   }, [username, navigate]);
 
@@ -111,7 +112,7 @@ export function ResetPasswordPage() {
       if (state.http === 401) {
         // The confirmed code is no longer valid on the server (the flow ended or expired).
         serviceData.clear();
-        navigate('/login', { replace: true, state: { notice: t('recovery.noOtp') } });
+        navigate('/login', { replace: true, state: { notice: t('recovery.otpConfirmationRequired') } });
         return;
       }
       const initialPassword = journeyMemory.initialPassword();
@@ -146,7 +147,7 @@ export function ResetPasswordPage() {
         });
         return;
       } else if (updateBlocked.has(code)) {
-        fail(t('recovery.supportWithCode', settings.supportEmail));
+        fail(t('recovery.contactSupport', settings.supportEmail));
       } else {
         fail(result.status.message || t('recovery.genericError', settings.supportEmail));
       }
@@ -163,7 +164,7 @@ export function ResetPasswordPage() {
           <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
             {t('recovery.resetHeading')}
           </h1>
-          <ErrorSummary title={t('recovery.errorSummaryTitle')} errors={summary} attempt={attempt} />
+          <ErrorSummary errors={summary} attempt={attempt} />
           {serverError ? (
             <Alert key={attempt} variant="critical">
               {serverError}

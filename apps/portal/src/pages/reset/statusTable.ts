@@ -26,7 +26,9 @@ const isPolicyText = (error: string): error is keyof typeof passwordUpdateMessag
  */
 export const passwordUpdate400: Record<number, PortalTextKey> = Object.fromEntries(
   updateActions.flatMap(([code, action]) =>
-    action.kind === 'ERROR' && isPolicyText(action.error) ? [[code, `policy.${action.error}` as const]] : [],
+    action.kind === 'ERROR' && isPolicyText(action.error)
+      ? [[code, `passwordUpdate.${action.error}` as const]]
+      : [],
   ),
 );
 

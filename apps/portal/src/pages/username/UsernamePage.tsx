@@ -34,7 +34,7 @@ type CallResult = Awaited<ReturnType<typeof api.request>>;
 
 /** Portal spec §7: the send and check bodies carry requestBaseInfo. */
 const requestBaseInfo = { sessionTokens: {} };
-const support = () => t('recovery.supportWithCode', settings.supportEmail);
+const support = () => t('recovery.contactSupport', settings.supportEmail);
 const generic = () => t('recovery.genericError', settings.supportEmail);
 
 /** What the call's outcome table tells the client to do with the answer's code. */
@@ -256,7 +256,7 @@ export function UsernamePage() {
         setNotice({ kind: 'critical', text: wait });
       } else if (action?.kind === 'ERROR' && action.error === 'incorrectCode') {
         setCode('');
-        setFieldError(t('recovery.invalidCode'));
+        setFieldError(t('recovery.incorrectCode'));
       } else {
         setCode('');
         setNotice({ kind: 'critical', text: result.status.message || support() });
@@ -293,11 +293,7 @@ export function UsernamePage() {
   ) : null;
   /** GOV.UK: every failed submit puts the field's error in a summary that takes focus. */
   const summary = (fieldId: string) => (
-    <ErrorSummary
-      title={t('recovery.errorSummaryTitle')}
-      errors={fieldError ? [{ fieldId, message: fieldError }] : []}
-      attempt={attempt}
-    />
+    <ErrorSummary errors={fieldError ? [{ fieldId, message: fieldError }] : []} attempt={attempt} />
   );
 
   return (

@@ -19,13 +19,13 @@ function hasLogoutMarker(): boolean {
   return new URLSearchParams(window.location.search).has('logout');
 }
 
+const savedSelect = onDemand(() => import('./savedSelect.ts'));
+const Select = savedSelect.component((module) => module.Select);
+
 /**
  * Widget spec §2 "Login": saved usernames (dropdown, first preselected, 'other user' clears the
  * form), username, password with show/hide, remember checkbox, Log in, server messages.
  */
-const savedSelect = onDemand(() => import('./savedSelect.ts'));
-const Select = savedSelect.component((module) => module.Select);
-
 export function LoginScreen() {
   const { config, idPrefix, client } = useWidget();
   const call = useCall();
