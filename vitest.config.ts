@@ -1,14 +1,23 @@
+import { availableParallelism } from 'node:os';
+import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { catalogs } from './packages/i18n/src/vite.ts';
 
 /**
  * One runner, four projects: unit (node), ui (jsdom, Testing Library), api (HTTP against a real
  * database) and e2e (real Chromium against the built apps).
+ *
+ * Files of every project run in parallel, one per worker: each API file works in databases of its
+ * own (a PGlite copy, a PostgreSQL schema), each end-to-end file starts its own server on a free
+ * port with its own copy of the run's seeded database and its own Chromium. Two workers on these
+ * 2-core machines, one per core where there are more.
  */
 export default defineConfig({
   plugins: [catalogs(), react()],
   test: {
+    maxWorkers: Math.max(2, availableParallelism()),
+    // A test that asserts nothing fails: it proves nothing.
+    expect: { requireAssertions: true },
     projects: [
       {
         extends: true,
@@ -51,7 +60,6 @@ export default defineConfig({
           include: ['apps/identity/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
         },
       },
       {
@@ -60,9 +68,9 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['e2e/**/*.e2e.ts'],
+          globalSetup: ['./e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

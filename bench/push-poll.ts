@@ -103,19 +103,22 @@ async function poll(url: string, list: Customer[], rate?: number, seconds = dura
 }
 
 async function main() {
-  const { openDatabase } = await import('../apps/identity/src/db/database.ts');
-  const { migrate } = await import('../apps/identity/src/db/migrations.ts');
-  const { loadConfig } = await import('../apps/identity/src/config.ts');
-  const { PasswordHasher } = await import('../apps/identity/src/lib/passwords.ts');
-  const { readDemoAccounts, seedDemoAccounts } = await import('../apps/identity/src/seed.ts');
-  const { systemClock } = await import('../apps/identity/src/lib/clock.ts');
-  const { CredentialCipher } = await import('../apps/identity/src/credentials/cipher.ts');
-  const { CredentialStore } = await import('../apps/identity/src/credentials/store.ts');
-  const { JourneyStore } = await import('../apps/identity/src/journeys/store.ts');
-  const { PushStore } = await import('../apps/identity/src/factors/push/store.ts');
-  const { Csrf } = await import('../apps/identity/src/plugins/security.ts');
-  const { cookieNames } = await import('../apps/identity/src/services/cookies.ts');
-  const { sha256 } = await import('../apps/identity/src/lib/crypto.ts');
+  const {
+    openDatabase,
+    migrate,
+    loadConfig,
+    PasswordHasher,
+    readDemoAccounts,
+    seedDemoAccounts,
+    systemClock,
+    CredentialCipher,
+    CredentialStore,
+    JourneyStore,
+    PushStore,
+    Csrf,
+    cookieNames,
+    sha256,
+  } = await import('@gatehouse/identity');
 
   const databaseUrl = args['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/gh_bench_push';
   const admin = new URL(databaseUrl);

@@ -23,11 +23,10 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { CredentialCipher, CredentialStore } from '@gatehouse/identity';
 import { verify } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { CredentialCipher } from '../apps/identity/src/credentials/cipher.ts';
-import { CredentialStore } from '../apps/identity/src/credentials/store.ts';
 import { waitFor } from './wait-for.ts';
 
 const { values: args, positionals } = parseArgs({
@@ -73,7 +72,7 @@ async function bare(listenPort: number) {
   const app = Fastify();
   app.get('/health', async () => ({ status: 'ok' }));
   if (process.env.BENCH_DATABASE_URL) {
-    const { openDatabase } = await import('../apps/identity/src/db/database.ts');
+    const { openDatabase } = await import('@gatehouse/identity');
     const db = await openDatabase({ kind: 'postgres', url: process.env.BENCH_DATABASE_URL });
     app.get('/one-query', async () => {
       const { rows } = await sql<{ one: number }>`select 1 as one`.execute(db);
@@ -263,12 +262,15 @@ let signInConnections = 4 * cores;
 // --- orchestration ---------------------------------------------------------------------------------
 
 async function main() {
-  const { openDatabase } = await import('../apps/identity/src/db/database.ts');
-  const { migrate } = await import('../apps/identity/src/db/migrations.ts');
-  const { loadConfig } = await import('../apps/identity/src/config.ts');
-  const { PasswordHasher } = await import('../apps/identity/src/lib/passwords.ts');
-  const { readDemoAccounts, seedDemoAccounts } = await import('../apps/identity/src/seed.ts');
-  const { systemClock } = await import('../apps/identity/src/lib/clock.ts');
+  const {
+    openDatabase,
+    migrate,
+    loadConfig,
+    PasswordHasher,
+    readDemoAccounts,
+    seedDemoAccounts,
+    systemClock,
+  } = await import('@gatehouse/identity');
 
   const databaseUrl = args['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/gh_bench';
   // The bench database: created when missing (from the server's default database).

@@ -1,8 +1,7 @@
+import { codeAt, readDemoStaff, timeStep } from '@gatehouse/identity';
 import { Secret } from 'otpauth';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readDemoStaff } from '../apps/identity/src/console/staff.ts';
-import { codeAt, timeStep } from '../apps/identity/src/factors/app-codes.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 

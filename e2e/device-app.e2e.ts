@@ -1,13 +1,13 @@
 import { webcrypto } from 'node:crypto';
-import type { BrowserContext, Page, Route } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   deviceProofMessage,
   fromBase64url,
   jwkThumbprint,
   type P256PublicKey,
   pushAnswerMessage,
-} from '../packages/contract/src/client.ts';
+} from '@gatehouse/contract/client';
+import type { BrowserContext, Page, Route } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 

@@ -55,7 +55,11 @@ let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  await build({ configFile: join(root, 'packages/ui/vite.gallery.config.ts'), logLevel: 'warn' });
+  await build({
+    configFile: join(root, 'packages/ui/vite.gallery.config.ts'),
+    configLoader: 'runner',
+    logLevel: 'warn',
+  });
   server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
       /^(\.\.[/\\])+/,

@@ -99,3 +99,65 @@ describe.each(workspaces)('workspace %s', (workspace) => {
     expect(unused.sort()).toEqual([]);
   });
 });
+
+/**
+ * Workspaces meet through their packages: a file reaches another workspace by the package name and
+ * one of its exports ('@gatehouse/identity', '@gatehouse/i18n/vite'), never by a relative path into
+ * its source, so a package's exports are its whole surface. The root's own configuration files
+ * (vitest.config.ts, vite.precompress.ts) follow the same rule.
+ */
+describe('boundaries between workspaces', () => {
+  /** Root files that are no workspace's and serve several: the build's precompression plugin. */
+  const sharedRootFiles = new Set(['vite.precompress.ts']);
+  const workspaceDirs = workspaces.map((w) => join(root, w));
+  const workspaceOf = (file: string) => workspaceDirs.find((dir) => file.startsWith(`${dir}/`)) ?? root;
+  const rootConfigs = readdirSync(root)
+    .filter((name) => source(name))
+    .map((name) => join(root, name));
+
+  test('no relative import crosses a workspace boundary', () => {
+    const checked = [...workspaceDirs.flatMap((dir) => files(dir, source)), ...rootConfigs];
+    expect(checked.length).toBeGreaterThan(300);
+    const crossings = checked.flatMap((file) =>
+      imports(file)
+        .filter((s) => s.startsWith('.'))
+        .filter((s) => {
+          const target = join(file, '..', s);
+          if (sharedRootFiles.has(relative(root, target))) return false;
+          const home = workspaceOf(file);
+          // A root config may read non-source files (demo data, index.html) but no workspace's code.
+          if (home === root) return workspaceDirs.some((dir) => target.startsWith(`${dir}/`));
+          return !target.startsWith(`${home}/`);
+        })
+        .map((s) => `${relative(root, file)} imports ${s}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  test.each(workspaces)('every export path of %s exists', (workspace) => {
+    const pkg = JSON.parse(readFileSync(join(root, workspace, 'package.json'), 'utf8')) as {
+      exports?: unknown;
+      main?: string;
+    };
+    const targets: string[] = [];
+    const walk = (entry: unknown) => {
+      if (typeof entry === 'string') targets.push(entry);
+      else if (entry && typeof entry === 'object') for (const value of Object.values(entry)) walk(value);
+    };
+    walk(pkg.exports);
+    if (pkg.main) targets.push(pkg.main);
+    const missing = targets.filter((target) => {
+      try {
+        // A subpath pattern ('./messages/*.json') names a folder that must hold such files.
+        if (target.includes('*')) {
+          const [folder, suffix] = target.split('*') as [string, string];
+          return !readdirSync(join(root, workspace, folder)).some((name) => name.endsWith(suffix));
+        }
+        return !statSync(join(root, workspace, target)).isFile();
+      } catch {
+        return true;
+      }
+    });
+    expect(missing).toEqual([]);
+  });
+});

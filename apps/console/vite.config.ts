@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { catalogs } from '../../packages/i18n/src/vite.ts';
 import { precompressPlugin } from '../../vite.precompress.ts';
 
 /** The representative console, served by the identity service at /console/ (apps/identity/src/plugins/static.ts). */

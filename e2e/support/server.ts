@@ -1,13 +1,11 @@
 import { Writable } from 'node:stream';
+import { buildApp, type Context, loadConfig, TestClock } from '@gatehouse/identity';
 import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../apps/identity/src/app.ts';
-import { loadConfig } from '../../apps/identity/src/config.ts';
-import type { Context } from '../../apps/identity/src/context.ts';
-import { openDatabase } from '../../apps/identity/src/db/database.ts';
-import { TestClock } from '../../apps/identity/src/lib/clock.ts';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './browser.ts';
+import { serverEnv } from './env.ts';
+import { openSeededCopy } from './seeded-database.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -19,17 +17,12 @@ export type RunningServer = {
 };
 
 /**
- * The whole product on a free port: the identity service serving the built apps, with a fresh
- * in-memory PGlite database seeded with the demo accounts, and every log line kept for checks.
+ * The whole product on a free port: the identity service serving the built apps, with its own
+ * in-memory PGlite database, a copy of the run's migrated and seeded one (global-setup.ts), and
+ * every log line kept for checks.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const config = loadConfig({
-    NODE_ENV: 'development',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    ...env,
-  });
+  const config = loadConfig(serverEnv(env));
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -38,7 +31,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
   });
   const clock = new TestClock();
-  const db = await openDatabase({ kind: 'pglite', dir: null });
+  const db = await openSeededCopy(inject('seededDatabase'));
   const { app, ctx } = await buildApp({ config, db, clock, logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

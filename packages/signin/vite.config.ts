@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompressPlugin } from '../../vite.precompress.ts';
-import { catalogs } from '../i18n/src/vite.ts';
 
 /**
  * The widget bundle for plain pages: dist/signin.js (an ES module exporting mount), its

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { catalogs } from '../i18n/src/vite.ts';
 
 const root = fileURLToPath(new URL('./gallery', import.meta.url));
 

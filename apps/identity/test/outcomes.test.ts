@@ -3,7 +3,6 @@ import {
   type AnyCallName,
   API_BASE,
   allOutcomeTables,
-  type CallName,
   type Codes,
   type OutcomeTable,
   outcomeDoc,
@@ -14,8 +13,6 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
-import { statusTables } from '../../../packages/signin/src/api/status-tables.ts';
-import { passwordUpdate400, updateBlocked, updateSuccess } from '../../portal/src/pages/reset/statusTable.ts';
 import { API_DOC, generateApiDoc } from '../src/lib/api-doc.ts';
 import { ApiError, answer, failure } from '../src/lib/http.ts';
 import { defineRoute } from '../src/lib/route.ts';
@@ -68,52 +65,7 @@ const specCalls: Array<[string, string]> = [
   ['POST', paths.passwordEnrollment],
 ];
 
-/** Every code each client maps, by the call of the outcome tables it belongs to. */
-const clientMappings: Array<[string, CallName, number[]]> = [
-  ...Object.entries(statusTables).map(
-    ([call, table]) =>
-      ['widget', call as CallName, Object.keys(table).map(Number)] as [string, CallName, number[]],
-  ),
-  // The portal's reset screen: the 400 texts, the success and the support statuses of the update.
-  ['portal', 'passwordEnrollmentPut', Object.keys(passwordUpdate400).map(Number)],
-  ['portal', 'passwordEnrollmentPost', Object.keys(passwordUpdate400).map(Number)],
-  ['portal', 'passwordEnrollmentPut', [...updateSuccess, ...updateBlocked]],
-  ['portal', 'passwordEnrollmentPost', [...updateSuccess, ...updateBlocked]],
-];
-
 describe('outcome tables against the clients', () => {
-  test('every code a client table maps is in the server table of that call', () => {
-    let checked = 0;
-    for (const [client, call, codes] of clientMappings) {
-      const table = outcomesOf(outcomeTables[call]);
-      for (const code of codes) {
-        const entry = table[code];
-        expect(
-          entry,
-          `${client} maps ${code} for ${call}, which its outcome table does not hold`,
-        ).toBeDefined();
-        // A code the server does not send is there only because a spec gives it the call: the
-        // table marks it and says why, and the server may not answer it (the check below).
-        if (entry?.unsent) expect(outcomeDoc(call, code), `${call} ${code}`).toMatch(/^Not sent/);
-        checked++;
-      }
-    }
-    expect(checked).toBeGreaterThan(80);
-  });
-
-  test('the widget reads its actions from the tables: the code of a client table maps where the server table says', () => {
-    // A spot check of the spec lines (the widget's own tests hold every line of widget spec §4).
-    expect(statusTables.passwordAuthentication[Status.FORBIDDEN]).toEqual({
-      kind: 'ERROR',
-      message: 'error.incorrectCredentials',
-    });
-    expect(statusTables.otpSendSms[Status.LIMIT_REACHED]).toEqual({
-      kind: 'REDIRECT',
-      to: '/authenticator/rep',
-      state: { reason: 'limit' },
-    });
-  });
-
   test('a code the server does not send has a client action and a reason; every code has a description', () => {
     for (const [call, table] of tables) {
       for (const [code, entry] of Object.entries(table.codes as Codes)) {

@@ -63,7 +63,21 @@ export async function migrate(db: Kysely<unknown>): Promise<string[]> {
   const current = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   const schema = current.rows[0]?.schema ?? undefined;
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    // Kysely's introspection reads the tables of every schema; a table another client drops while
+    // it reads (another application, a parallel test run) fails it with 42P01 naming that table.
+    // Nothing of ours was written then: the lock and the migrations come after it. Read again.
+    if (attempt < 5 && droppedUnderIntrospection(error, schema)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** An undefined-table error about a table outside our schema: another client's drop, not ours. */
+function droppedUnderIntrospection(error: unknown, schema: string | undefined): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (e?.code !== '42P01' || typeof e.message !== 'string') return false;
+  const named = /relation "([^".]+)\./.exec(e.message)?.[1];
+  return named !== undefined && named !== schema;
 }

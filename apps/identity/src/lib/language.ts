@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { type ServerMessageKey, serverMessages } from '@gatehouse/contract';
+import type { mail, phone } from '@gatehouse/contract/messages/en.json';
 import { acceptedLanguages, defaultLanguage, isLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
 import { compileCatalogs } from '@gatehouse/i18n/node';
 import type { FastifyRequest } from 'fastify';
-import type { mail, phone } from '../../../../packages/contract/messages/en.json';
 
 /**
  * The service's texts in every shipped language (packages/contract/messages, compiled once at
