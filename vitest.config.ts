@@ -16,6 +16,8 @@ export default defineConfig({
   plugins: [catalogs(), react()],
   test: {
     maxWorkers: Math.max(2, availableParallelism()),
+    // The default report, then where the time went (each project, the ten slowest files).
+    reporters: ['default', './test/timing-reporter.ts'],
     // A test that asserts nothing fails: it proves nothing.
     expect: { requireAssertions: true },
     projects: [

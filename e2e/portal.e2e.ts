@@ -504,7 +504,18 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await trigger.click();
     const popover = page.getByRole('dialog', { name: 'Forgot Username?' });
     await popover.waitFor();
-    await page.waitForTimeout(200);
+    // Measured once it has come to rest: its opening animation over, placed two frames running.
+    await popover.evaluate(async (el) => {
+      await Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined)));
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      let last = '';
+      for (;;) {
+        await frame();
+        const box = JSON.stringify(el.getBoundingClientRect());
+        if (box === last) return;
+        last = box;
+      }
+    });
     for (const part of [
       popover.getByText('Forgot Username?', { exact: true }),
       popover.getByRole('button', { name: 'Close' }),

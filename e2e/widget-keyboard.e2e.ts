@@ -87,6 +87,12 @@ describe('the sign-in widget by keyboard: announcements, titles, focus, layout',
   }
 
   const focusIsOnBody = () => page.evaluate(() => document.activeElement === document.body);
+  /** Waits until focus is on the heading of that name (the spec's 400 ms arrival focus, or a return). */
+  const headingFocused = (name: string) =>
+    page.waitForFunction((text) => {
+      const active = document.activeElement;
+      return !!active && /^H[1-6]$/.test(active.tagName) && active.textContent === text;
+    }, name);
 
   async function latestCode(to: string): Promise<string> {
     const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
@@ -169,7 +175,7 @@ describe('the sign-in widget by keyboard: announcements, titles, focus, layout',
     await page.getByLabel('Password', { exact: true }).fill(otpOnly.password);
     await page.getByLabel('Password', { exact: true }).press('Enter');
     await heading('Verify your identity').waitFor();
-    await page.waitForTimeout(450);
+    await headingFocused('Verify your identity');
     await tabTo('Get the code another way');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Email me the code' }).waitFor();
@@ -179,7 +185,7 @@ describe('the sign-in widget by keyboard: announcements, titles, focus, layout',
     await tabTo('Back');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Email me the code' }).waitFor();
-    await page.waitForTimeout(100);
+    await headingFocused('Verify your identity');
     expect(await focusIsOnBody()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Verify your identity');
 
@@ -193,11 +199,11 @@ describe('the sign-in widget by keyboard: announcements, titles, focus, layout',
 
     await page.goto(`${env.server.origin}/widget/embed.html?journey=STEPUP`);
     await heading('Verify your identity').waitFor();
-    await page.waitForTimeout(450);
+    await headingFocused('Verify your identity');
     await tabTo("Can't receive the code?");
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Continue' }).waitFor();
-    await page.waitForTimeout(450);
+    await headingFocused('Verify your identity');
     expect(await focusIsOnBody()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Verify your identity');
@@ -212,7 +218,7 @@ describe('the sign-in widget by keyboard: announcements, titles, focus, layout',
     await page.getByText('Your session has ended. Please sign in again.').waitFor();
     await page.waitForFunction((t) => document.title === `401 Unauthorized – ${t}`, hostTitle);
     await expectNoAxeViolations(page, '401 Unauthorized');
-    await page.waitForTimeout(450);
+    await headingFocused('401 Unauthorized');
     await tabTo('Sign in again');
     await page.keyboard.press('Enter');
     await page.getByText('Cancelled.').waitFor();

@@ -21,7 +21,32 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
 }
 
-/** Runs axe (WCAG 2.0-2.2 A and AA rules) on the page and fails with the violations listed. */
+/**
+ * The screen states this file has scanned already: the page's markup with the viewport and the
+ * media features axe's results depend on. A module of its own per test file (vitest isolates files),
+ * so each file scans each state once, however many tests pass through it.
+ */
+const scanned = new Set<string>();
+
+/** What makes two moments the same screen state for axe. */
+function screenState(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const media = [
+      '(forced-colors: active)',
+      '(prefers-color-scheme: dark)',
+      '(prefers-reduced-motion: reduce)',
+    ]
+      .map((query) => `${query}=${matchMedia(query).matches}`)
+      .join(' ');
+    return `${location.href} ${innerWidth}x${innerHeight} ${media} ${document.title}\n${document.documentElement.outerHTML}`;
+  });
+}
+
+/**
+ * Runs axe (WCAG 2.0-2.2 A and AA rules and best practice) on the page and fails with the
+ * violations listed; a state this file has already scanned (the same markup, viewport and media) is
+ * not scanned again, since axe would find the same.
+ */
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
   // Let fades and slides settle: a half-faded dialog would fail colour contrast for the wrong reason.
   // Spinners run forever, so only finite animations are awaited.
@@ -33,6 +58,11 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
         .map((a) => a.finished.catch(() => undefined)),
     ).then(() => undefined),
   );
+  const state = await screenState(page);
+  if (scanned.has(state)) {
+    expect(scanned.has(state), `${screen}: this state was scanned already`).toBe(true);
+    return;
+  }
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
@@ -40,4 +70,5 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
     (v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   );
   expect(summary, `axe violations on ${screen}`).toEqual([]);
+  scanned.add(state);
 }

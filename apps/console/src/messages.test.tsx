@@ -119,6 +119,7 @@ describe('the console starts in the browser’s language', () => {
     const observer = new MutationObserver(() => shown.push(element.textContent ?? ''));
     observer.observe(element, { childList: true, subtree: true, characterData: true });
     const started = app.start(element, ['es-MX', 'en-US']);
+    // wait: gives the app 50 ms in which it could (wrongly) render before its texts arrive; an absence is only seen over time
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(element.innerHTML).toBe('');
     expect(requests).toEqual([]);

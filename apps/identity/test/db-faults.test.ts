@@ -197,6 +197,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
     await other.get(api(paths.health)); // the CSRF cookie, before the fault
     proxy.reset();
     // The pool's idle connections see the reset: before the fix, pg's 'error' event ended the process.
+    // wait: the idle connections see the reset in their own time and nothing signals it; the check is that nothing escaped meanwhile
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(escaped).toEqual([]);
 
@@ -270,6 +271,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
       admin,
     );
     expect(ended.rows.length).toBeGreaterThan(0);
+    // wait: the terminated connections fail in their own time and nothing signals it; the check is that nothing escaped meanwhile
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(escaped).toEqual([]);
     // The pool dropped the dead connections: the journey runs on new ones.

@@ -724,6 +724,7 @@ describe('the device stream and the push webhook', () => {
     });
     expect(dropped).toBe(true);
     for (let i = 0; i < 50 && !logs.some((l) => l.includes('device: stream closed')); i++) {
+      // wait: polls the log for the stream's close (what the service reports), 20 ms apart
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(logs.some((l) => l.includes('device: stream closed'))).toBe(true);

@@ -14,7 +14,6 @@ import {
   code,
   createAccount,
   expectFailureEnvelope,
-  json,
   registeredRoutes,
   targets,
   useHarness,
@@ -197,8 +196,8 @@ describe.each(targets)('hostile input ($name)', (target) => {
         url: api(paths.sessionLogin),
         headers: { cookie: `${name}=${encodeURIComponent(nul)}` },
       });
-      expect(r.statusCode).toBeLessThan(500);
-      expect(json(r).responseBaseInfo.status.code).toBeGreaterThan(0);
+      // No session can be found by such a value: the answer of a browser with no session.
+      expectFailureEnvelope(r, 401, 4401);
     }
     // The account is still usable, and no log line carries the parameter or a stack.
     expect(code(await client.signInPassword('nuluser01', PASSWORD))).toBe(1200);

@@ -400,6 +400,7 @@ describe('the PGlite transaction trap (docs/decisions/003)', () => {
       const outside = db.transaction().execute(async (tx) => {
         inside = true;
         await tx.selectFrom('accounts').select('id').execute();
+        // wait: holds the transaction open for 50 ms, so that the other caller has to queue behind it
         await new Promise((resolve) => setTimeout(resolve, 50));
       });
       const other = db.selectFrom('accounts').select('id').execute();

@@ -91,7 +91,13 @@ describe.each(targets)('operations ($name)', (target) => {
   test('shutting down: a request still arriving on an open connection gets the 503 envelope', async () => {
     const { app } = await h.start();
     // A slow call keeps the connection busy while the shutdown starts (added for this test only).
+    let entered: () => void = () => {};
+    const inSlowCall = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     app.get('/api/test/slow', async () => {
+      entered();
+      // wait: the slow call itself, the scenario's busy connection (300 ms of work)
       await new Promise((resolve) => setTimeout(resolve, 300));
       return { status: 'ok' };
     });
@@ -104,11 +110,12 @@ describe.each(targets)('operations ($name)', (target) => {
     });
     await once(socket, 'connect');
     socket.write('GET /api/test/slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inSlowCall;
     // The shutdown starts while the slow call holds the connection; the next request on it is shed.
     const closed = app.close();
     socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
     for (let i = 0; i < 100 && (received.match(/HTTP\/1\.1 /g) ?? []).length < 2; i++) {
+      // wait: polls for the second answer on the socket (what the client observes), 20 ms apart
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     socket.destroy();

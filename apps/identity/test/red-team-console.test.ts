@@ -134,7 +134,7 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     ctx.audit.withDb = proto.withDb.bind(ctx.audit);
   }
 
-  test('finding 1: no temporary security code is issued without its audit row', async () => {
+  test('no temporary security code is issued without its audit row', async () => {
     const { app, ctx } = await h.start();
     const rita = await addStaff(ctx, 'rita.rep', 'representative');
     const customer = await createAccount(ctx, { username: 'customer01', password: PASSWORD });
@@ -151,7 +151,7 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     expect(codes).toEqual([]);
   });
 
-  test('finding 1: a code issued before survives a failed re-issue (the old one is not revoked unaudited)', async () => {
+  test('a code issued before survives a failed re-issue (the old one is not revoked unaudited)', async () => {
     const { app, ctx } = await h.start();
     const rita = await addStaff(ctx, 'rita.rep', 'representative');
     const customer = await createAccount(ctx, { username: 'customer01', password: PASSWORD });
@@ -173,7 +173,7 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     expect(live.map((r) => r.id)).toEqual([first.id]);
   });
 
-  test('finding 1: no block is lifted without its audit row', async () => {
+  test('no block is lifted without its audit row', async () => {
     const { app, ctx } = await h.start();
     const rita = await addStaff(ctx, 'rita.rep', 'representative');
     const blocked = await createAccount(ctx, {
@@ -202,7 +202,7 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     expect(audited).toHaveLength(1);
   });
 
-  test('finding 2: a representative whose own customer account changed its username still cannot act on it', async () => {
+  test('a representative whose own customer account changed its username still cannot act on it', async () => {
     const { app, ctx } = await h.start();
     const rita = await addStaff(ctx, 'rita.rep', 'representative', 'ritacust1');
     await createAccount(ctx, { username: 'ritacust1', password: PASSWORD, status: 'active' });
@@ -225,7 +225,7 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     expectFailureEnvelope(await other.issue('ritacust22'), 200, 1403);
   });
 
-  test('finding 3: a required password reset never stands while the customer stays signed in', async () => {
+  test('a required password reset never stands while the customer stays signed in', async () => {
     const { app, ctx } = await h.start();
     const rita = await addStaff(ctx, 'rita.rep', 'representative');
     const account = await createAccount(ctx, { username: 'customer01', password: PASSWORD });
@@ -260,7 +260,7 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     expect(alive).toEqual([]);
   });
 
-  test('finding 4: wrong passwords answer alike for a staff name and an unknown one (no enumeration)', async () => {
+  test('wrong passwords answer alike for a staff name and an unknown one (no enumeration)', async () => {
     const { app, ctx } = await h.start();
     await addStaff(ctx, 'rita.rep', 'representative');
     const answers = async (name: string) => {

@@ -179,7 +179,7 @@ describe.each(targets)('red team: the security page ($name)', (target) => {
         .execute()
     ).filter((m) => m.text.includes('A change was made to your security settings'));
 
-  test('finding 1: the pending secret is wiped once the enrollment is confirmed or exhausted', async () => {
+  test('the pending secret is wiped once the enrollment is confirmed or exhausted', async () => {
     const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '1000' });
     const { secret } = await account(ctx, 'rtwipe001');
     const browser = await signIn(app, 'rtwipe001', secret);
@@ -222,7 +222,7 @@ describe.each(targets)('red team: the security page ($name)', (target) => {
     expect(await pendingRow(late.enrollmentId)).toEqual({ secret: null, secret_key_id: null, outcome: null });
   });
 
-  test('finding 2: control and bidi characters in an authenticator name are a 400', async () => {
+  test('control and bidi characters in an authenticator name are a 400', async () => {
     const { app, ctx } = await h.start();
     const { secret } = await account(ctx, 'rtname001');
     const browser = await signIn(app, 'rtname001', secret);
@@ -241,7 +241,7 @@ describe.each(targets)('red team: the security page ($name)', (target) => {
     expect(ok.authenticator.name).toBe('Téléphone de Zoë 📱');
   });
 
-  test('finding 3: a database fault on the audit row of a change leaves nothing half-written (503, no credential, no notice)', async () => {
+  test('a database fault on the audit row of a change leaves nothing half-written (503, no credential, no notice)', async () => {
     const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '1000' });
     const { account: row, secret, app: firstApp } = await account(ctx, 'rtfault01');
     const browser = await signIn(app, 'rtfault01', secret);
@@ -277,7 +277,7 @@ describe.each(targets)('red team: the security page ($name)', (target) => {
     expect(await notices('rtfault01@example.com')).toHaveLength(1);
   });
 
-  test('finding 4: ending every other session audits in its own transaction; nothing ended or revoked sends no notice', async () => {
+  test('ending every other session audits in its own transaction; nothing ended or revoked sends no notice', async () => {
     const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '1000' });
     const { account: row, secret } = await account(ctx, 'rtends01');
     const browser = await signIn(app, 'rtends01', secret);

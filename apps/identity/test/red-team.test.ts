@@ -139,6 +139,7 @@ describe.each(targets)('red team: bursts against the try counts ($name)', (targe
     const locked = async () =>
       (await ctx.db.selectFrom('accounts').select('status').executeTakeFirstOrThrow()).status === 'locked';
     for (let waited = 0; !(await locked()) && waited < 200; waited++) {
+      // wait: polls the account row until the burst has locked it (what the database shows), 25 ms apart
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     const rest = Array.from({ length: 10 }, (_, i) => attempt(20 + i));

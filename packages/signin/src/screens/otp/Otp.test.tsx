@@ -198,7 +198,10 @@ describe('one-time code screens (issue 9)', () => {
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
     const user = userEvent.setup();
     await heading('Verify your identity');
-    await new Promise((r) => setTimeout(r, 450));
+    // The arrival focus (400 ms) has happened, so it cannot be what puts focus on the heading below.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Verify your identity' })),
+    );
     await user.click(screen.getByRole('button', { name: 'Get the code another way' }));
     await screen.findByText('This is the email address we have on file for you.');
     await waitFor(() =>
@@ -245,8 +248,10 @@ describe('one-time code screens (issue 9)', () => {
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
     const user = userEvent.setup();
     await heading('Verify your identity');
-    // Past the arrival focus (400 ms), so that it cannot be what puts focus on the heading.
-    await new Promise((r) => setTimeout(r, 450));
+    // The arrival focus (400 ms) has happened, so it cannot be what puts focus on the heading below.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Verify your identity' })),
+    );
     await user.click(screen.getByRole('button', { name: 'Get the code another way' }));
     await user.click(await screen.findByRole('button', { name: 'Get the code another way' }));
     const back = await screen.findByRole('button', { name: 'Back' });
