@@ -28,7 +28,9 @@ export default class TimingReporter implements Reporter {
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const fileTime = (m: TestModule) => {
       const d = m.diagnostic();
-      return d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
+      return (
+        d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration
+      );
     };
     const byProject = new Map<string, TestModule[]>();
     for (const m of modules) byProject.set(m.project.name, [...(byProject.get(m.project.name) ?? []), m]);
