@@ -173,14 +173,22 @@ describe('the portal in Spanish', () => {
       width: document.documentElement.clientWidth,
     }));
     expect(scroll).toBeLessThanOrEqual(width);
-    // Tab order: the skip button, then the switch's two buttons, each in its own language.
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
+    // Tab order: the skip button, then the switch's two buttons, each in its own language. The
+    // widget's heading takes focus 400 ms after it appears when nothing else has it: wait for that,
+    // then start from the skip button, so the order is read from there and not from wherever the
+    // arrival focus happened to leave it.
+    await page.waitForFunction(
+      (name) => document.activeElement?.textContent === name,
+      'Inicie sesión en su cuenta',
+    );
+    await page.getByRole('button', { name: 'Ir al contenido principal' }).focus();
     const focused = () =>
       page.evaluate(() => ({
         text: document.activeElement?.textContent,
         lang: document.activeElement?.getAttribute('lang'),
       }));
+    expect(await focused()).toEqual({ text: 'Ir al contenido principal', lang: null });
+    await page.keyboard.press('Tab');
     expect(await focused()).toEqual({ text: 'English', lang: 'en' });
     await page.keyboard.press('Tab');
     expect(await focused()).toEqual({ text: 'Español', lang: 'es' });

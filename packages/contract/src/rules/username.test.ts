@@ -57,7 +57,7 @@ describe('username rules (widget spec §5)', () => {
         (u, p) => {
           const rules = checkUsername(u, p);
           const allMet = Object.values(rules).every(Boolean);
-          return allMet === (usernameStatus(u, p) === 1200);
+          expect(usernameStatus(u, p) === 1200, JSON.stringify([u, p])).toBe(allMet);
         },
       ),
     );

@@ -10,6 +10,7 @@ import {
   renderWidget,
   stepUpAnswers,
 } from '../../test/fake-server.tsx';
+import { heading } from '../../test/heading.ts';
 
 // These journeys type and wait on several screens: slow on a shared machine.
 vi.setConfig({ testTimeout: 15_000 });
@@ -36,7 +37,6 @@ const credentials: Answer = {
   }),
 };
 
-const heading = (name: string) => screen.findByRole('heading', { name }, { timeout: 3000 });
 const field = (name: RegExp | string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
 
 /** A step-up widget whose authenticator list starts with the given type. */

@@ -13,6 +13,7 @@ import {
   renderWidget,
   stepUpAnswers,
 } from '../../test/fake-server.tsx';
+import { heading } from '../../test/heading.ts';
 
 // These journeys type and wait on several screens: slow on a shared machine.
 vi.setConfig({ testTimeout: 15_000 });
@@ -20,7 +21,6 @@ vi.setConfig({ testTimeout: 15_000 });
 const both = { phone: [phone('0143')], email: [email('1')] };
 const allOtp = [{ type: 'OTP-SMS' }, { type: 'OTP-VOICE' }, { type: 'OTP-EMAIL' }] as const;
 const sent = { body: envelope(1200, 'Success') };
-const heading = (name: string) => screen.findByRole('heading', { name }, { timeout: 3000 });
 
 describe('one-time code screens (issue 9)', () => {
   beforeEach(() => {

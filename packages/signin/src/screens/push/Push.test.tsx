@@ -10,6 +10,7 @@ import {
   renderWidget,
   stepUpAnswers,
 } from '../../test/fake-server.tsx';
+import { heading } from '../../test/heading.ts';
 
 vi.setConfig({ testTimeout: 15_000 });
 
@@ -32,7 +33,6 @@ const failed = "We couldn't confirm your identity. Please try again.";
 const expired = 'Too much time has passed. Please try again.';
 const limit = 'Please try another method to verify your identity.';
 
-const heading = (name: string) => screen.findByRole('heading', { name }, { timeout: 3000 });
 const live = () => document.querySelector('[data-push-live]') as HTMLElement;
 /** Lets time pass on the fake clock, running what it makes due (polls, focus, expiry). */
 const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
