@@ -356,8 +356,9 @@ describe('red team: push and device calls on a closed database (PGlite)', () => 
       const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
       await device.enrol(ctx, account.id);
       const browser = await atFactor(app, 'pushuser01');
-      const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
-        .successData!;
+      const sent = json<{ id: string; number?: string }>(
+        await browser.post(api(paths.pushAuthentication), pushSendBody),
+      ).successData!;
       const phone = new DeviceApp(app, device);
       await phone.client.get(api(paths.health));
       const answerBody = await device.answerBody(sent.id, 'APPROVE', sent.number);
