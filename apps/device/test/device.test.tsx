@@ -147,7 +147,9 @@ describe('requests', () => {
     const yes = within(request).getByRole('button', { name: "Yes, it's me" });
     expect(yes.getAttribute('aria-disabled')).toBe('true');
     await userEvent.click(yes);
-    const error = await within(request).findByText(/Enter the 2-digit number shown where you are signing in\./);
+    const error = await within(request).findByText(
+      /Enter the 2-digit number shown where you are signing in\./,
+    );
     expect(field.getAttribute('aria-describedby')).toContain(error.closest('[id]')!.id);
     expect(document.activeElement).toBe(field);
     expect(server.calls('/device/pushes/answer')).toHaveLength(0);
@@ -173,7 +175,10 @@ describe('requests', () => {
     });
     await server.know(key.publicKey);
     renderApp(store);
-    await userEvent.type(await screen.findByRole('textbox', { name: /Number shown on the sign-in screen/ }), '88');
+    await userEvent.type(
+      await screen.findByRole('textbox', { name: /Number shown on the sign-in screen/ }),
+      '88',
+    );
     await userEvent.click(screen.getByRole('button', { name: "Yes, it's me" }));
     expect(
       await screen.findByText('The number did not match, so the request for pushuser1 was stopped.'),

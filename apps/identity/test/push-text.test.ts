@@ -162,8 +162,8 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
     expect(columns.rows).toEqual([]);
   });
 
-  test('number matching is on by default: the sign-in screen gets a 2-digit number, kept with the push, and the device is never told it', async () => {
-    const { app, phone } = await start();
+  test('number matching is on by default: the sign-in screen gets a 2-digit number, kept with the push; the device is never told it, and the number typed there signs in', async () => {
+    const { app, account, device, phone } = await start();
     const browser = await atFactor(app, 'pushtext01');
     const sent = sentOf(await sendPush(browser));
     expect(sent.number).toMatch(/^[1-9]\d$/);
@@ -177,6 +177,16 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
     expect(card.numberMatching).toBe(true);
     // No number and no choices that hold it: a blind approver has nothing to pick from.
     expect(Object.keys(card).filter((k) => /number/i.test(k))).toEqual(['numberMatching']);
+
+    // The approval stays signed by the device key, over the number: a signature made for another
+    // number does not carry this one.
+    const signedForOther = await device.answerBody(sent.id, 'APPROVE', otherThan(sent.number!));
+    const forged = { ...signedForOther, number: sent.number };
+    expect(code(await phone.client.post(api(paths.devicePushAnswer), forged))).toBe(1403);
+    expect(code(await phone.answer(sent.id, 'APPROVE', sent.number))).toBe(1200);
+    expect(statusOf(await pollPush(browser, sent.id))).toBe('COMPLETED_SUCCESSFUL');
+    expect(code(await browser.session())).toBe(1200);
+    expect(await auditOf(account.id)).toEqual(expect.arrayContaining(['push-approved:success']));
   });
 
   test('a blind approver fails: an approval with a wrong number, or none, ends the push, is audited, and the sign-in is not completed', async () => {
@@ -212,6 +222,7 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
     const { app, account, device } = await start();
     const browser = await atFactor(app, 'pushtext01');
     const sent = sentOf(await sendPush(browser));
+    expect(sent.number).toMatch(/^[1-9]\d$/);
     const wrong = Array.from({ length: 90 }, (_, i) => String(i + 10)).filter((n) => n !== sent.number);
     const bodies = await Promise.all([
       ...wrong.map((n) => device.answerBody(sent.id, 'APPROVE', n)),
@@ -241,20 +252,6 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
     expect(audit.filter((e) => e.startsWith('push-wrong-number'))).toEqual(['push-wrong-number:failure']);
   });
 
-  test('the typed number signs in, signed by the device key over it', async () => {
-    const { app, account, device, phone } = await start();
-    const browser = await atFactor(app, 'pushtext01');
-    const sent = sentOf(await sendPush(browser));
-    // The signature covers the number: one signed for another number does not carry this one.
-    const signedForOther = await device.answerBody(sent.id, 'APPROVE', otherThan(sent.number!));
-    const forged = { ...signedForOther, number: sent.number };
-    expect(code(await phone.client.post(api(paths.devicePushAnswer), forged))).toBe(1403);
-    expect(code(await phone.answer(sent.id, 'APPROVE', sent.number))).toBe(1200);
-    expect(statusOf(await pollPush(browser, sent.id))).toBe('COMPLETED_SUCCESSFUL');
-    expect(code(await browser.session())).toBe(1200);
-    expect(await auditOf(account.id)).toEqual(expect.arrayContaining(['push-approved:success']));
-  });
-
   test('PUSH_NUMBER_MATCHING=false: no number is shown or asked for', async () => {
     const { app, phone } = await start({ PUSH_NUMBER_MATCHING: 'false' });
     const browser = await atFactor(app, 'pushtext01');
@@ -265,4 +262,3 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
     expect(statusOf(await pollPush(browser, sent.id))).toBe('COMPLETED_SUCCESSFUL');
   });
 });
-

@@ -285,7 +285,12 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     const page = new Client(app);
     await page.get(api(paths.health));
     expect(
-      code(await page.post(api(paths.devicePushAnswer), await device.answerBody(sent.id, 'APPROVE', sent.number))),
+      code(
+        await page.post(
+          api(paths.devicePushAnswer),
+          await device.answerBody(sent.id, 'APPROVE', sent.number),
+        ),
+      ),
     ).toBe(1200);
     const polls = await Promise.all(
       Array.from({ length: 12 }, () =>

@@ -163,7 +163,9 @@ describe('push screen (widget spec §2, §4 "Push states"; issue 11)', () => {
     await heading(sentHeading);
     const number = screen.getByText('42');
     expect(number.tagName).toBe('STRONG');
-    expect(number.closest('p')!.textContent).toBe('Type 42 in the notification before you tap "Yes, it\'s me."');
+    expect(number.closest('p')!.textContent).toBe(
+      'Type 42 in the notification before you tap "Yes, it\'s me."',
+    );
     expect(live().textContent).toBe(
       `${sentHeading} ${sentText} Type 42 in the notification before you tap "Yes, it's me."`,
     );
