@@ -198,7 +198,6 @@ async function main() {
           content: {
             browserName: 'Chromium',
             osName: 'Linux',
-            time: new Date().toISOString(),
             host: 'bench.example',
             journey: 'LOGIN',
           },

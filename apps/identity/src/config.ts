@@ -111,7 +111,8 @@ const schema = z
     SMS_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     // Push approval and the device app (docs/decisions/022-push-and-device.md).
     PUSH_EXPIRY_SECONDS: int(10, 3600).default(120),
-    PUSH_NUMBER_MATCHING: bool.default(false),
+    // Number matching on by default: the customer types the sign-in screen's number (decision 032).
+    PUSH_NUMBER_MATCHING: bool.default(true),
     PUSH_FRAUD_LOCKS_ACCOUNT: bool.default(true),
     PUSH_STATUS_MAX: int(1, 10000).default(60),
     PUSH_STATUS_WINDOW_SECONDS: int(1, 3600).default(60),
