@@ -138,6 +138,7 @@ async function main() {
     SESSION_SECRET: secret,
     CREDENTIAL_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     PUBLIC_ORIGIN: publicOrigin,
+    CONSOLE_ORIGIN: 'https://console.bench.example',
     SMTP_URL: 'smtp://127.0.0.1:9',
     MAIL_FROM: 'Bench <bench@bank.example>',
     SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
@@ -198,7 +199,6 @@ async function main() {
           content: {
             browserName: 'Chromium',
             osName: 'Linux',
-            time: new Date().toISOString(),
             host: 'bench.example',
             journey: 'LOGIN',
           },

@@ -340,6 +340,7 @@ async function main() {
       SESSION_SECRET: randomBytes(24).toString('hex'),
       CREDENTIAL_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       PUBLIC_ORIGIN: 'https://bench.example',
+      CONSOLE_ORIGIN: 'https://console.bench.example',
       SMTP_URL: 'smtp://127.0.0.1:9',
       MAIL_FROM: 'Bench <bench@bank.example>',
       SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',

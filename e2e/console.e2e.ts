@@ -78,7 +78,7 @@ describe('representative console', () => {
   /** Console sign-in with the mouse: name and password, then the authenticator code. */
   async function staffSignIn(name: string, axe = false) {
     const page = await newPage();
-    await page.goto(`${env.server.origin}/console/`);
+    await page.goto(`${env.server.consoleOrigin}/console/`);
     await heading(page, 'Staff sign-in').waitFor();
     if (axe) await expectNoAxeViolations(page, 'console sign-in');
     await page.getByRole('textbox', { name: /Staff name/ }).fill(name);
@@ -104,7 +104,7 @@ describe('representative console', () => {
 
     // The console by keyboard alone: sign-in, authenticator code, find, verify, issue.
     const page = await newPage();
-    await page.goto(`${env.server.origin}/console/`);
+    await page.goto(`${env.server.consoleOrigin}/console/`);
     await heading(page, 'Staff sign-in').waitFor();
     await expectNoAxeViolations(page, 'console sign-in');
     expect(await page.title()).toBe('Staff sign-in - Gatehouse Console');
@@ -225,11 +225,33 @@ describe('representative console', () => {
     await expectNoAxeViolations(representative, 'console audit (representative)');
   }, 240_000);
 
+  it('a script on the customer origin cannot read the console: its API is not there and the console origin answers no CORS', async () => {
+    const staffPage = await staffSignIn('rita.rep');
+    const customer = await staffPage.context().newPage();
+    await customer.goto(`${env.server.origin}/#/login`);
+    await customer.getByRole('button', { name: 'Log in' }).waitFor();
+    const seen = await customer.evaluate(async (consoleOrigin) => {
+      const same = await fetch('/api/console/session', { credentials: 'include' });
+      let cross: string;
+      try {
+        const r = await fetch(`${consoleOrigin}/api/console/session`, { credentials: 'include' });
+        cross = `read ${r.status} ${r.headers.get('X-XSRF-TOKEN')}`;
+      } catch {
+        cross = 'blocked';
+      }
+      return { status: same.status, token: same.headers.get('X-XSRF-TOKEN'), cross };
+    }, env.server.consoleOrigin);
+    expect(seen).toEqual({ status: 404, token: null, cross: 'blocked' });
+    // The staff member's console, in the same browser, is still signed in.
+    await staffPage.reload();
+    await heading(staffPage, 'Find a customer').waitFor();
+  }, 120_000);
+
   it('a browser set to Spanish: sign-in, customer and audit trail in Spanish, lang="es", axe clean, and the service answers in Spanish', async () => {
     const context = await env.browser.newContext({ locale: 'es-ES' });
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${env.server.origin}/console/`);
+    await page.goto(`${env.server.consoleOrigin}/console/`);
     await heading(page, 'Acceso del personal').waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('es');
     expect(await page.title()).toBe('Acceso del personal - Consola de Gatehouse');

@@ -168,7 +168,7 @@ describe('the device app', () => {
     expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
   });
 
-  it('answers a push with number matching by keyboard alone; the answer verifies; axe, forced colours, 320 px', async () => {
+  it('answers a push with number matching by keyboard alone, the number typed; the answer verifies; axe, forced colours, 320 px', async () => {
     await open();
     await page.getByRole('button', { name: "Use pushuser1's device" }).click();
     await page.getByRole('heading', { name: 'pushuser1', exact: true }).waitFor();
@@ -188,7 +188,7 @@ describe('the device app', () => {
         createdAt: new Date().toISOString(),
         expiresAt: new Date(Date.now() + 120_000).toISOString(),
         answeredAt: null,
-        numbers: ['17', '42', '88'],
+        numberMatching: true,
       },
     ];
     const request = page.getByRole('article', { name: 'Sign-in request for pushuser1' });
@@ -208,9 +208,13 @@ describe('the device app', () => {
     await expectNoAxeViolations(page, 'device: fraud confirmation');
     await page.keyboard.press('Escape');
 
-    await request.getByRole('radio', { name: '42' }).focus();
-    await page.keyboard.press('Space');
-    await request.getByRole('button', { name: "Yes, it's me" }).focus();
+    // No choices: the customer types the number the sign-in screen shows (decision 032).
+    expect(await request.getByRole('radio').count()).toBe(0);
+    const field = request.getByRole('textbox', { name: /Number shown on the sign-in screen/ });
+    expect(await field.getAttribute('inputmode')).toBe('numeric');
+    await field.focus();
+    await page.keyboard.type('4x2');
+    expect(await field.inputValue()).toBe('42');
     await page.keyboard.press('Enter');
     await page.getByText('You approved the request for pushuser1.', { exact: false }).waitFor();
     expect(verified).toContainEqual({ what: 'answer:APPROVE:42', ok: true });

@@ -14,6 +14,13 @@ const demoAccounts = JSON.parse(
   totp?: { secret: string };
 }>;
 
+/** The number the sign-in screen shows with number matching (on by default, decision 032). */
+async function shownNumber(page: Page): Promise<string> {
+  const shown = page.getByText(/^Type \d{2} in the notification/).first();
+  await shown.waitFor();
+  return /\d{2}/.exec((await shown.textContent()) ?? '')![0]!;
+}
+
 /**
  * Push approval end to end (issue 11): the customer's browser (the portal, the plain page) and the
  * companion device app (/device/) in two browser contexts, one server.
@@ -41,6 +48,17 @@ describe('push approval: the portal and the device app side by side', () => {
 
   /** The device's request for a push, once it shows up. */
   const request = (page: Page) => page.getByRole('region', { name: /Requests/ });
+
+  /**
+   * Number matching is on by default (decision 032): the customer reads the number on the sign-in
+   * screen, types it on the device and taps "Yes, it's me."
+   */
+  async function approve(page: Page, phone: Page) {
+    const number = await shownNumber(page);
+    const pending = request(phone);
+    await pending.getByRole('textbox', { name: /Number shown on the sign-in screen/ }).fill(number);
+    await pending.getByRole('button', { name: "Yes, it's me" }).click();
+  }
 
   beforeAll(async () => {
     deviceContext = await env.browser.newContext();
@@ -73,9 +91,11 @@ describe('push approval: the portal and the device app side by side', () => {
 
     const pending = request(device);
     await pending.getByRole('button', { name: "Yes, it's me" }).waitFor();
+    // The browser is the server's reading of this browser's User-Agent; the journey, its row's.
     await expect(pending.getByText(/Chrom/).first().isVisible()).resolves.toBe(true);
+    await expect(pending.getByText('Sign-in', { exact: true }).isVisible()).resolves.toBe(true);
     await expectNoAxeViolations(device, 'device: pending push');
-    await pending.getByRole('button', { name: "Yes, it's me" }).click();
+    await approve(page, device);
     await within(page).heading(`Welcome, ${pushUser.username}`).waitFor({ timeout: 15_000 });
     await context.close();
   });
@@ -96,7 +116,7 @@ describe('push approval: the portal and the device app side by side', () => {
     const { context, page } = await customer();
     await signIn(page, pushUser);
     await page.getByRole('button', { name: 'Send notification' }).click();
-    await request(device).getByRole('button', { name: "Yes, it's me" }).click();
+    await approve(page, device);
     await within(page).heading(`Welcome, ${pushUser.username}`).waitFor({ timeout: 15_000 });
 
     await page.goto(`${env.server.origin}/widget/embed.html?journey=STEPUP`);
@@ -105,7 +125,8 @@ describe('push approval: the portal and the device app side by side', () => {
       .waitFor();
     expect(await page.getByRole('checkbox', { name: "Don't ask me again on this device" }).count()).toBe(0);
     await page.getByRole('button', { name: 'Send notification' }).click();
-    await request(device).getByRole('button', { name: "Yes, it's me" }).click();
+    await request(device).getByText('Identity check', { exact: true }).waitFor();
+    await approve(page, device);
     await page.getByText('Step-up complete (status 1200).').waitFor({ timeout: 15_000 });
     const session = await page.evaluate(async () => (await fetch('/api/user/session/login')).json());
     expect(session.successData.steppedUpAt).toMatch(/^\d{4}-/);
@@ -137,12 +158,18 @@ describe('push approval: the portal and the device app side by side', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await expectNoAxeViolations(page, 'push waiting, forced colours, 320 px');
 
-    const approve = request(device).getByRole('button', { name: "Yes, it's me" });
-    await approve.waitFor();
-    for (let i = 0; i < 40 && !(await approve.evaluate((b) => b === document.activeElement)); i++) {
-      await device.keyboard.press('Tab');
-    }
-    expect(await approve.evaluate((b) => b === document.activeElement)).toBe(true);
+    // On the device, by keyboard: Tab to the number, type what the sign-in screen shows, Tab to
+    // "Yes, it's me" and press Enter.
+    const number = await shownNumber(page);
+    const field = request(device).getByRole('textbox', { name: /Number shown on the sign-in screen/ });
+    const yes = request(device).getByRole('button', { name: "Yes, it's me" });
+    await field.waitFor();
+    const focused = (target: typeof field) => target.evaluate((e) => e === document.activeElement);
+    for (let i = 0; i < 40 && !(await focused(field)); i++) await device.keyboard.press('Tab');
+    expect(await focused(field)).toBe(true);
+    await device.keyboard.type(number);
+    for (let i = 0; i < 5 && !(await focused(yes)); i++) await device.keyboard.press('Tab');
+    expect(await focused(yes)).toBe(true);
     await expectNoAxeViolations(device, 'device request, forced colours');
     await device.keyboard.press('Enter');
     await within(page).heading(`Welcome, ${pushUser.username}`).waitFor({ timeout: 15_000 });
@@ -179,7 +206,7 @@ describe('push approval: the portal and the device app side by side', () => {
     const { context, page } = await customer();
     await signIn(page, allFactors);
     await page.getByRole('button', { name: 'Send notification' }).click();
-    await request(phone).getByRole('button', { name: "Yes, it's me" }).click();
+    await approve(page, phone);
     await within(page).heading(`Welcome, ${allFactors.username}`).waitFor({ timeout: 15_000 });
     await context.close();
 
@@ -227,15 +254,18 @@ describe('push approval: the portal and the device app side by side', () => {
   });
 });
 
-/** Number matching on (PUSH_NUMBER_MATCHING): the widget shows a number, the device must pick it. */
-describe('push with number matching, and a denied step-up', () => {
+/**
+ * Number matching, on by default (decision 032): the widget shows a 2-digit number, the customer
+ * types it on the device; a blind approver (no number, or a guess) ends the push.
+ */
+describe('push with a typed number, a blind approver, and a denied step-up', () => {
   let server: RunningServer;
   let browser: Browser;
   let deviceContext: BrowserContext;
   let device: Page;
 
   beforeAll(async () => {
-    server = await startServer({ PUSH_NUMBER_MATCHING: 'true' });
+    server = await startServer();
     browser = await launchBrowser();
     deviceContext = await browser.newContext();
     device = await deviceContext.newPage();
@@ -255,28 +285,35 @@ describe('push with number matching, and a denied step-up', () => {
     await page.getByLabel('Password', { exact: true }).fill(pushUser.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('button', { name: 'Send notification' }).click();
-    const shown = page.getByText(/^Tap \d{2} on your mobile device\.$/).first();
-    await shown.waitFor();
-    return /\d{2}/.exec((await shown.textContent()) ?? '')![0];
+    return shownNumber(page);
   }
 
   const pending = () => device.getByRole('region', { name: /Requests/ });
+  const numberField = () => pending().getByRole('textbox', { name: /Number shown on the sign-in screen/ });
 
-  it('the customer picks the number the widget shows, and is signed in', async () => {
+  it('the customer types the number the widget shows, and is signed in', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const number = await waitingFor(page);
     await expectNoAxeViolations(page, 'push: waiting with a number');
-    const choice = pending().getByRole('group', { name: /Which number do you see on your screen\?/ });
-    await choice.waitFor();
-    expect(await choice.getByRole('radio').count()).toBe(3);
-    await expectNoAxeViolations(device, 'device: number choice');
-    // Approving without a pick is refused on the device, and said (the button is aria-disabled and
-    // stays focusable: a keyboard user presses it and hears why).
+    // The number is announced with the waiting state, and the heading takes focus.
+    await page.waitForFunction(
+      (n) =>
+        document.querySelector('[data-push-live]')?.textContent?.includes(`Type ${n} in the notification`),
+      number,
+    );
+    await numberField().waitFor();
+    // No choices on the device: nothing to pick blindly.
+    expect(await pending().getByRole('radio').count()).toBe(0);
+    await expectNoAxeViolations(device, 'device: number to type');
+    // Approving without the number is refused on the device, and said (the button is aria-disabled
+    // and stays focusable: a keyboard user presses it, hears why, and lands in the field).
     await pending().getByRole('button', { name: "Yes, it's me" }).focus();
     await device.keyboard.press('Enter');
-    await device.getByText('Choose the number you see on your screen.').first().waitFor();
-    await choice.getByRole('radio', { name: number, exact: true }).check();
+    await device.getByText('Enter the 2-digit number shown where you are signing in.').first().waitFor();
+    expect(await numberField().evaluate((e) => e === document.activeElement)).toBe(true);
+    await expectNoAxeViolations(device, 'device: number missing');
+    await device.keyboard.type(number);
     await pending().getByRole('button', { name: "Yes, it's me" }).click();
     await page.getByRole('heading', { name: `Welcome, ${pushUser.username}`, exact: true }).waitFor({
       timeout: 15_000,
@@ -285,10 +322,7 @@ describe('push with number matching, and a denied step-up', () => {
     // Step-up, denied on the device: the step-up texts of push denied, and its button.
     await page.goto(`${server.origin}/widget/embed.html?journey=STEPUP`);
     await page.getByRole('button', { name: 'Send notification' }).click();
-    await page
-      .getByText(/^Tap \d{2} on your mobile device\.$/)
-      .first()
-      .waitFor();
+    await shownNumber(page);
     await pending().getByRole('button', { name: "No, it's not me" }).click();
     await page.getByRole('heading', { name: "We couldn't verify your identity", exact: true }).waitFor({
       timeout: 15_000,
@@ -299,19 +333,12 @@ describe('push with number matching, and a denied step-up', () => {
     await context.close();
   });
 
-  it('a wrong pick stops the push: the device says so, the widget shows it could not confirm', async () => {
+  it('a blind approver fails: a wrong number stops the push, the device says so, the sign-in is not completed', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const number = await waitingFor(page);
-    const choice = pending().getByRole('group', { name: /Which number do you see on your screen\?/ });
-    await choice.waitFor();
-    const values = await choice
-      .getByRole('radio')
-      .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value));
-    expect(values).toHaveLength(3);
-    expect(values).toContain(number);
-    const wrong = values.find((value) => value !== number)!;
-    await choice.getByRole('radio', { name: wrong, exact: true }).check();
+    const guess = String(((Number(number) - 10 + 37) % 90) + 10);
+    await numberField().fill(guess);
     await pending().getByRole('button', { name: "Yes, it's me" }).click();
     await device
       .getByText(/The number did not match/)
@@ -322,6 +349,17 @@ describe('push with number matching, and a denied step-up', () => {
       .first()
       .waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Resend notification' }).waitFor();
+    // Not signed in: the session call is refused, and the push is recorded as a wrong number.
+    const session = await page.evaluate(
+      async () => (await (await fetch('/api/user/session/login')).json()).responseBaseInfo.status.code,
+    );
+    expect(session).not.toBe(1200);
+    const rows = await server.ctx.db
+      .selectFrom('audit_events')
+      .select('event')
+      .where('event', '=', 'push-wrong-number')
+      .execute();
+    expect(rows).toHaveLength(1);
     await context.close();
   });
 });

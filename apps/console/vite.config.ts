@@ -24,5 +24,15 @@ export default defineConfig({
       output: { codeSplitting: { groups: [{ name: 'console', tags: ['$initial'] }] } },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:8080' } },
+  // The console's API answers on the console's own origin only (127.0.0.1 in development:
+  // apps/identity/src/console/gate.ts): the dev server's calls go there as if from that origin.
+  server: {
+    proxy: {
+      '/api': {
+        target: 'http://127.0.0.1:8080',
+        changeOrigin: true,
+        headers: { origin: 'http://127.0.0.1:8080' },
+      },
+    },
+  },
 });

@@ -12,6 +12,8 @@ export type RunningServer = {
   ctx: Context;
   clock: TestClock;
   origin: string;
+  /** The staff console's own origin (CONSOLE_ORIGIN unset in development: 127.0.0.1, console/gate.ts). */
+  consoleOrigin: string;
   logs: string[];
   close: () => Promise<void>;
 };
@@ -41,6 +43,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ctx,
     clock,
     origin: `http://localhost:${port}`,
+    consoleOrigin: `http://127.0.0.1:${port}`,
     logs,
     close: async () => {
       await app.close();

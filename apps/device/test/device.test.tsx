@@ -130,22 +130,34 @@ describe('requests', () => {
     ).toBeTruthy();
   });
 
-  test('with number matching, a number must be picked first; the answer signs the picked number', async () => {
+  test('with number matching, the number is typed, never offered; an approval without it is refused on the device and the answer signs the typed number', async () => {
     const server = fakeDeviceServer({
-      pushes: [push({ numbers: ['17', '42', '88'] })],
+      pushes: [push({ numberMatching: true })],
       matching: { 'push-1': '42' },
     });
     await server.know(key.publicKey);
     renderApp(store);
     const request = await screen.findByRole('article', { name: 'Sign-in request for pushuser1' });
+    // No choices: nothing on the card a blind approver could pick from.
+    expect(within(request).queryAllByRole('radio')).toHaveLength(0);
+    const field = within(request).getByRole('textbox', { name: /Number shown on the sign-in screen/ });
+    expect(field.getAttribute('inputmode')).toBe('numeric');
+    expect(field.getAttribute('maxlength')).toBe('2');
+    expect(field.getAttribute('autocomplete')).toBe('off');
     const yes = within(request).getByRole('button', { name: "Yes, it's me" });
     expect(yes.getAttribute('aria-disabled')).toBe('true');
     await userEvent.click(yes);
-    expect(await within(request).findByText(/Choose the number you see on your screen\./)).toBeTruthy();
+    const error = await within(request).findByText(
+      /Enter the 2-digit number shown where you are signing in\./,
+    );
+    expect(field.getAttribute('aria-describedby')).toContain(error.closest('[id]')!.id);
+    expect(document.activeElement).toBe(field);
     expect(server.calls('/device/pushes/answer')).toHaveLength(0);
-    const group = within(request).getByRole('group', { name: 'Which number do you see on your screen?' });
-    expect(document.activeElement).toBe(within(group).getByRole('radio', { name: '17' }));
-    await userEvent.click(within(group).getByRole('radio', { name: '42' }));
+    // One digit is not yet a number; letters are not typed at all.
+    await userEvent.type(field, '4x');
+    expect((field as HTMLInputElement).value).toBe('4');
+    expect(yes.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.type(field, '2');
     expect(yes.getAttribute('aria-disabled')).toBeNull();
     await userEvent.click(yes);
     await screen.findByText(/You approved the request for pushuser1/);
@@ -158,16 +170,29 @@ describe('requests', () => {
 
   test('a wrong number is reported as such', async () => {
     const server = fakeDeviceServer({
-      pushes: [push({ numbers: ['17', '42', '88'] })],
+      pushes: [push({ numberMatching: true })],
       matching: { 'push-1': '42' },
     });
     await server.know(key.publicKey);
     renderApp(store);
-    await userEvent.click(await screen.findByRole('radio', { name: '88' }));
+    await userEvent.type(
+      await screen.findByRole('textbox', { name: /Number shown on the sign-in screen/ }),
+      '88',
+    );
     await userEvent.click(screen.getByRole('button', { name: "Yes, it's me" }));
     expect(
       await screen.findByText('The number did not match, so the request for pushuser1 was stopped.'),
     ).toBeTruthy();
+  });
+
+  test('a browser or system the server could not name is shown as unknown', async () => {
+    const server = fakeDeviceServer({
+      pushes: [push({ content: { ...push().content, browserName: '', osName: '' } })],
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    const request = await screen.findByRole('article', { name: 'Sign-in request for pushuser1' });
+    expect(within(request).getByText('Unknown browser on an unknown system')).toBeTruthy();
   });
 
   test("'No, it's not me' declines", async () => {

@@ -51,6 +51,7 @@ export const push = (over: Partial<DevicePush> = {}): DevicePush => ({
   createdAt: new Date(Date.now() - 5_000).toISOString(),
   expiresAt: new Date(Date.now() + 115_000).toISOString(),
   answeredAt: null,
+  numberMatching: false,
   ...over,
 });
 
@@ -68,7 +69,7 @@ export function fakeDeviceServer(
     refuse?: Record<string, { code: number; message: string; http?: number }>;
     /** Development: the demo tokens GET devDemoTokens lists. */
     demoTokens?: Array<{ username: string; credentialId: string; uri: string }>;
-    /** The number the widget shows, when a push carries numbers. */
+    /** The number the sign-in screen shows, for a push with number matching on. */
     matching?: Record<string, string>;
   } = {},
 ) {
@@ -162,7 +163,7 @@ export function fakeDeviceServer(
         if (!jwk || !(await verifies(jwk, String(body.signature), text))) return refused();
         if (target.status !== 'PENDING') return json(envelope(1409, 'already answered'), 409);
         const wrong =
-          decision === 'APPROVE' && target.numbers && body.number !== options.matching?.[target.id];
+          decision === 'APPROVE' && target.numberMatching && body.number !== options.matching?.[target.id];
         const status = wrong
           ? 'COMPLETED_FAILURE'
           : decision === 'APPROVE'

@@ -111,7 +111,8 @@ const schema = z
     SMS_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     // Push approval and the device app (docs/decisions/022-push-and-device.md).
     PUSH_EXPIRY_SECONDS: int(10, 3600).default(120),
-    PUSH_NUMBER_MATCHING: bool.default(false),
+    // Number matching on by default: the customer types the sign-in screen's number (decision 032).
+    PUSH_NUMBER_MATCHING: bool.default(true),
     PUSH_FRAUD_LOCKS_ACCOUNT: bool.default(true),
     PUSH_STATUS_MAX: int(1, 10000).default(60),
     PUSH_STATUS_WINDOW_SECONDS: int(1, 3600).default(60),
@@ -154,6 +155,11 @@ const schema = z
     CONSOLE_LIFT_MAX: int(1, 100_000).default(20),
     CONSOLE_RATE_WINDOW_MINUTES: int(1, 24 * 60).default(60),
     CONSOLE_ALERT_PERCENT: int(1, 100).default(75),
+    // Staff like customers (issue 22; docs/decisions/031-staff-like-customers.md).
+    STAFF_PASSWORD_MAX_TRIES: int(1, 1000).default(5),
+    STAFF_PASSWORD_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+    CONSOLE_ORIGIN: z.string().optional(),
+    CONSOLE_NETWORKS: list.default([]),
     SEED_DEMO: bool.optional(),
     DEV_COMPANIONS: bool.optional(),
     SERVE_APPS: bool.default(true),
@@ -327,6 +333,13 @@ export type Config = {
     codes: { max: number; windowMs: number };
     lifts: { max: number; windowMs: number };
     alertPercent: number;
+    /**
+     * Wrong staff passwords per client address and staff name in a window (reserved before the
+     * compare; they never lock the member: only wrong authenticator codes after the right password do).
+     */
+    passwordTries: { max: number; windowMs: number };
+    /** Where the console answers (console/gate.ts): its own origin, and/or these client networks. */
+    access: ConsoleAccess;
   };
   seedDemo: boolean;
   devCompanions: boolean;
@@ -358,6 +371,20 @@ export class ConfigError extends Error {
 }
 
 export type Network = { address: string; prefix: number; family: 'ipv4' | 'ipv6' };
+
+/**
+ * Where the representative console answers (CONSOLE_ORIGIN, CONSOLE_NETWORKS): `host` is the console
+ * origin's host (with its port when not the default), `anyPort` when only the host name must match
+ * (the development default, 127.0.0.1 on whatever port the service listens); `networks` the client
+ * networks it answers to (empty: any). `customerHosts`: hosts the console never answers on.
+ */
+export type ConsoleAccess = {
+  origin: string | undefined;
+  host: string | undefined;
+  anyPort: boolean;
+  networks: Network[];
+  customerHosts: string[];
+};
 
 /**
  * One network in CIDR form (`203.0.113.0/24`, `2001:db8::/32`; a bare address is a single host),
@@ -451,6 +478,15 @@ function productionChecks(v: Parsed) {
   }
   if (!v.DATABASE_URL) {
     stop('DATABASE_URL', 'is required in production mode (the embedded database is for one machine only)');
+  }
+  if (!v.CONSOLE_ORIGIN && v.CONSOLE_NETWORKS.length === 0) {
+    stop(
+      'CONSOLE_ORIGIN',
+      'or CONSOLE_NETWORKS is required in production mode (the staff console on its own https:// origin, or only to the listed client networks)',
+    );
+  }
+  if (v.CONSOLE_ORIGIN && /^https?:\/\//.test(v.CONSOLE_ORIGIN) && !secureUrl(v.CONSOLE_ORIGIN)) {
+    stop('CONSOLE_ORIGIN', 'must be an https:// origin in production mode');
   }
   if (!v.PUBLIC_ORIGIN) {
     stop(
@@ -711,6 +747,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       codes: window(v.CONSOLE_CODE_MAX, v.CONSOLE_RATE_WINDOW_MINUTES * 60),
       lifts: window(v.CONSOLE_LIFT_MAX, v.CONSOLE_RATE_WINDOW_MINUTES * 60),
       alertPercent: v.CONSOLE_ALERT_PERCENT,
+      passwordTries: window(v.STAFF_PASSWORD_MAX_TRIES, v.STAFF_PASSWORD_WINDOW_MINUTES * 60),
+      access: consoleAccess(v, production),
     },
     seedDemo: v.SEED_DEMO ?? !production,
     devCompanions,
@@ -724,6 +762,54 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     credentialKeys,
   };
+}
+
+/**
+ * CONSOLE_ORIGIN and CONSOLE_NETWORKS (console/gate.ts). The console origin must differ from every
+ * customer origin (PUBLIC_ORIGIN, ALLOWED_ORIGINS, CORS_ORIGINS): same-origin scripts read each
+ * other's answers, so a console on a customer origin would hand its CSRF token to any script there.
+ * Without either setting outside production mode, the console answers on the host 127.0.0.1 (any
+ * port), or on localhost when PUBLIC_ORIGIN is itself on 127.0.0.1.
+ */
+function consoleAccess(v: Parsed, production: boolean): ConsoleAccess {
+  const networks: Network[] = [];
+  for (const entry of v.CONSOLE_NETWORKS) {
+    const network = parseNetwork(entry);
+    if (!network) {
+      throw new ConfigError(
+        `Invalid setting CONSOLE_NETWORKS (got "${entry}"): each entry must be an IPv4 or IPv6 network in CIDR form, such as 10.20.0.0/16 or 2001:db8::/48`,
+      );
+    }
+    networks.push(network);
+  }
+  const hostOf = (origin: string) => new URL(origin).host.toLowerCase();
+  const publicOrigin = v.PUBLIC_ORIGIN ?? 'http://localhost:8080';
+  const originOf = (text: string) => {
+    try {
+      return new URL(text).origin;
+    } catch {
+      return undefined;
+    }
+  };
+  const customerOrigins = [publicOrigin, ...v.ALLOWED_ORIGINS, ...v.CORS_ORIGINS]
+    .map(originOf)
+    .filter((o): o is string => o !== undefined && o !== 'null');
+  const customerHosts = [...new Set(customerOrigins.map(hostOf))];
+  if (v.CONSOLE_ORIGIN) {
+    const [origin] = origins('CONSOLE_ORIGIN', [v.CONSOLE_ORIGIN]);
+    if (customerOrigins.includes(origin!) || customerHosts.includes(hostOf(origin!))) {
+      throw new ConfigError(
+        `Invalid setting CONSOLE_ORIGIN (got "${v.CONSOLE_ORIGIN}"): must not be a customer origin (PUBLIC_ORIGIN, ALLOWED_ORIGINS, CORS_ORIGINS); the console needs an origin of its own`,
+      );
+    }
+    return { origin, host: hostOf(origin!), anyPort: false, networks, customerHosts };
+  }
+  if (networks.length || production) {
+    return { origin: undefined, host: undefined, anyPort: false, networks, customerHosts };
+  }
+  const name = new URL(publicOrigin).hostname === '127.0.0.1' ? 'localhost' : '127.0.0.1';
+  const port = v.PORT === 0 ? '' : `:${v.PORT}`;
+  return { origin: `http://${name}${port}`, host: name, anyPort: true, networks, customerHosts };
 }
 
 /**

@@ -31,6 +31,8 @@ import {
 
 const STAFF_PASSWORD = 'Staff-Password-42';
 const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
+/** The console's own host outside production mode (CONSOLE_ORIGIN unset: console/gate.ts). */
+const CONSOLE_HOST = '127.0.0.1:8080';
 
 type StaffFixture = { name: string; secret: Uint8Array };
 
@@ -48,14 +50,14 @@ class ConsoleClient {
       url: `${api(path)}${query}`,
       ...(body === undefined ? {} : { body }),
       csrf: false,
-      headers: { [headerNames.csrf]: this.token },
+      headers: { [headerNames.csrf]: this.token, host: CONSOLE_HOST },
     });
     const next = response.headers[headerNames.csrf.toLowerCase()];
     if (typeof next === 'string') this.token = next;
     return response as Response;
   }
   async fetchToken() {
-    const response = await this.client.get(api(consolePaths.consoleSession));
+    const response = await this.client.get(api(consolePaths.consoleSession), { host: CONSOLE_HOST });
     this.token = String(response.headers[headerNames.csrf.toLowerCase()]);
   }
   signInPassword(name: string, password = STAFF_PASSWORD) {
@@ -173,14 +175,16 @@ describe.each(targets)('representative console ($name)', (target) => {
       expectFailureEnvelope(await c.signInPassword('rita.rep'), 200, 1403);
     });
 
-    test('STAFF_LOCKOUT_FAILURES failed sign-ins lock the member for STAFF_LOCKOUT_MINUTES', async () => {
+    test('STAFF_LOCKOUT_FAILURES wrong authenticator codes after the right password lock the member for STAFF_LOCKOUT_MINUTES; wrong passwords never do', async () => {
       const { app, ctx } = await h.start({ STAFF_LOCKOUT_FAILURES: '3', STAFF_LOCKOUT_MINUTES: '15' });
       const rita = await addStaff(ctx, 'rita.rep', 'representative');
       const c = new ConsoleClient(app);
       expect(code(await c.signInPassword('rita.rep', 'Wrong-Password-1'))).toBe(1403);
+      expect(code(await c.signInPassword('rita.rep', 'Wrong-Password-2'))).toBe(1403);
       expect(code(await c.signInPassword('rita.rep'))).toBe(1200);
       expect(code(await c.factor('000000'))).toBe(1428);
-      const locked = await c.factor('000001');
+      expect(code(await c.factor('000001'))).toBe(1428);
+      const locked = await c.factor('000002');
       expectFailureEnvelope(locked, 200, 1491);
       expect(json(locked).responseBaseInfo.status.message).toContain('15 minutes');
       expect(code(await c.signInPassword('rita.rep'))).toBe(1491);
@@ -271,13 +275,16 @@ describe.each(targets)('representative console ($name)', (target) => {
         url: api(consolePaths.consoleCustomer),
         body: { username: 'alexdemo1' },
         csrf: false,
+        headers: { host: CONSOLE_HOST },
       });
       expectFailureEnvelope(response, 403, 4403);
       // The customer apps' token does not open the console either.
       await c.client.get(api(paths.health));
-      const withCustomerToken = await c.client.post(api(consolePaths.consoleCustomer), {
-        username: 'alexdemo1',
-      });
+      const withCustomerToken = await c.client.post(
+        api(consolePaths.consoleCustomer),
+        { username: 'alexdemo1' },
+        { host: CONSOLE_HOST },
+      );
       expectFailureEnvelope(withCustomerToken, 403, 4403);
     });
   });

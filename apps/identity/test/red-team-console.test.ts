@@ -33,6 +33,8 @@ import {
 
 const STAFF_PASSWORD = 'Staff-Password-42';
 const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
+/** The console's own host outside production mode (CONSOLE_ORIGIN unset: console/gate.ts). */
+const CONSOLE_HOST = '127.0.0.1:8080';
 
 type StaffFixture = { name: string; secret: Uint8Array };
 
@@ -50,14 +52,14 @@ class ConsoleClient {
       url: `${api(path)}${query}`,
       ...(body === undefined ? {} : { body }),
       csrf: false,
-      headers: { [headerNames.csrf]: this.token },
+      headers: { [headerNames.csrf]: this.token, host: CONSOLE_HOST },
     });
     const next = response.headers[headerNames.csrf.toLowerCase()];
     if (typeof next === 'string') this.token = next;
     return response as Response;
   }
   async fetchToken() {
-    const response = await this.client.get(api(consolePaths.consoleSession));
+    const response = await this.client.get(api(consolePaths.consoleSession), { host: CONSOLE_HOST });
     this.token = String(response.headers[headerNames.csrf.toLowerCase()]);
   }
   signInPassword(name: string, password = STAFF_PASSWORD) {

@@ -182,7 +182,9 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
       pushes: Array<{ id: string; createdAt: string; content: Record<string, string> }>;
     }>(listed).successData!.pushes;
     const byId = (r: typeof first) => pushes.find((p) => p.id === json<{ id: string }>(r).successData!.id)!;
-    expect(byId(first).content).toMatchObject({ host: 'portal.bank.example', browserName: 'Chrome' });
+    // The browser is the server's reading of the send's User-Agent (this client's names none), never
+    // the widget's 'Chrome' (decision 032, push-text.test.ts).
+    expect(byId(first).content).toMatchObject({ host: 'portal.bank.example', browserName: '' });
     expect(byId(second).content.host).toBe('localhost');
     for (const p of pushes) expect(p.content.time).toBe(p.createdAt);
   });
@@ -222,10 +224,11 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
   test('answers racing the expiry: past it, 20 answers and 20 polls at once: every answer 1410, one push-expired row', async () => {
     const { app, device, account } = await start();
     const browser = await atFactor(app, 'pushuser01');
-    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
-      .successData!;
+    const sent = json<{ id: string; number?: string }>(
+      await browser.post(api(paths.pushAuthentication), pushSendBody),
+    ).successData!;
     h.clock.advance(120_001);
-    const answer = await device.answerBody(sent.id, 'APPROVE');
+    const answer = await device.answerBody(sent.id, 'APPROVE', sent.number);
     const page = new Client(app);
     await page.get(api(paths.health));
     const results = await Promise.all([
@@ -250,12 +253,13 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     const { app, device } = await start();
     for (let i = 0; i < 6; i++) {
       const browser = await atFactor(app, 'pushuser01');
-      const first = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
-        .successData!;
+      const first = json<{ id: string; number?: string }>(
+        await browser.post(api(paths.pushAuthentication), pushSendBody),
+      ).successData!;
       const page = new Client(app);
       await page.get(api(paths.health));
       const [answered, resent] = await Promise.all([
-        page.post(api(paths.devicePushAnswer), await device.answerBody(first.id, 'APPROVE')),
+        page.post(api(paths.devicePushAnswer), await device.answerBody(first.id, 'APPROVE', first.number)),
         prepared(app, browser, api(paths.pushAuthentication), pushSendBody)(),
       ]);
       expect(code(resent)).toBe(1200);
@@ -275,12 +279,18 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
   test('12 polls racing with bindDevice after an approval: one session, one trusted device', async () => {
     const { app, device, account } = await start();
     const browser = await atFactor(app, 'pushuser01');
-    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
-      .successData!;
+    const sent = json<{ id: string; number?: string }>(
+      await browser.post(api(paths.pushAuthentication), pushSendBody),
+    ).successData!;
     const page = new Client(app);
     await page.get(api(paths.health));
     expect(
-      code(await page.post(api(paths.devicePushAnswer), await device.answerBody(sent.id, 'APPROVE'))),
+      code(
+        await page.post(
+          api(paths.devicePushAnswer),
+          await device.answerBody(sent.id, 'APPROVE', sent.number),
+        ),
+      ),
     ).toBe(1200);
     const polls = await Promise.all(
       Array.from({ length: 12 }, () =>
@@ -351,11 +361,12 @@ describe('red team: push and device calls on a closed database (PGlite)', () => 
       const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
       await device.enrol(ctx, account.id);
       const browser = await atFactor(app, 'pushuser01');
-      const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
-        .successData!;
+      const sent = json<{ id: string; number?: string }>(
+        await browser.post(api(paths.pushAuthentication), pushSendBody),
+      ).successData!;
       const phone = new DeviceApp(app, device);
       await phone.client.get(api(paths.health));
-      const answerBody = await device.answerBody(sent.id, 'APPROVE');
+      const answerBody = await device.answerBody(sent.id, 'APPROVE', sent.number);
       const pushesProof = await device.proof('pushes');
       const streamProof = await device.proof('stream');
       const registerBody = {
@@ -403,8 +414,9 @@ describe.each(targets)('red team: hostile bodies on the push and device routes (
     const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
     await device.enrol(ctx, account.id);
     const browser = await atFactor(app, 'pushuser01');
-    const sent = json<{ id: string }>(await browser.post(api(paths.pushAuthentication), pushSendBody))
-      .successData!;
+    const sent = json<{ id: string; number?: string }>(
+      await browser.post(api(paths.pushAuthentication), pushSendBody),
+    ).successData!;
     const jwk = fc.oneof(
       fc.record({ kty: fc.constant('EC'), crv: fc.constant('P-256'), x: b64(43, 43), y: b64(43, 43) }),
       fc.record({ kty: weird, crv: weird, x: weird, y: weird }),

@@ -31,10 +31,25 @@ export const consoleStaffData = z.object({
 });
 export type ConsoleStaff = z.infer<typeof consoleStaffData>;
 
-/** A note or reason that goes to the audit trail: required, one short paragraph. */
+/** Line and paragraph breaks (and tabs): one space each run in an audit text. */
+const breaks = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+/**
+ * Control characters (Unicode Cc) and the bidirectional controls (ALM, LRM, RLM, the embeddings and
+ * overrides LRE-RLO, the isolates LRI-PDI): never kept in an audit text, where they would reorder or
+ * hide what a supervisor reads (issue 22, finding 8).
+ */
+const unsafe = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+/** An audit text as one line of visible text: breaks become spaces, controls go, spaces collapse. */
+export const auditLine = (value: string): string =>
+  value.replace(breaks, ' ').replace(unsafe, '').replace(/ {2,}/g, ' ').trim();
+
+/**
+ * A note or reason that goes to the audit trail: required, one short paragraph, stored as one line
+ * (auditLine: control and bidirectional characters stripped; docs/decisions/031-staff-like-customers.md).
+ */
 const auditText = (field: string) =>
   text()
-    .trim()
+    .overwrite(auditLine)
     .min(3, `${field} must be at least 3 characters`)
     .max(500, `${field} is longer than 500 characters`);
 

@@ -53,13 +53,21 @@ export const pushDecision = z.enum(pushDecisions);
 
 const base = { requestBaseInfo: z.object({}).passthrough().optional() };
 
-/** The content a push shows on the device: the widget's secureTransactionContent, as the server read it. */
+/** The journey a push serves, as the server's journey row says (never the caller's `journey`). */
+export const pushJourney = z.enum(['LOGIN', 'STEPUP']);
+
+/**
+ * What a push card shows on the device: only what the server derives (docs/decisions/032): the
+ * browser and system its own parser read from the send's User-Agent (empty when it names none), the
+ * push's own creation time, the host the send came from (Origin, else Host) and the journey kind of
+ * the journey row. Nothing of the widget's secureTransactionContent or transactionDescription.
+ */
 export const pushContent = z.object({
   browserName: z.string(),
   osName: z.string(),
   time: z.string(),
   host: z.string(),
-  journey: z.string(),
+  journey: pushJourney,
 });
 export type PushContent = z.infer<typeof pushContent>;
 
@@ -69,13 +77,17 @@ export const devicePush = z.object({
   /** The account's username, as the customer knows it. */
   username: z.string(),
   status: pushStatusValue,
+  /** The server's text by journey: 'Sign-in request' or 'Identity check'. */
   description: z.string(),
   content: pushContent,
   createdAt: z.string(),
   expiresAt: z.string(),
   answeredAt: z.string().nullable(),
-  /** Number matching on: the three numbers to choose from (one is the widget's). */
-  numbers: z.array(z.string()).optional(),
+  /**
+   * Number matching on for this push: an approval must carry the 2-digit number the sign-in screen
+   * shows, typed by the customer. The device is never told the number, nor choices that hold it.
+   */
+  numberMatching: z.boolean(),
 });
 export type DevicePush = z.infer<typeof devicePush>;
 
@@ -87,7 +99,7 @@ export const devicePushAnswerRequest = z.object({
   ...base,
   id: text().min(1).max(64),
   decision: pushDecision,
-  /** The number picked, when number matching is on. */
+  /** The number the customer typed (the one the sign-in screen shows), when number matching is on. */
   number: z
     .string()
     .regex(/^\d{2}$/, 'number must be 2 digits')

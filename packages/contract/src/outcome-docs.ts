@@ -429,15 +429,18 @@ export const consoleOutcomeDocs: Record<ConsoleCallName, Readonly<Record<number,
   consoleSignIn: {
     [Status.SUCCESS]:
       'Name and password right: the authenticator-app code is due (a short-lived staff cookie, path /api/console)',
-    [Status.FORBIDDEN]: 'Unknown name, wrong password or a disabled staff member (one answer for all)',
-    [Status.LIMIT_REACHED]: 'STAFF_LOCKOUT_FAILURES failed sign-ins: refused for STAFF_LOCKOUT_MINUTES',
+    [Status.FORBIDDEN]:
+      'Unknown name, wrong password or a disabled staff member (one answer for all; wrong passwords never lock a member, they count per client and name: STAFF_PASSWORD_MAX_TRIES, then 4429)',
+    [Status.LIMIT_REACHED]:
+      'The right password of a member locked after STAFF_LOCKOUT_FAILURES wrong authenticator codes: refused for STAFF_LOCKOUT_MINUTES',
   },
   consoleFactor: {
     [Status.SUCCESS]:
       'Signed in: a new staff session cookie; it ends after STAFF_IDLE_MINUTES without a call',
     [Status.INCORRECT_CODE]: 'Wrong authenticator code, or one accepted before (replay)',
-    [Status.LIMIT_REACHED]: 'STAFF_LOCKOUT_FAILURES failed sign-ins: refused for STAFF_LOCKOUT_MINUTES',
-    [Status.UNAUTHENTICATED]: 'No password step in progress, or it expired',
+    [Status.LIMIT_REACHED]:
+      'STAFF_LOCKOUT_FAILURES wrong authenticator codes (each try reserved before the compare): refused, nothing compared, for STAFF_LOCKOUT_MINUTES',
+    [Status.UNAUTHENTICATED]: 'No password step in progress, or it expired (checked before the body)',
   },
   consoleSession: {
     [Status.SUCCESS]: 'successData: the signed-in staff member (name, role, idle minutes)',

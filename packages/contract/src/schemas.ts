@@ -201,7 +201,7 @@ export const pushInitRequest = z.object({
 });
 export const pushInitData = z.object({
   id: z.string(),
-  /** Number matching on (PUSH_NUMBER_MATCHING): the two-digit number the customer picks on the device. */
+  /** Number matching on (PUSH_NUMBER_MATCHING, default on): the 2-digit number the customer types on the device. */
   number: z.string().optional(),
   /** When the push expires (ISO 8601): the widget stops polling past it. */
   expiresAt: z.string().optional(),

@@ -33,6 +33,7 @@ export const securityActivityMessages = {
   'push-limited': 'Notification limit reached',
   'push-approved': 'Notification approved',
   'push-declined': 'Notification declined',
+  'push-wrong-number': 'Notification stopped: the number typed did not match',
   'push-fraud': 'Notification reported as fraud',
   'push-expired': 'Notification expired',
   'device-registered': 'Mobile device added',

@@ -29,6 +29,7 @@ export const auditEvents = [
   'push-limited',
   'push-approved',
   'push-declined',
+  'push-wrong-number',
   'push-fraud',
   'push-expired',
   'device-registered',

@@ -1,4 +1,5 @@
 import {
+  API_BASE,
   type ConsoleAuditEvent,
   type ConsoleCustomer,
   consoleAuditQuery,
@@ -18,7 +19,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
 import type { DB } from '../db/database.ts';
-import type { Account, Staff } from '../db/schema.ts';
+import type { Account, Staff, StaffSession } from '../db/schema.ts';
+import { hmac } from '../lib/crypto.ts';
 import { ApiError, answer } from '../lib/http.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { codeHash, newCode } from '../lib/otp.ts';
@@ -56,6 +58,7 @@ const liftEvents = {
 
 export async function consolePlugin(app: FastifyInstance, ctx: Context) {
   const { db, clock, config } = ctx;
+  const lockMinutes = () => Math.round(config.console.lockoutMs / 60_000);
   const store = new StaffStore(db, clock, ctx.hasher, config);
   const cookieName = ctx.cookieNames.staff;
   const cookiePath = '/api/console';
@@ -76,12 +79,36 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     reply.header(headers.csrf, request.server.csrf.consoleToken(undefined, request, reply));
   };
 
-  /** The signed-in staff member of a request, or the 401 envelope (a customer's session counts for nothing). */
-  const requireStaff = async (request: FastifyRequest): Promise<Staff> => {
-    const found = await store.session(request.cookies[cookieName], 'active');
-    if (!found) throw consoleNoSession();
-    return found.staff;
+  /**
+   * Authentication before anything else (issue 22 point 4): every console route but sign-in and
+   * sign-out needs its staff session (the authenticator-code step a pending one, every other an
+   * active one), resolved in onRequest, before the body is parsed or validated: an anonymous call
+   * answers 401, never a schema message. (The CSRF check and the console gate come earlier still.)
+   */
+  const stageOf = (request: FastifyRequest): 'factor' | 'active' | null => {
+    const route = request.routeOptions.url;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (route === API_BASE + consolePaths.consoleSession && (method === 'POST' || method === 'DELETE')) {
+      return null;
+    }
+    if (route === API_BASE + consolePaths.consoleFactor) return 'factor';
+    return 'active';
   };
+  const signedIn = new WeakMap<FastifyRequest, { session: StaffSession; staff: Staff }>();
+  app.addHook('onRequest', async (request) => {
+    const stage = stageOf(request);
+    if (!stage) return;
+    const found = await store.session(request.cookies[cookieName], stage);
+    if (!found) throw consoleNoSession();
+    signedIn.set(request, found);
+  });
+  /** The session the onRequest hook found for this request (every protected route has one). */
+  const current = (request: FastifyRequest) => {
+    const found = signedIn.get(request);
+    if (!found) throw consoleNoSession();
+    return found;
+  };
+  const requireStaff = async (request: FastifyRequest): Promise<Staff> => current(request).staff;
 
   /**
    * A per-staff limit (lookups, codes, lifts) with its alert: past CONSOLE_ALERT_PERCENT of the limit,
@@ -101,6 +128,13 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
         { alert: 'console-usage', staff: staff.name, scope, hits: decision.hits, max: rule.max },
         'console alert: a staff member passed the usage threshold',
       );
+    }
+    // The first refusal of each window is audited (every one is logged): a flood writes one row.
+    if (!decision.allowed && decision.hits === rule.max + 1) {
+      await audit(request, staff, 'console-refused', {
+        outcome: 'failure',
+        detail: { action: scope, reason: 'rate-limited' },
+      });
     }
     refuseOver(request, key, decision);
   };
@@ -127,6 +161,41 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
 
   // --- sign-in -------------------------------------------------------------------------------------
 
+  /**
+   * What the trail keeps of a name that is no staff member's: a keyed fingerprint, never the text
+   * typed (a password typed into the name field never lands in the trail). One name, one value.
+   */
+  const nameFingerprint = (name: string) => hmac(config.sessionSecret, `console-name|${name}`).slice(0, 16);
+
+  /**
+   * Counts a password try on a limit before the compare (one atomic upsert: a burst cannot outrun
+   * it); past the limit the 429 envelope, the first refusal of each window audited.
+   */
+  const passwordTry = async (
+    request: FastifyRequest,
+    key: string,
+    rule: { max: number; windowMs: number },
+    staff: Pick<Staff, 'id' | 'name'> | undefined,
+    name: string,
+    limit: string,
+  ) => {
+    const decision = await ctx.limiter.hit(key, rule.max, rule.windowMs);
+    if (!decision.allowed && decision.hits === rule.max + 1) {
+      await ctx.audit.record(request, {
+        event: 'console-refused',
+        outcome: 'failure',
+        staffId: staff?.id,
+        detail: {
+          action: 'sign-in',
+          reason: 'rate-limited',
+          limit,
+          ...(staff ? { staff: staff.name } : { nameFingerprint: nameFingerprint(name) }),
+        },
+      });
+    }
+    refuseOver(request, key, decision);
+  };
+
   defineRoute(app, {
     method: 'POST',
     path: consolePaths.consoleSession,
@@ -135,46 +204,52 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
       'Staff sign-in, first step: name and password (argon2id). Right: the authenticator-app code is due (a short-lived GH_STAFF cookie).',
     body: consoleSignInRequest,
     handler: async ({ request, reply, body }) => {
-      await ctx.limiter.enforce(request, [
-        [`console-sign-in:client:${clientKey(request.ip)}`, config.rateLimits.client],
-        [`console-sign-in:name:${body.name}`, config.rateLimits.account],
-      ]);
+      // Strangers cannot lock staff (issue 22 point 2): wrong passwords count per client address and
+      // per client and name, reserved before the compare, and never against the member; only wrong
+      // authenticator codes after the right password lock a member.
+      const client = clientKey(request.ip);
       const staff = await store.byName(body.name);
+      await passwordTry(
+        request,
+        `console-sign-in:client:${client}`,
+        config.rateLimits.client,
+        staff,
+        body.name,
+        'client',
+      );
+      await passwordTry(
+        request,
+        `console-sign-in:client-name:${client}:${body.name}`,
+        config.console.passwordTries,
+        staff,
+        body.name,
+        'client-name',
+      );
       const right = await ctx.hasher.verifyOrBurn(staff?.password_hash, body.password);
-      const lockMinutes = Math.round(config.console.lockoutMs / 60_000);
-      if (staff && store.lockedNow(staff)) {
-        await audit(request, staff, 'console-sign-in-failed', {
-          outcome: 'failure',
-          detail: { reason: 'locked' },
-        });
-        return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
-      }
       if (!staff || !right || staff.status !== 'active') {
         if (staff) {
-          const locked = await store.failed(staff.id);
           await audit(request, staff, 'console-sign-in-failed', {
             outcome: 'failure',
             detail: { reason: staff.status !== 'active' ? 'disabled' : 'wrong password' },
           });
-          if (locked) {
-            request.log.warn({ staff: staff.name }, 'console: staff member locked after failed sign-ins');
-            return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
-          }
-        }
-        if (!staff) {
-          // An unknown name locks as a staff member would (red-team console finding 4): the
-          // answers never tell which names are staff members'.
-          const { lockoutFailures, lockoutMs } = config.console;
-          const decision = await ctx.limiter.hit(
-            `console-sign-in:unknown:${body.name}`,
-            lockoutFailures - 1,
-            lockoutMs,
-          );
-          if (!decision.allowed)
-            return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+        } else {
+          await ctx.audit.record(request, {
+            event: 'console-sign-in-failed',
+            outcome: 'failure',
+            detail: { reason: 'unknown name', nameFingerprint: nameFingerprint(body.name) },
+          });
         }
         request.log.info('console: sign-in refused');
         return answer(request, reply, Status.FORBIDDEN);
+      }
+      // The right password: the member's lock (wrong codes) as it stands now, after the compare.
+      const now = await store.byId(staff.id);
+      if (!now || store.lockedNow(now)) {
+        await audit(request, staff, 'console-refused', {
+          outcome: 'failure',
+          detail: { action: 'sign-in', reason: 'locked' },
+        });
+        return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes()] });
       }
       await store.endByToken(request.cookies[cookieName], 'replaced');
       const token = await store.startSession(staff.id, 'factor', request.ip);
@@ -191,29 +266,46 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
       'Staff sign-in, second step: the authenticator-app code (RFC 6238, a used code never again). Right: signed in under a new GH_STAFF cookie.',
     body: consoleFactorRequest,
     handler: async ({ request, reply, body }) => {
-      const pending = await store.session(request.cookies[cookieName], 'factor');
-      if (!pending) throw consoleNoSession();
-      const { staff, session } = pending;
-      await ctx.limiter.enforce(request, [[`console-factor:staff:${staff.id}`, config.codeCheck.session]]);
-      const lockMinutes = Math.round(config.console.lockoutMs / 60_000);
-      if (store.lockedNow(staff))
-        return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+      const { staff, session } = current(request);
+      // The try is reserved before the compare (StaffStore.reserveCodeTry): at most
+      // STAFF_LOCKOUT_FAILURES codes are compared, however many arrive at once, and none while locked.
+      const reserved = await store.reserveCodeTry(staff.id);
+      if (reserved === undefined) {
+        await audit(request, staff, 'console-refused', {
+          outcome: 'failure',
+          detail: { action: 'authenticator code', reason: 'locked' },
+        });
+        return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes()] });
+      }
       if (!(await store.checkCode(staff, body.securityCode))) {
-        const locked = await store.failed(staff.id);
+        const locked = await store.lockIfSpent(staff.id);
         await audit(request, staff, 'console-sign-in-failed', {
           outcome: 'failure',
-          detail: { reason: 'wrong authenticator code' },
+          detail: { reason: 'wrong authenticator code', ...(locked ? { locked: 'true' } : {}) },
         });
         if (locked) {
+          request.log.warn(
+            { staff: staff.name },
+            'console: staff member locked after wrong authenticator codes',
+          );
           await store.end(session.id, 'locked');
           clearStaffCookie(request, reply);
-          return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes] });
+          return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes()] });
         }
         return answer(request, reply, Status.INCORRECT_CODE);
       }
+      // No sign-in past a lock that other tries set while this one was compared.
+      if (!(await store.succeeded(staff.id))) {
+        await audit(request, staff, 'console-refused', {
+          outcome: 'failure',
+          detail: { action: 'authenticator code', reason: 'locked' },
+        });
+        await store.end(session.id, 'locked');
+        clearStaffCookie(request, reply);
+        return answer(request, reply, Status.LIMIT_REACHED, { params: [lockMinutes()] });
+      }
       // One code, one session: the step ends once (a second request with it loses here).
       if (!(await store.end(session.id, 'signed-in'))) throw consoleNoSession();
-      await store.succeeded(staff.id);
       const token = await store.startSession(staff.id, 'active', request.ip);
       setStaffCookie(request, reply, token);
       await audit(request, staff, 'console-sign-in', {});
@@ -533,7 +625,10 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
           'staff.name as staff',
           'accounts.username as customer',
         ])
-        .where('audit_events.staff_id', 'is not', null)
+        // Console rows: a staff member's, or a sign-in try under a name that is no member's.
+        .where((eb) =>
+          eb.or([eb('audit_events.staff_id', 'is not', null), eb('audit_events.event', 'like', 'console-%')]),
+        )
         .orderBy('audit_events.at', 'desc')
         .limit(query.limit ?? 100);
       if (staff.role !== 'supervisor') rows = rows.where('audit_events.staff_id', '=', staff.id);
@@ -545,7 +640,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
           string,
           unknown
         >;
-        const said = [detail.verification, detail.note, detail.reason, detail.action]
+        const said = [detail.verification, detail.note, detail.reason, detail.action, detail.nameFingerprint]
           .filter((v): v is string => typeof v === 'string')
           .join(': ');
         return {

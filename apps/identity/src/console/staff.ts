@@ -116,30 +116,46 @@ export class StaffStore {
   }
 
   /**
-   * Counts a failed sign-in (a wrong password or authenticator code) in one statement; the one that
-   * reaches STAFF_LOCKOUT_FAILURES locks the staff member for STAFF_LOCKOUT_MINUTES. True: locked now.
+   * Reserves a try of an authenticator code before it is compared (as customers' codes are:
+   * lib/otp.ts, factors/app-codes.ts TryCounter): one conditional UPDATE adds it only while the
+   * member is not locked and the wrong codes are under STAFF_LOCKOUT_FAILURES, so however many codes
+   * arrive at once, at most that many are compared. The try's number, or undefined when none is left.
    */
-  async failed(staffId: string): Promise<boolean> {
-    const { lockoutFailures, lockoutMs } = this.config.console;
-    const until = new Date(this.clock.now().getTime() + lockoutMs);
-    const result = await sql<{ locked: boolean }>`
-      update staff set
-        failed_sign_ins = case when failed_sign_ins + 1 >= ${lockoutFailures} then 0 else failed_sign_ins + 1 end,
-        locked_until = case when failed_sign_ins + 1 >= ${lockoutFailures} then ${until}::timestamptz
-          else locked_until end
-      where id = ${staffId}
-      returning (locked_until is not null and locked_until > ${this.clock.now()}::timestamptz) as locked`.execute(
-      this.db,
-    );
-    return result.rows[0]?.locked === true;
+  async reserveCodeTry(staffId: string): Promise<number | undefined> {
+    const now = this.clock.now();
+    const result = await sql<{ tries: number }>`
+      update staff set failed_sign_ins = failed_sign_ins + 1
+      where id = ${staffId} and failed_sign_ins < ${this.config.console.lockoutFailures}
+        and (locked_until is null or locked_until <= ${now}::timestamptz)
+      returning failed_sign_ins as tries`.execute(this.db);
+    return result.rows[0]?.tries;
   }
 
-  async succeeded(staffId: string): Promise<void> {
-    await this.db
-      .updateTable('staff')
-      .set({ failed_sign_ins: 0, locked_until: null })
-      .where('id', '=', staffId)
-      .execute();
+  /**
+   * After a compared wrong code: locks the member for STAFF_LOCKOUT_MINUTES once the reserved wrong
+   * codes reached STAFF_LOCKOUT_FAILURES (the count starts again after the lock). True: this call
+   * locked the member (exactly one of any number of simultaneous calls).
+   */
+  async lockIfSpent(staffId: string): Promise<boolean> {
+    const { lockoutFailures, lockoutMs } = this.config.console;
+    const until = new Date(this.clock.now().getTime() + lockoutMs);
+    const result = await sql<{ id: string }>`
+      update staff set failed_sign_ins = 0, locked_until = ${until}::timestamptz
+      where id = ${staffId} and failed_sign_ins >= ${lockoutFailures}
+      returning id`.execute(this.db);
+    return result.rows.length === 1;
+  }
+
+  /**
+   * The right code: the wrong tries start again, only while the member is not locked (a lock set by
+   * other tries while this one was compared stands: no sign-in past a lock). False: locked.
+   */
+  async succeeded(staffId: string): Promise<boolean> {
+    const result = await sql<{ id: string }>`
+      update staff set failed_sign_ins = 0, locked_until = null
+      where id = ${staffId} and (locked_until is null or locked_until <= ${this.clock.now()}::timestamptz)
+      returning id`.execute(this.db);
+    return result.rows.length === 1;
   }
 
   /**

@@ -246,13 +246,15 @@ export interface PushTransactionsTable {
   account_id: string;
   credential_id: string;
   description: string;
-  /** What the device shows: browserName, osName, time, host, journey (length-bounded). */
+  /**
+   * What the device shows, all of it derived by the server (decision 032): browserName and osName
+   * parsed from the send's User-Agent, time, host, journey (LOGIN | STEPUP, from the journey row).
+   */
   content: ColumnType<Record<string, string>, string, string>;
   /** PENDING | APPROVED | DECLINED | FRAUD | WRONG_NUMBER | EXPIRED */
   status: string;
-  /** Number matching: the widget's number and the three the device offers. */
+  /** Number matching: the 2-digit number the sign-in screen shows (CSPRNG), typed on the device. */
   number: string | null;
-  numbers: ColumnType<string[] | null, string | null, string | null>;
   created_at: Timestamp;
   expires_at: Timestamp;
   answered_at: Timestamp | null;

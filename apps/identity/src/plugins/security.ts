@@ -5,6 +5,7 @@ import { API_BASE, cookies, headers, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.ts';
+import { ConsoleGate } from '../console/gate.ts';
 import type { Context } from '../context.ts';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/crypto.ts';
 import { answer } from '../lib/http.ts';
@@ -171,8 +172,21 @@ export async function security(app: FastifyInstance, ctx: Context) {
   const csrf = new Csrf(ctx);
   app.decorate('csrf', csrf);
 
+  // The console on its own origin or networks (console/gate.ts): refused before any token is handed out.
+  const consoleGate = new ConsoleGate(ctx.config.console.access);
+  app.addHook('onSend', async (request, reply, payload) => {
+    ConsoleGate.withoutCors(request, reply);
+    return payload;
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
+    const refused = consoleGate.refusal(request);
+    if (refused) {
+      request.log.info({ reason: refused }, 'console gate: not here');
+      const path = request.url.replace(/\?.*$/, '').slice(0, 200);
+      return answer(request, reply, Status.NOT_FOUND, { params: [`${request.method} ${path}`] });
+    }
     if (!handsOutToken(request)) return;
     const consoleRoute = isConsoleRoute(request);
     const sessionToken = request.cookies[consoleRoute ? ctx.cookieNames.staff : ctx.cookieNames.session];

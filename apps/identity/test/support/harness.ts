@@ -130,6 +130,8 @@ export const productionSms = {
   // Required in production mode; the tests pass their own database handle, so it is never opened.
   DATABASE_URL: 'postgres://unused@127.0.0.1:9/unused',
   PUBLIC_ORIGIN: 'https://portal.bank.example',
+  // The staff console on its own origin (required in production mode: console/gate.ts).
+  CONSOLE_ORIGIN: 'https://console.bank.example',
   // 32 random bytes: production mode requires a credential key (decision 021).
   CREDENTIAL_KEYS: 'k1:kIUg+NdoVATp++4E7+u+vO+xMVYNPuhBoEsawrs0bSU=',
 };

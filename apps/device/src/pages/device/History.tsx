@@ -1,6 +1,6 @@
 import type { DevicePush } from '@gatehouse/contract/client';
 import { t } from '../../messages/index.ts';
-import { formatTime, journeyName } from './format.ts';
+import { browserOn, formatTime, journeyName } from './format.ts';
 
 /** What happened to a push, by its status (contract pushStatusValue). */
 export function statusText(status: string): string {
@@ -41,7 +41,7 @@ export function History({ past }: { past: DevicePush[] }) {
                 formatTime(push.answeredAt ?? push.createdAt),
               )}
               <br />
-              {t('historyWhere', push.content.browserName, push.content.osName, push.content.host)}
+              {t('historyWhere', browserOn(push.content), push.content.host)}
             </li>
           ))}
         </ul>

@@ -1,10 +1,10 @@
 import type { DevicePush, PushDecision } from '@gatehouse/contract/client';
-import { Button, Dialog, DialogClose, RadioGroup } from '@gatehouse/ui';
-import { useEffect, useId, useState } from 'react';
+import { Button, CodeInput, Dialog, DialogClose } from '@gatehouse/ui';
+import { useEffect, useId, useRef, useState } from 'react';
 import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
-import { formatTime, journeyName } from './format.ts';
+import { browserOn, formatTime, journeyName } from './format.ts';
 
 export type Outcome = { variant: 'confirm' | 'critical'; text: string };
 
@@ -32,9 +32,13 @@ function useSecondsLeft(expiresAt: string): number {
   return seconds;
 }
 
+/** The number the sign-in screen shows: two digits (decision 032). */
+const NUMBER_LENGTH = 2;
+
 /**
- * One pending push: what asks, from where, until when; the three answers, each signed by the
- * device key; with number matching on, the number first (docs/decisions/022-push-and-device.md).
+ * One pending push: what asks, from where, until when (all of it the server's own words, decision
+ * 032); the three answers, each signed by the device key; with number matching on, the number the
+ * sign-in screen shows, typed here first (the device is never told it).
  */
 export function PushRequest({
   push,
@@ -49,18 +53,20 @@ export function PushRequest({
   const headingId = `${id}-heading`;
   const seconds = useSecondsLeft(push.expiresAt);
   const expired = seconds === 0;
-  const [number, setNumber] = useState<string | undefined>();
+  const [number, setNumber] = useState('');
   const [numberError, setNumberError] = useState<string | undefined>();
   const [sending, setSending] = useState<PushDecision | null>(null);
   const [fraudOpen, setFraudOpen] = useState(false);
-  const numbers = push.numbers && push.numbers.length > 0 ? push.numbers : undefined;
-  const step = push.content.journey.toUpperCase() === 'STEPUP';
+  const numberField = useRef<HTMLInputElement>(null);
+  const matching = push.numberMatching;
+  const typed = number.length === NUMBER_LENGTH;
+  const step = push.content.journey === 'STEPUP';
 
   async function answer(decision: PushDecision) {
     if (sending || expired) return;
-    if (decision === 'APPROVE' && numbers && !number) {
+    if (decision === 'APPROVE' && matching && !typed) {
       setNumberError(t('numberRequired'));
-      document.getElementById(`${id}-number-${numbers[0]}`)?.focus();
+      numberField.current?.focus();
       return;
     }
     setSending(decision);
@@ -68,7 +74,7 @@ export function PushRequest({
       deviceKey,
       push.id,
       decision,
-      decision === 'APPROVE' && numbers ? number : undefined,
+      decision === 'APPROVE' && matching ? number : undefined,
     );
     setSending(null);
     onAnswered(
@@ -90,9 +96,9 @@ export function PushRequest({
         <dt>{t('detailJourney')}</dt>
         <dd>{journeyName(push.content.journey)}</dd>
         <dt>{t('detailBrowser')}</dt>
-        <dd>{t('detailBrowserValue', push.content.browserName, push.content.osName)}</dd>
+        <dd>{browserOn(push.content)}</dd>
         <dt>{t('detailTime')}</dt>
-        <dd>{formatTime(push.content.time || push.createdAt)}</dd>
+        <dd>{formatTime(push.createdAt)}</dd>
         <dt>{t('detailHost')}</dt>
         <dd>{push.content.host}</dd>
         <dt>{t('detailExpires')}</dt>
@@ -100,20 +106,25 @@ export function PushRequest({
           <time dateTime={`PT${seconds}S`}>{countdown}</time>
         </dd>
       </dl>
-      {numbers ? (
-        <RadioGroup
+      {matching ? (
+        <CodeInput
           id={`${id}-number`}
-          name={`${id}-number`}
-          legend={t('numberLegend')}
+          ref={numberField}
+          label={t('numberLabel')}
           hint={t('numberHint')}
-          orientation="horizontal"
-          options={numbers.map((n) => ({ value: n, label: n, disabled: expired }))}
-          value={number ?? ''}
-          onChange={(value) => {
+          error={numberError}
+          maxLength={NUMBER_LENGTH}
+          placeholder=""
+          size="large"
+          disabled={expired}
+          value={number}
+          onValueChange={(value) => {
             setNumber(value);
             setNumberError(undefined);
           }}
-          error={numberError}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') void answer('APPROVE');
+          }}
         />
       ) : null}
       {/* The Button ignores presses while aria-disabled; this one, on the way up, says what is missing. */}
@@ -122,7 +133,7 @@ export function PushRequest({
       <div
         className="device__actions"
         onClick={(event) => {
-          if (numbers && !number && (event.target as Element).closest('[data-action="approve"]')) {
+          if (matching && !typed && (event.target as Element).closest('[data-action="approve"]')) {
             void answer('APPROVE');
           }
         }}
@@ -131,7 +142,7 @@ export function PushRequest({
           variant="primary"
           data-action="approve"
           onClick={() => void answer('APPROVE')}
-          aria-disabled={expired || (numbers && !number) ? 'true' : undefined}
+          aria-disabled={expired || (matching && !typed) ? 'true' : undefined}
           loading={sending === 'APPROVE'}
           loadingText={t('answering')}
         >

@@ -155,6 +155,8 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       if (!credential || !key || credential.data.thumbprint !== body.key) {
         return refused(request, reply, 'answer by another key');
       }
+      // Number matching (decision 032): an approval must carry the number the sign-in screen shows,
+      // typed by the customer; any other number, or none, ends the push as WRONG_NUMBER.
       const number = body.number ?? '';
       if (!(await verifySignature(key, pushAnswerMessage(push.id, body.decision, number), body.signature))) {
         return refused(request, reply, 'answer signature');
@@ -386,12 +388,24 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
 /** The audit trail of an answer; a fraud report ends the login journey and (by default) locks the account. */
 async function recordAnswer(ctx: Context, request: FastifyRequest, push: PushTransaction, device: string) {
   const base = { accountId: push.account_id, journeyId: push.journey_id };
-  if (push.status === 'APPROVED' || push.status === 'WRONG_NUMBER') {
+  if (push.status === 'APPROVED') {
     await ctx.audit.record(request, {
       event: 'push-approved',
-      outcome: push.status === 'APPROVED' ? 'success' : 'failure',
+      outcome: 'success',
       ...base,
-      detail: { device, ...(push.number !== null ? { numberMatched: push.status === 'APPROVED' } : {}) },
+      detail: { device, ...(push.number !== null ? { numberMatched: true } : {}) },
+    });
+    return;
+  }
+  if (push.status === 'WRONG_NUMBER') {
+    // A typed number that is not the sign-in screen's (or none): the push ends here, refused
+    // (decision 032). The journey may send again within its limits; this push cannot be approved.
+    request.log.warn({ account: push.account_id }, 'push: wrong number typed');
+    await ctx.audit.record(request, {
+      event: 'push-wrong-number',
+      outcome: 'failure',
+      ...base,
+      detail: { device },
     });
     return;
   }

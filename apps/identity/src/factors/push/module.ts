@@ -20,6 +20,7 @@ import { ApiError, answer, sessionExpired } from '../../lib/http.ts';
 import { LocalRateLimiter } from '../../lib/rate-limit.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { UUID } from '../../lib/validate.ts';
+import { describeUserAgent, unknownBrowser, unknownOs } from '../../security/user-agent.ts';
 import { clearSessionCookies } from '../../services/cookies.ts';
 import type { FactorModule } from '../registry.ts';
 import { parsePublicPart, thumbprint } from './device-keys.ts';
@@ -34,7 +35,12 @@ import { PushStore } from './store.ts';
  * the widget's poll completes the journey through the engine once the answer is an approval.
  */
 
-/** The widget's secureTransactionContent: a JSON text; each field kept to a bounded length. */
+/**
+ * The widget's secureTransactionContent (widget spec §3: a JSON text of deviceInfo.browserName and
+ * osName, time, host and journey): still the spec's request, so it is checked for that shape, but
+ * none of it is stored or shown (decision 032). Whoever calls the API writes it, and a card that
+ * showed it read "Identity check: tap Yes to BLOCK a $4,800 transfer" on a sign-in.
+ */
 const transactionContent = z.object({
   deviceInfo: z.object({ browserName: z.string().min(1), osName: z.string().min(1) }),
   time: z.string().min(1),
@@ -46,24 +52,25 @@ const FIELD_MAX = 100;
 /** What a push says it is (the widget's own texts for the two journeys, decision 022). */
 const pushDescription = { login: 'Sign-in request', stepup: 'Identity check' } as const;
 
-function readContent(text: string): PushContent {
-  let parsed: z.infer<typeof transactionContent> | undefined;
+function checkContent(text: string): void {
   try {
-    const result = transactionContent.safeParse(JSON.parse(text));
-    if (result.success) parsed = result.data;
+    if (transactionContent.safeParse(JSON.parse(text)).success) return;
   } catch {}
-  if (!parsed) {
-    throw ApiError.of(400, Status.BAD_REQUEST, 'badRequest', [
-      'secureTransactionContent: must be JSON with deviceInfo.browserName, deviceInfo.osName, time, host and journey',
-    ]);
-  }
-  const bound = (value: string) => value.slice(0, FIELD_MAX);
+  throw ApiError.of(400, Status.BAD_REQUEST, 'badRequest', [
+    'secureTransactionContent: must be JSON with deviceInfo.browserName, deviceInfo.osName, time, host and journey',
+  ]);
+}
+
+/**
+ * The browser and system the device shows: parsed by bowser from the User-Agent of the send itself
+ * (names only; empty when the agent names none, which the device shows as unknown), never the
+ * widget's deviceInfo.
+ */
+function observedAgent(request: FastifyRequest): Pick<PushContent, 'browserName' | 'osName'> {
+  const agent = describeUserAgent(request.headers['user-agent']);
   return {
-    browserName: bound(parsed.deviceInfo.browserName),
-    osName: bound(parsed.deviceInfo.osName),
-    time: bound(parsed.time),
-    host: bound(parsed.host),
-    journey: bound(parsed.journey),
+    browserName: agent.browser === unknownBrowser ? '' : agent.browser.slice(0, FIELD_MAX),
+    osName: agent.os === unknownOs ? '' : agent.os.slice(0, FIELD_MAX),
   };
 }
 
@@ -166,13 +173,9 @@ function routes(app: FastifyInstance, ctx: Context) {
     body: pushInitRequest,
     successData: pushInitData,
     handler: async ({ request, reply, body }) => {
-      // The widget's browser, system and journey describe the request; the host and time shown on
-      // the device are the server's own (the widget's could name any site and any time; the store
-      // writes the push's own creation time).
-      const content = {
-        ...readContent(body.secureTransactionContent),
-        host: observedHost(request),
-      };
+      // Checked as the spec's request, never shown: every word the device shows is the server's
+      // (decision 032), read below from the send itself and the journey row.
+      checkContent(body.secureTransactionContent);
       const fj = await ctx.engine.require(request);
       if (fj.account.status !== 'active') {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
@@ -188,7 +191,11 @@ function routes(app: FastifyInstance, ctx: Context) {
         // journey's kind: the widget's transactionDescription is the caller's and could read
         // "Security alert: tap Yes to block a fraudulent sign-in" (decision 022).
         description: pushDescription[fj.kind],
-        content,
+        content: {
+          ...observedAgent(request),
+          host: observedHost(request),
+          journey: fj.kind === 'stepup' ? 'STEPUP' : 'LOGIN',
+        },
         expiryMs: ctx.config.push.expiryMs,
         numberMatching: ctx.config.push.numberMatching,
         accountLimit: ctx.config.push.account,

@@ -12,17 +12,13 @@ import type { Clock } from '../../lib/clock.ts';
 
 export type PushStatusRow = 'PENDING' | 'APPROVED' | 'DECLINED' | 'FRAUD' | 'WRONG_NUMBER' | 'EXPIRED';
 
-/** Number matching: a number from 10 to 99 and three distinct ones, shuffled, that include it. */
-export function matchingNumbers(): { number: string; numbers: string[] } {
-  const picked = new Set<number>();
-  while (picked.size < 3) picked.add(randomInt(10, 100));
-  const numbers = [...picked].map(String);
-  const number = numbers[randomInt(0, 3)]!;
-  for (let i = numbers.length - 1; i > 0; i--) {
-    const j = randomInt(0, i + 1);
-    [numbers[i], numbers[j]] = [numbers[j]!, numbers[i]!];
-  }
-  return { number, numbers };
+/**
+ * Number matching: a 2-digit number, 10 to 99, from the CSPRNG (decision 032). The sign-in screen
+ * shows it and the customer types it on the device, which is never told it: a blind approver's guess
+ * is right once in 90.
+ */
+export function matchingNumber(): string {
+  return String(randomInt(10, 100));
 }
 
 const parseJson = <T>(value: unknown): T =>
@@ -46,7 +42,8 @@ export class PushStore {
     accountId: string;
     credentialId: string;
     description: string;
-    content: PushContent;
+    /** The server's own text (decision 032); the time is the push's own creation time. */
+    content: Omit<PushContent, 'time'>;
     expiryMs: number;
     numberMatching: boolean;
     accountLimit: { max: number; windowMs: number };
@@ -74,7 +71,6 @@ export class PushStore {
         .where('journey_id', '=', input.journeyId)
         .where('status', '=', 'PENDING')
         .execute();
-      const matching = input.numberMatching ? matchingNumbers() : null;
       return tx
         .insertInto('push_transactions')
         .values({
@@ -86,8 +82,7 @@ export class PushStore {
           // The time shown on the device is the push's own, not the widget's claim.
           content: JSON.stringify({ ...input.content, time: now.toISOString() }),
           status: 'PENDING',
-          number: matching?.number ?? null,
-          numbers: matching ? JSON.stringify(matching.numbers) : null,
+          number: input.numberMatching ? matchingNumber() : null,
           created_at: now,
           expires_at: new Date(now.getTime() + input.expiryMs),
         })
@@ -161,15 +156,16 @@ export class PushStore {
   async forCredentials(
     credentialIds: string[],
     recent = 20,
-  ): Promise<Array<PushTransaction & { username: string }>> {
+  ): Promise<Array<PushTransaction & { username: string; journey_kind: string }>> {
     if (!credentialIds.length) return [];
     const now = this.clock.now();
     const base = () =>
       this.db
         .selectFrom('push_transactions as p')
         .innerJoin('accounts as a', 'a.id', 'p.account_id')
+        .innerJoin('journeys as j', 'j.id', 'p.journey_id')
         .selectAll('p')
-        .select('a.username')
+        .select(['a.username', 'j.kind as journey_kind'])
         .where('p.credential_id', 'in', credentialIds);
     const pending = await base()
       .where('p.status', '=', 'PENDING')
@@ -185,19 +181,29 @@ export class PushStore {
     return [...pending, ...done];
   }
 
-  /** A push as the device sees it. */
-  deviceView(row: PushTransaction & { username: string }): DevicePush {
-    const numbers = parseJson<string[] | null>(row.numbers);
+  /**
+   * A push as the device sees it (decision 032): the server's own text, the journey kind from the
+   * journey row, and whether a number must be typed; never the number itself.
+   */
+  deviceView(row: PushTransaction & { username: string; journey_kind: string }): DevicePush {
+    const content = parseJson<Partial<Record<keyof PushContent, unknown>>>(row.content) ?? {};
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
     return {
       id: row.id,
       username: row.username,
       status: this.statusOf(row, 'device'),
       description: row.description,
-      content: parseJson<PushContent>(row.content),
+      content: {
+        browserName: text(content.browserName),
+        osName: text(content.osName),
+        time: new Date(row.created_at).toISOString(),
+        host: text(content.host),
+        journey: row.journey_kind === 'stepup' ? 'STEPUP' : 'LOGIN',
+      },
       createdAt: new Date(row.created_at).toISOString(),
       expiresAt: new Date(row.expires_at).toISOString(),
       answeredAt: row.answered_at ? new Date(row.answered_at).toISOString() : null,
-      ...(numbers ? { numbers } : {}),
+      numberMatching: row.number !== null,
     };
   }
 

@@ -157,14 +157,18 @@ describe('push screen (widget spec §2, §4 "Push states"; issue 11)', () => {
     expect(document.activeElement).toBe(h);
   });
 
-  it('number matching: the number is shown prominently and announced', async () => {
+  it('number matching: the number to type on the device is shown prominently and announced', async () => {
     stepUp({ [init]: sent({ number: '42' }), [statusCall]: status('PENDING') });
     await user().click(await screen.findByRole('button', { name: 'Send notification' }));
     await heading(sentHeading);
     const number = screen.getByText('42');
     expect(number.tagName).toBe('STRONG');
-    expect(number.closest('p')!.textContent).toBe('Tap 42 on your mobile device.');
-    expect(live().textContent).toBe(`${sentHeading} ${sentText} Tap 42 on your mobile device.`);
+    expect(number.closest('p')!.textContent).toBe(
+      'Type 42 in the notification before you tap "Yes, it\'s me."',
+    );
+    expect(live().textContent).toBe(
+      `${sentHeading} ${sentText} Type 42 in the notification before you tap "Yes, it's me."`,
+    );
   });
 
   it('login: the trust-device box, bindDevice on the polls, the binding call, then session login finishes', async () => {
