@@ -36,6 +36,9 @@ export const auditEvents = [
   'device-removed',
   'token-resynced',
   'token-resync-failed',
+  // Abuse limits (decision 033): a factor held after repeated blocks, and what lifted it.
+  'factor-held',
+  'factor-hold-lifted',
   // The portal's security page (security/; docs/decisions/025-security-page-api.md).
   'security.authenticator-added',
   'security.authenticator-failed',
@@ -55,6 +58,7 @@ export const auditEvents = [
   'console-unlock',
   'console-unblock',
   'console-unlock-recovery',
+  'console-unblock-factors',
   'console-require-password-reset',
   'console-refused',
 ] as const;
