@@ -10,12 +10,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { Secret } from 'otpauth';
 import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { StaffStore } from '../src/console/staff.ts';
 import type { Context } from '../src/context.ts';
 import { codeAt, timeStep } from '../src/factors/app-codes.ts';
 import { atFactor, contacts, factorAccount, sendSms, TEMPLATE } from './support/factors.ts';
 import {
   api,
+  baseEnv,
   Client,
   code,
   expectFailureEnvelope,
@@ -75,6 +77,29 @@ function burst(app: FastifyInstance, client: Client, url: string, bodies: unknow
     ),
   );
 }
+
+describe('abuse limits: settings', () => {
+  test('an invalid PHONE_* setting stops the start with one line naming it; the defaults refuse +1-900, +239 and +679', () => {
+    const start = (env: Record<string, string>) => () => loadConfig({ ...baseEnv, ...env });
+    expect(start({ PHONE_REFUSED_RANGES: '+1900,1900' })).toThrow(
+      'Invalid setting PHONE_REFUSED_RANGES (got "1900"): each entry must be a prefix in E.164 form (+1900) or a region code (ST)',
+    );
+    expect(start({ PHONE_REFUSED_TYPES: 'PREMIUM' })).toThrow(
+      /^Invalid setting PHONE_REFUSED_TYPES \(got "PREMIUM"\)/,
+    );
+    expect(start({ PHONE_COUNTRY_DAILY_LIMITS: 'US=5' })).toThrow(
+      'Invalid setting PHONE_COUNTRY_DAILY_LIMITS (got "US=5"): each entry must be REGION:MAX, such as US:50000',
+    );
+    expect(start({ FACTOR_BLOCKS_BEFORE_HOLD: '0' })).toThrow(/^Invalid setting FACTOR_BLOCKS_BEFORE_HOLD/);
+    expect(start({ TOKEN_RESYNC_WINDOW_MINUTES: '61' })).toThrow(
+      /^Invalid setting TOKEN_RESYNC_WINDOW_MINUTES/,
+    );
+    const config = loadConfig({ ...baseEnv, PHONE_COUNTRY_DAILY_LIMITS: 'us:50000' });
+    expect(config.phone.refusedRanges).toEqual(expect.arrayContaining(['+1900', '+239', '+679']));
+    expect(config.phone.countryDaily.get('US')).toBe(50000);
+    expect(config.token.resyncWindowMs).toBe(5 * 60_000);
+  });
+});
 
 describe.each(targets)('abuse limits ($name)', (target) => {
   const h = useHarness(target);
