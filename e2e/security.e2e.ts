@@ -268,6 +268,17 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await expect.poll(() => focused(summary)).toBe(true);
     await expectNoAxeViolations(page, 'add a phone with an error, forced colours, 320 px');
     await tabTo(page, contacts.getByRole('textbox', { name: /Phone number/ }));
+    // A premium-rate number is refused at the field, and nothing is sent (decision 033).
+    await page.keyboard.type('1-900-234-5678');
+    await page.keyboard.press('Enter');
+    await summary
+      .getByRole('link', {
+        name: "We can't send codes to this kind of number (premium-rate, shared-cost or a high-risk range). Enter a mobile or landline number.",
+      })
+      .waitFor();
+    await expect.poll(() => focused(summary)).toBe(true);
+    await tabTo(page, contacts.getByRole('textbox', { name: /Phone number/ }));
+    await page.keyboard.press('Control+A');
     await page.keyboard.type('(202) 555-0187');
     await page.keyboard.press('Enter');
     await contacts

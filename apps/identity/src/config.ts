@@ -130,8 +130,38 @@ const schema = z
     TOTP_MAX_WRONG_TRIES: int(1, 100).default(5),
     TOTP_BLOCK_MINUTES: int(1, 24 * 60).default(limits.totpBlockMinutes),
     TOKEN_FAILURES_BEFORE_SYNC: int(1, 100).default(limits.tokenFailuresBeforeSync),
-    TOKEN_RESYNC_WINDOW: int(1, 10_000).default(100),
+    TOKEN_RESYNC_WINDOW_MINUTES: int(1, 60).default(5),
     TOKEN_SYNC_MAX_TRIES: int(1, 100).default(3),
+    // Abuse limits (docs/decisions/033-abuse-limits.md): texts and calls, cumulative factor blocks.
+    TOKEN_MAX_WRONG_TRIES: int(1, 100).default(5),
+    TOKEN_BLOCK_MINUTES: int(1, 24 * 60).default(5),
+    FACTOR_BLOCKS_BEFORE_HOLD: int(1, 100).default(3),
+    FACTOR_HOLD_WINDOW_HOURS: int(1, 30 * 24).default(24),
+    PHONE_DESTINATION_HOURLY_MAX: int(1, 10_000).default(5),
+    PHONE_DESTINATION_DAILY_MAX: int(1, 10_000).default(10),
+    PHONE_NEW_NUMBERS_DAILY_MAX: int(1, 10_000).default(5),
+    PHONE_COUNTRY_DAILY_MAX: int(1, 10_000_000).default(1000),
+    PHONE_COUNTRY_DAILY_LIMITS: list.default([]),
+    PHONE_DAILY_MAX: int(1, 100_000_000).default(20_000),
+    PHONE_REFUSED_TYPES: list.default([
+      'PREMIUM_RATE',
+      'SHARED_COST',
+      'PERSONAL_NUMBER',
+      'UAN',
+      'PAGER',
+      'VOICEMAIL',
+    ]),
+    PHONE_REFUSED_RANGES: list.default([
+      '+1900',
+      '+1976',
+      '+239',
+      '+679',
+      '+870',
+      '+881',
+      '+882',
+      '+883',
+      '+979',
+    ]),
     DEVICE_REGISTER_WINDOW_MINUTES: int(1, 24 * 60).default(10),
     // The portal's security page (security/; docs/decisions/025-security-page-api.md).
     SECURITY_STEPUP_MINUTES: int(1, 24 * 60).default(10),
@@ -305,7 +335,35 @@ export type Config = {
    * The token app: wrong codes per journey before the widget is sent to resync, the resync's
    * look-ahead window in steps either way (RFC 4226 §7.4), wrong resyncs per journey before 1493.
    */
-  token: { failuresBeforeSync: number; resyncWindow: number; syncMaxTries: number };
+  token: {
+    failuresBeforeSync: number;
+    /** How far either way of the token's clock a resync looks (TOKEN_RESYNC_WINDOW_MINUTES). */
+    resyncWindowMs: number;
+    syncMaxTries: number;
+    /** Wrong codes and resyncs of the account's token (across journeys) before it is blocked, and for how long. */
+    maxWrongTries: number;
+    blockMs: number;
+  };
+  /**
+   * Second-factor blocks counted per account and factor: `blocksBeforeHold` blocks within
+   * `windowMs` hold the factor until a recovery or the console lifts it (decision 033).
+   */
+  factorHold: { blocksBeforeHold: number; windowMs: number };
+  /**
+   * Texts and calls (decision 033): per destination number an hour and a day, per country a day
+   * (`countryDaily` overrides by region code), all of them a day; refused number types and ranges.
+   */
+  phone: {
+    destinationHourly: number;
+    destinationDaily: number;
+    /** Codes to numbers being added, per account a day. */
+    newNumbersDaily: number;
+    countryDailyMax: number;
+    countryDaily: Map<string, number>;
+    dailyMax: number;
+    refusedTypes: string[];
+    refusedRanges: string[];
+  };
   /**
    * The portal's security page: how recent a step-up must be, how long a pending authenticator app
    * or contact waits for its code, wrong codes before it ends, its calls per account and window.
@@ -727,9 +785,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     token: {
       failuresBeforeSync: v.TOKEN_FAILURES_BEFORE_SYNC,
-      resyncWindow: v.TOKEN_RESYNC_WINDOW,
+      resyncWindowMs: v.TOKEN_RESYNC_WINDOW_MINUTES * 60_000,
       syncMaxTries: v.TOKEN_SYNC_MAX_TRIES,
+      maxWrongTries: v.TOKEN_MAX_WRONG_TRIES,
+      blockMs: v.TOKEN_BLOCK_MINUTES * 60_000,
     },
+    factorHold: {
+      blocksBeforeHold: v.FACTOR_BLOCKS_BEFORE_HOLD,
+      windowMs: v.FACTOR_HOLD_WINDOW_HOURS * 3_600_000,
+    },
+    phone: phoneSettings(v),
     security: {
       stepUpMs: v.SECURITY_STEPUP_MINUTES * 60_000,
       enrollmentMs: v.SECURITY_ENROLLMENT_MINUTES * 60_000,
@@ -761,6 +826,59 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       account: window(v.CODE_CHECK_ACCOUNT_MAX, v.CODE_CHECK_WINDOW_SECONDS),
     },
     credentialKeys,
+  };
+}
+
+/** Number types libphonenumber-js names (getType), for PHONE_REFUSED_TYPES. */
+const PHONE_TYPES = [
+  'PREMIUM_RATE',
+  'SHARED_COST',
+  'PERSONAL_NUMBER',
+  'UAN',
+  'PAGER',
+  'VOICEMAIL',
+  'VOIP',
+  'TOLL_FREE',
+  'FIXED_LINE',
+  'MOBILE',
+  'FIXED_LINE_OR_MOBILE',
+];
+
+/** The PHONE_* settings: each refused type known, each range `+digits` or a region code, each limit `XX:n`. */
+function phoneSettings(v: Parsed): Config['phone'] {
+  const stop = (name: string, entry: string, message: string): never => {
+    throw new ConfigError(`Invalid setting ${name} (got "${entry}"): ${message}`);
+  };
+  const refusedTypes = v.PHONE_REFUSED_TYPES.map((t) => t.toUpperCase());
+  for (const t of refusedTypes) {
+    if (!PHONE_TYPES.includes(t))
+      stop('PHONE_REFUSED_TYPES', t, `each entry must be one of ${PHONE_TYPES.join(', ')}`);
+  }
+  const refusedRanges = v.PHONE_REFUSED_RANGES.map((r) => r.replace(/[\s-]/g, '').toUpperCase());
+  for (const r of refusedRanges) {
+    if (!/^\+\d{1,14}$/.test(r) && !/^[A-Z]{2}$/.test(r)) {
+      stop(
+        'PHONE_REFUSED_RANGES',
+        r,
+        'each entry must be a prefix in E.164 form (+1900) or a region code (ST)',
+      );
+    }
+  }
+  const countryDaily = new Map<string, number>();
+  for (const entry of v.PHONE_COUNTRY_DAILY_LIMITS) {
+    const match = /^([A-Za-z]{2}):(\d{1,9})$/.exec(entry);
+    if (!match) stop('PHONE_COUNTRY_DAILY_LIMITS', entry, 'each entry must be REGION:MAX, such as US:50000');
+    countryDaily.set(match![1]!.toUpperCase(), Number(match![2]));
+  }
+  return {
+    destinationHourly: v.PHONE_DESTINATION_HOURLY_MAX,
+    destinationDaily: v.PHONE_DESTINATION_DAILY_MAX,
+    newNumbersDaily: v.PHONE_NEW_NUMBERS_DAILY_MAX,
+    countryDailyMax: v.PHONE_COUNTRY_DAILY_MAX,
+    countryDaily,
+    dailyMax: v.PHONE_DAILY_MAX,
+    refusedTypes,
+    refusedRanges,
   };
 }
 

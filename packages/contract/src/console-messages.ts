@@ -12,7 +12,13 @@ export const verificationMethods = ['callback', 'knowledge', 'document', 'existi
 export type VerificationMethod = (typeof verificationMethods)[number];
 
 /** What a representative may lift, each with a required reason. */
-export const liftActions = ['unlock', 'unblock', 'unlock-recovery', 'require-password-reset'] as const;
+export const liftActions = [
+  'unlock',
+  'unblock',
+  'unlock-recovery',
+  'unblock-factors',
+  'require-password-reset',
+] as const;
 export type LiftAction = (typeof liftActions)[number];
 
 export const staffRoles = ['representative', 'supervisor'] as const;

@@ -27,9 +27,11 @@ const sendDocs = {
   [Status.CARRIER_OUTAGE]:
     "SMS_OUTAGE is set: 'There may be a problem texting a code to your number at this time', ruleData { carrierOutage: true }; the code is still sent",
   [Status.FORBIDDEN]:
-    'The contact id is not one of this account, not usable yet (CONTACT_WAIT_DAYS), or not of this channel (voice: a phone that takes calls); or the channel is not allowed. Nothing is sent',
+    'The contact id is not one of this account, not usable yet (CONTACT_WAIT_DAYS), or not of this channel (voice: a phone that takes calls), or a number of a refused type or range (PHONE_REFUSED_TYPES, PHONE_REFUSED_RANGES); or the channel is not allowed. Nothing is sent',
   [Status.LIMIT_REACHED]:
-    'FACTOR_MAX_SENDS sends without a correct code, or FACTOR_MAX_WRONG_TRIES wrong codes, on this channel within FACTOR_LOCKOUT_MINUTES; nothing is sent (the widget goes to the representative page)',
+    'FACTOR_MAX_SENDS sends without a correct code, or FACTOR_MAX_WRONG_TRIES wrong codes, on this channel within FACTOR_LOCKOUT_MINUTES; or the channel is held after FACTOR_BLOCKS_BEFORE_HOLD locks (until a recovery or the console); nothing is sent (the widget goes to the representative page)',
+  [Status.RATE_LIMITED]:
+    "A limit on texts and calls to this number (PHONE_DESTINATION_HOURLY_MAX, PHONE_DESTINATION_DAILY_MAX, across accounts), its country (PHONE_COUNTRY_DAILY_MAX) or the service (PHONE_DAILY_MAX) is reached: 'We can't send more codes to this phone number right now. …' with Retry-After; nothing is sent",
   [Status.UNAUTHENTICATED]: noSession,
 };
 const checkDocs = {
@@ -40,7 +42,7 @@ const checkDocs = {
   [Status.INCORRECT_CODE]:
     "'Security code not recognized. Try again.' (wrong, expired, replaced or already used)",
   [Status.LIMIT_REACHED]:
-    'FACTOR_MAX_WRONG_TRIES wrong codes on this channel (counted per account across resends and restarts): the login transaction ends (step-up: the session stays, the channel is refused)',
+    'FACTOR_MAX_WRONG_TRIES wrong codes on this channel (counted per account across resends and restarts): the login transaction ends (step-up: the session stays, the channel is refused); the FACTOR_BLOCKS_BEFORE_HOLD-th such lock within FACTOR_HOLD_WINDOW_HOURS holds the channel until a recovery or the console lifts it, and the owner is told',
   [Status.UNAUTHENTICATED]: noSession,
   [Status.BLOCKED]: 'Another simultaneous request finished this login transaction first (HTTP 401)',
 };
@@ -269,17 +271,18 @@ export const outcomeDocs: Readonly<
     [Status.INCORRECT_CODE]:
       "'Security code not recognized. Try again.': wrong, or a code (time step) accepted before; a wrong one counts for the journey",
     [Status.REDIRECT_REP]:
-      'No token credential of the account by that credentialId, or the account cannot sign in: the representative page',
+      "No token credential of the account by that credentialId, or the account cannot sign in; or the token is blocked ('temporarily blocked': TOKEN_MAX_WRONG_TRIES wrong codes and resyncs of the account across journeys, for TOKEN_BLOCK_MINUTES, uncompared) or held after FACTOR_BLOCKS_BEFORE_HOLD blocks within FACTOR_HOLD_WINDOW_HOURS (until a recovery or the console; the owner is told): the representative page",
     [Status.LIMIT_REACHED]:
       "'We need to re-sync': the journey's TOKEN_FAILURES_BEFORE_SYNC wrong codes were reached (the widget opens the resync screen); every later code of the journey answers the same, uncompared, until a resync succeeds",
     [Status.UNAUTHENTICATED]: noSession,
   },
   svipSynchronization: {
     [Status.SUCCESS]:
-      "Two consecutive codes of the account's token found within TOKEN_RESYNC_WINDOW steps either way of its clock: the new drift is stored (successData.drift, in steps), the journey's wrong codes start again, redirectPath '/authenticator/svip' (the token screen; its next code signs in)",
+      "Two consecutive codes of the account's token found within TOKEN_RESYNC_WINDOW_MINUTES either way of its clock, newer than any accepted step: the new drift is stored (successData.drift, in steps), the journey's wrong codes start again, redirectPath '/authenticator/svip' (the token screen, where the token's current code signs in once)",
     [Status.INCORRECT_CODE]:
       "'Security code not recognized. Try again.': not two consecutive codes of the window, or a step already accepted; counts for the journey",
-    [Status.REDIRECT_REP]: 'The account has no token credential, or cannot sign in: the representative page',
+    [Status.REDIRECT_REP]:
+      "The account has no token credential, or cannot sign in; or the token is blocked ('temporarily blocked', TOKEN_MAX_WRONG_TRIES wrong codes and resyncs of the account, for TOKEN_BLOCK_MINUTES) or held after FACTOR_BLOCKS_BEFORE_HOLD blocks: the representative page",
     [Status.TOTP_REDIRECT_REP]:
       'TOKEN_SYNC_MAX_TRIES failed resyncs in this journey: the representative page (every later resync of the journey answers the same)',
     [Status.UNAUTHENTICATED]: noSession,
@@ -290,7 +293,8 @@ export const outcomeDocs: Readonly<
     [Status.AUTH_NOT_COMPLETED]:
       'Not sent: widget spec §4 maps it to a custom callback; this server has none here',
     [Status.CALLBACKS_REQUIRED]: 'Not sent: widget spec §4 maps it to the representative page',
-    [Status.REDIRECT_REP]: 'The account has no authenticator app, or cannot sign in: the representative page',
+    [Status.REDIRECT_REP]:
+      'The account has no authenticator app, or cannot sign in; or the app is held: the FACTOR_BLOCKS_BEFORE_HOLD-th block within FACTOR_HOLD_WINDOW_HOURS holds it until a recovery or the console lifts it (every code refused uncompared; the owner is told): the representative page',
     [Status.TOTP_REDIRECT_REP]: 'Not sent: widget spec §4 maps it to the representative page',
     [Status.INCORRECT_CODE]:
       "'Security code not recognized. Try again.': wrong (counted), or a time step accepted before (a replay; not counted)",
@@ -386,9 +390,9 @@ export const outcomeDocs: Readonly<
     [Status.SUCCESS]:
       'A 6-digit code is sent to the new phone (text message) or e-mail address: successData { confirmationId, masked, expiresAt } (OTP_EXPIRY_MINUTES)',
     [Status.GUIDELINES_NOT_MET]:
-      'Not a valid phone number (read as E.164, a national number as US) or e-mail address',
+      "Not a valid phone number (read as E.164, a national number as US) or e-mail address; or a number of a refused type or range (PHONE_REFUSED_TYPES, PHONE_REFUSED_RANGES: 'We can't send codes to this kind of number …'): nothing is sent",
     [Status.CONTACT_EXISTS]: 'The phone number or e-mail address is already on the account',
-    [Status.RATE_LIMITED]: securityRateDoc,
+    [Status.RATE_LIMITED]: `${securityRateDoc}; or a limit on codes to new numbers: this number's (PHONE_DESTINATION_HOURLY_MAX, PHONE_DESTINATION_DAILY_MAX, across accounts), the account's (PHONE_NEW_NUMBERS_DAILY_MAX), the country's (PHONE_COUNTRY_DAILY_MAX) or the service's (PHONE_DAILY_MAX)`,
     ...securityGuardDocs,
   },
   securityContactConfirmation: {

@@ -128,7 +128,7 @@ export const genericOutcomes: Codes = {
   4401: fail('sessionExpired', undefined, 401),
   4403: fail(['csrfRefused', 'originRefused'], undefined, 403),
   4404: fail('notFound', undefined, 404),
-  4429: fail('rateLimited', undefined, 429),
+  4429: fail(['rateLimited', 'phoneSendLimited'], undefined, 429),
   5000: fail('unknown', undefined, 500),
   5003: fail('unavailable', undefined, 503),
 };
@@ -146,14 +146,15 @@ const otpSend = (sent: Outcome['message'], outage: boolean): Codes => ({
     : unsent(redirect('authenticatorOtpCode', { carrierOutage: true })),
   // The contact or channel is not usable (the server says which): shown on the contact screen.
   1403: fail(['contactNotUsable', 'factorNotAllowed'], error('contactUnavailable', true)),
-  1491: fail('factorLimitReached', limitToRep),
+  // factorHeld: the channel is held after repeated blocks (decision 033).
+  1491: fail(['factorLimitReached', 'factorHeld'], limitToRep),
 });
 
 const otpCheck: Codes = {
   1200: ok('factorVerified', success),
   1205: unsent(incorrectCodeServer),
   1428: fail('securityCodeNotRecognized', incorrectCodeServer),
-  1491: fail('factorLimitReached', limitToRep),
+  1491: fail(['factorLimitReached', 'factorHeld'], limitToRep),
   4401: noSession,
   1401: fail('noLoginInProgress', undefined, 401),
 };
@@ -306,7 +307,7 @@ export const outcomeTables = {
         ['invalidInformation', 'contactNotUsable', 'factorNotAllowed'],
         error('contactUnavailable', true),
       ),
-      1491: fail(['contactSupport', 'factorLimitReached'], limitToRep),
+      1491: fail(['contactSupport', 'factorLimitReached', 'factorHeld'], limitToRep),
       4401: fail(['recoveryNotStarted', 'sessionExpired'], undefined, 401),
     },
   },
@@ -319,7 +320,7 @@ export const outcomeTables = {
       ...otpCheck,
       1200: ok(['codeConfirmed', 'factorVerified'], success),
       1428: fail(['incorrectCode', 'securityCodeNotRecognized'], incorrectCodeServer),
-      1491: fail(['contactSupport', 'factorLimitReached'], limitToRep),
+      1491: fail(['contactSupport', 'factorLimitReached', 'factorHeld'], limitToRep),
       4401: { ...noSession, message: ['recoveryNotStarted', 'sessionExpired'] },
     },
   },
@@ -409,7 +410,9 @@ export const outcomeTables = {
     codes: {
       1200: ok('factorVerified', success),
       1428: fail('securityCodeNotRecognized', error('incorrectCode')),
-      1204: fail('appCodeUnavailable', toRep),
+      // factorHeld: held after repeated blocks until a recovery or support; totpBlocked: the
+      // account's wrong token codes reached TOKEN_MAX_WRONG_TRIES (decision 033).
+      1204: fail(['appCodeUnavailable', 'factorHeld', 'totpBlocked'], toRep),
       // Widget spec §4: at 2 failed submits the user goes to sync.
       1491: fail('tokenSyncRequired', redirect('authenticatorSvipSync')),
       4401: noSession,
@@ -422,7 +425,9 @@ export const outcomeTables = {
       // Widget spec §4: 'Sync submit follows the server redirect' (back to the token screen).
       1200: ok('tokenResynced', { kind: 'FOLLOW' }),
       1428: fail('securityCodeNotRecognized', error('incorrectCode')),
-      1204: fail('appCodeUnavailable', toRep),
+      // factorHeld: held after repeated blocks until a recovery or support; totpBlocked: the
+      // account's wrong token codes reached TOKEN_MAX_WRONG_TRIES (decision 033).
+      1204: fail(['appCodeUnavailable', 'factorHeld', 'totpBlocked'], toRep),
       1493: fail('factorLimitReached', toRep),
       4401: noSession,
     },
@@ -435,7 +440,8 @@ export const outcomeTables = {
       // Widget spec §4 maps these; this server has no custom step or callbacks here (docs/api.md).
       1201: unsent({ kind: 'CUSTOM', name: 'totpCustom' }),
       1202: unsent(toRep),
-      1204: fail('appCodeUnavailable', toRep),
+      // factorHeld: held after repeated blocks until a recovery or support (decision 033).
+      1204: fail(['appCodeUnavailable', 'factorHeld'], toRep),
       1493: unsent(toRep),
       1428: fail('securityCodeNotRecognized', error('incorrectCode')),
       1491: fail('totpBlocked', redirect('authenticatorTotpBlock')),

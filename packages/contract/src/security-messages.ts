@@ -41,6 +41,8 @@ export const securityActivityMessages = {
   'device-removed': 'Mobile device removed',
   'token-resynced': 'Token app re-synced',
   'token-resync-failed': 'Token app re-sync failed',
+  'factor-held': 'Verification method blocked until you recover your account or call us',
+  'factor-hold-lifted': 'Blocked verification methods unblocked',
   'security.authenticator-added': 'Authenticator app added',
   'security.authenticator-failed': 'Incorrect code while adding an authenticator app',
   'security.credential-removed': 'Verification method removed',

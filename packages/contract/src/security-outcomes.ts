@@ -66,7 +66,7 @@ export const securityOutcomeTables = {
     path: securityPaths.securityContacts,
     codes: {
       1200: ok('contactCodeSent', success),
-      1400: fail(['phoneInvalid', 'emailInvalid'], securityError),
+      1400: fail(['phoneInvalid', 'emailInvalid', 'phoneNotAccepted'], securityError),
       1409: fail('contactExists', securityError),
       ...securityGuard,
     },

@@ -37,6 +37,9 @@ export const auditEvents = [
   'device-removed',
   'token-resynced',
   'token-resync-failed',
+  // Abuse limits (decision 033): a factor held after repeated blocks, and what lifted it.
+  'factor-held',
+  'factor-hold-lifted',
   // The portal's security page (security/; docs/decisions/025-security-page-api.md).
   'security.authenticator-added',
   'security.authenticator-failed',
@@ -56,6 +59,7 @@ export const auditEvents = [
   'console-unlock',
   'console-unblock',
   'console-unlock-recovery',
+  'console-unblock-factors',
   'console-require-password-reset',
   'console-refused',
 ] as const;

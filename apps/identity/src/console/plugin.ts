@@ -20,6 +20,7 @@ import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Staff, StaffSession } from '../db/schema.ts';
+import { FactorHolds } from '../factors/holds.ts';
 import { hmac } from '../lib/crypto.ts';
 import { ApiError, answer } from '../lib/http.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
@@ -53,6 +54,7 @@ const liftEvents = {
   unlock: 'console-unlock',
   unblock: 'console-unblock',
   'unlock-recovery': 'console-unlock-recovery',
+  'unblock-factors': 'console-unblock-factors',
   'require-password-reset': 'console-require-password-reset',
 } as const satisfies Record<LiftAction, string>;
 
@@ -576,6 +578,8 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     }
+    // Second factors held after repeated blocks of wrong codes (decision 033).
+    if (action === 'unblock-factors') return (await new FactorHolds(ctx).liftAll(db, account.id)) > 0;
     if (action === 'unlock-recovery') {
       const result = await db
         .updateTable('otp_counters')

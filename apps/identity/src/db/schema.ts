@@ -203,6 +203,19 @@ export interface OtpCountersTable {
   locked_until: Timestamp | null;
 }
 
+/**
+ * Blocks of a second factor per account (factors/holds.ts, decision 033): counted in a window; the
+ * block that reaches the limit holds the factor (held_at) until a recovery or the console lifts it.
+ */
+export interface FactorHoldsTable {
+  account_id: string;
+  /** The factor's counter name: 'totp', 'token', 'sms', 'voice', 'email'. */
+  factor: string;
+  blocks: number;
+  window_start: Timestamp;
+  held_at: Timestamp | null;
+}
+
 /** A device bound to an account: it skips the second factor at sign-in until expires_at. */
 export interface TrustedDevicesTable {
   id: Generated<string>;
@@ -322,6 +335,7 @@ export interface Database {
   remembered_usernames: RememberedUsernamesTable;
   otp_codes: OtpCodesTable;
   otp_counters: OtpCountersTable;
+  factor_holds: FactorHoldsTable;
   trusted_devices: TrustedDevicesTable;
   push_transactions: PushTransactionsTable;
   security_confirmations: SecurityConfirmationsTable;

@@ -15,6 +15,7 @@ import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
 import type { Account, Journey } from '../db/schema.ts';
 import type { FactorJourney } from '../factors/engine.ts';
+import { FactorHolds } from '../factors/holds.ts';
 import { OtpFactor } from '../factors/otp/otp-factor.ts';
 import { loadFlow, recoveryOpenStates, startFlow } from '../journeys/recovery.ts';
 import { ApiError, answer } from '../lib/http.ts';
@@ -369,6 +370,17 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
           accountId: account.id,
           journeyId: flow.id,
         });
+        // A recovery lifts the second factors held after repeated wrong codes (decision 033).
+        const lifted = await new FactorHolds(ctx).liftAll(ctx.db, account.id);
+        if (lifted > 0) {
+          await ctx.audit.record(request, {
+            event: 'factor-hold-lifted',
+            outcome: 'success',
+            accountId: account.id,
+            journeyId: flow.id,
+            detail: { by: 'recovery', factors: lifted },
+          });
+        }
         const own = await browserSubject(ctx, request);
         const mine = own?.accountId === account.id;
         await afterIdentityChange(ctx, request, account, {

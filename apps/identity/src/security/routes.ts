@@ -33,6 +33,7 @@ import { languageOf } from '../lib/language.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { codeHash, newCode } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
+import { PhoneLimits, phoneRefusal } from '../services/phone-limits.ts';
 import { createPhoneSender, smsCodeText } from '../services/sms.ts';
 import { Confirmations } from './confirmations.ts';
 import {
@@ -61,6 +62,7 @@ const email = z.string().email();
 export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
   const confirmations = new Confirmations(ctx);
   const phone = createPhoneSender(ctx.config, ctx.db, ctx.clock);
+  const phoneLimits = new PhoneLimits(ctx.db, ctx.clock, ctx.config);
   const tag = 'security';
   /** The counter key a new contact's code is hashed under: bound to its confirmation. */
   const contactCodeHash = (accountId: string, id: string, code: string) =>
@@ -264,6 +266,15 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         countryCode = parsed.countryCallingCode;
         to = parsed.number;
         masked = maskPhoneLabel(value, countryCode);
+        // Premium-rate, shared-cost and high-risk ranges never get a text (decision 033).
+        const refusal = phoneRefusal(ctx.config, to);
+        if (refusal) {
+          request.log.warn(
+            { account: account.id, refusal },
+            'security: phone number of a refused type or range',
+          );
+          return answer(request, reply, Status.GUIDELINES_NOT_MET, { message: 'phoneNotAccepted' });
+        }
       } else {
         if (!email.safeParse(body.value).success) {
           return answer(request, reply, Status.GUIDELINES_NOT_MET, { message: 'emailInvalid' });
@@ -275,6 +286,10 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       const existing = await accountContacts(ctx.db, account.id);
       if (existing.some((c) => sameContact(c, body.kind, value, countryCode))) {
         return answer(request, reply, Status.CONTACT_EXISTS);
+      }
+      // Per number (across accounts), account, country and day: 429 when a limit is reached.
+      if (body.kind === 'phone') {
+        await phoneLimits.reserve(request, { to, purpose: 'new-number', accountId: account.id });
       }
       const code = newCode();
       const expiresAt = new Date(ctx.clock.now().getTime() + ctx.config.otp.expiryMs);

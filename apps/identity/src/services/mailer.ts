@@ -45,6 +45,9 @@ const noticeTexts = {
   'console-unlock': ['consoleUnlockSubject', 'consoleUnlockBody'],
   'console-unblock': ['consoleUnblockSubject', 'consoleUnblockBody'],
   'console-unlock-recovery': ['consoleUnlockRecoverySubject', 'consoleUnlockRecoveryBody'],
+  'console-unblock-factors': ['consoleUnblockFactorsSubject', 'consoleUnblockFactorsBody'],
+  // A factor held after repeated blocks of wrong codes (docs/decisions/033-abuse-limits.md).
+  'factor-held': ['factorHeldSubject', 'factorHeldBody'],
   'console-require-password-reset': ['consoleRequirePasswordResetSubject', 'consoleRequirePasswordResetBody'],
 } as const satisfies Record<string, readonly [ServiceTextKey, ServiceTextKey]>;
 

@@ -13,9 +13,11 @@ import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
 import { factorCounter, OtpCodes } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
+import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import type { PhoneSender } from '../../services/sms.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
 import type { FactorJourney } from '../engine.ts';
+import { FactorHolds } from '../holds.ts';
 
 /**
  * The one-time-code second factor by text, voice call and e-mail, for the LOGIN journey (a login
@@ -39,11 +41,20 @@ const badRequest = (problem: string) => ApiError.of(400, Status.BAD_REQUEST, 'ba
  */
 export class OtpFactor {
   private readonly codes: OtpCodes;
+  private readonly holds: FactorHolds;
+  private readonly phoneLimits: PhoneLimits;
   constructor(
     private readonly ctx: Context,
     private readonly phone?: PhoneSender,
   ) {
     this.codes = new OtpCodes(ctx.db, ctx.clock, ctx.config);
+    this.holds = new FactorHolds(ctx);
+    this.phoneLimits = new PhoneLimits(ctx.db, ctx.clock, ctx.config);
+  }
+
+  /** 1491: the channel is held after repeated blocks, until a recovery or the console (decision 033). */
+  private held(request: FastifyRequest, reply: FastifyReply) {
+    return answer(request, reply, Status.LIMIT_REACHED, { message: 'factorHeld' });
   }
 
   private limitReached(request: FastifyRequest, reply: FastifyReply) {
@@ -118,6 +129,7 @@ export class OtpFactor {
     if (!contact) {
       return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
     }
+    if (await this.holds.held(account.id, channel)) return this.held(request, reply);
     if (await this.refused(account.id, channel, true)) {
       request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
       return this.limitReached(request, reply);
@@ -129,6 +141,18 @@ export class OtpFactor {
     }
 
     const to = contact.kind === 'phone' ? e164(contact) : contact.value;
+    if (channel !== 'email') {
+      // A number on file from before a range was refused gets nothing (decision 033).
+      if (phoneRefusal(ctx.config, to)) {
+        request.log.warn(
+          { account: account.id, channel },
+          'second factor: number of a refused type or range',
+        );
+        return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
+      }
+      // Per number, country and day, across accounts: 429 when a limit is reached.
+      await this.phoneLimits.reserve(request, { to, purpose: 'factor', accountId: account.id });
+    }
     const { code } = await this.codes.issue({
       accountId: account.id,
       channel,
@@ -188,6 +212,7 @@ export class OtpFactor {
       [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
       [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
     ]);
+    if (await this.holds.held(account.id, channel)) return this.held(request, reply);
     if (await this.refused(account.id, channel, false)) return this.tooManyWrong(request, reply, fj, factor);
     const result = await this.codes.check({
       accountId: account.id,
@@ -224,6 +249,11 @@ export class OtpFactor {
         { account: account.id, channel, journey: fj.kind },
         'second factor: too many wrong codes',
       );
+      // The lock counts towards the channel's hold (decision 033).
+      if (await this.holds.blocked(request, account, channel, fj.journey.id)) {
+        await this.ctx.engine.fail(request, reply, fj, factor);
+        return this.held(request, reply);
+      }
       return this.tooManyWrong(request, reply, fj, factor);
     }
     return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });

@@ -6,7 +6,7 @@ import {
   svipSynchronizationData,
   svipSynchronizationRequest,
 } from '@gatehouse/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
@@ -19,9 +19,11 @@ import {
   giveBackJourneyTry,
   parametersOf,
   reserveJourneyTry,
+  TryCounter,
   timeStep,
 } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
+import { FactorHolds } from '../holds.ts';
 import type { FactorModule } from '../registry.ts';
 
 /**
@@ -35,6 +37,12 @@ import type { FactorModule } from '../registry.ts';
 
 /** The widget's token screen (packages/signin routes.authenticatorSvip): where a resync sends it back. */
 export const TOKEN_SCREEN_PATH = '/authenticator/svip';
+/**
+ * The account's wrong token codes and resyncs in otp_counters, across journeys and instances: at
+ * TOKEN_MAX_WRONG_TRIES the token is blocked for TOKEN_BLOCK_MINUTES, and the blocks count towards
+ * the hold (factors/holds.ts; decision 033). A new journey never starts the count again.
+ */
+export const TOKEN_COUNTER = 'factor:token';
 /** The journey's counts, in its data. */
 const WRONG = 'tokenWrong';
 const SYNC_WRONG = 'tokenSyncWrong';
@@ -47,6 +55,58 @@ const driftOf = (credential: Credential) =>
 
 function routes(app: FastifyInstance, ctx: Context) {
   const { token, totp } = ctx.config;
+  const accountTries = new TryCounter(ctx.db, ctx.clock, TOKEN_COUNTER);
+  const holds = new FactorHolds(ctx);
+  const blockMinutes = Math.round(token.blockMs / 60_000);
+
+  /**
+   * The account's refusal before anything is compared: held (until lifted), or blocked (until the
+   * block runs out; then the count starts again). Undefined: the token may be tried.
+   */
+  const refusal = async (request: FastifyRequest, reply: FastifyReply, fj: FactorJourney) => {
+    if (await holds.held(fj.account.id, 'token')) {
+      request.log.warn({ account: fj.account.id, journey: fj.kind }, 'token: held');
+      return answer(request, reply, Status.REDIRECT_REP, { message: 'factorHeld' });
+    }
+    const state = await accountTries.state(fj.account.id);
+    if (state?.locked_until) {
+      if (new Date(state.locked_until).getTime() > ctx.clock.now().getTime()) return blocked(request, reply);
+      await accountTries.clear(fj.account.id, state.locked_until);
+    }
+    return undefined;
+  };
+  const blocked = (request: FastifyRequest, reply: FastifyReply) =>
+    answer(request, reply, Status.REDIRECT_REP, { message: 'totpBlocked', params: [blockMinutes] });
+  /** Reserves a try of the account (undefined: none left; the journey's try `giveBack` goes back). */
+  const reserveAccountTry = async (fj: FactorJourney, giveBack: string) => {
+    const reserved = await accountTries.reserve(fj.account.id, token.maxWrongTries, token.blockMs);
+    if (reserved === undefined) await giveBackJourneyTry(ctx.db, fj.journey.id, giveBack);
+    return reserved;
+  };
+  /**
+   * A compared wrong code or resync: the one that reached TOKEN_MAX_WRONG_TRIES set the block, which
+   * counts towards the hold. The answer then (1204), or undefined for the call's own.
+   */
+  const afterWrong = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney,
+    reserved: number,
+  ) => {
+    if (reserved < token.maxWrongTries) return undefined;
+    request.log.warn({ account: fj.account.id, journey: fj.kind }, 'token: too many wrong codes, blocked');
+    await ctx.audit.record(request, {
+      event: 'factor-locked',
+      outcome: 'failure',
+      accountId: fj.account.id,
+      journeyId: fj.journey.id,
+      detail: { factor: 'TOTPSVIP', journey: fj.kind },
+    });
+    if (await holds.blocked(request, fj.account, 'token', fj.journey.id)) {
+      return answer(request, reply, Status.REDIRECT_REP, { message: 'factorHeld' });
+    }
+    return blocked(request, reply);
+  };
 
   const checkLimits = (request: FastifyRequest, fj: FactorJourney) =>
     ctx.limiter.enforce(request, [
@@ -91,12 +151,16 @@ function routes(app: FastifyInstance, ctx: Context) {
           : undefined;
       if (!credential) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
       await checkLimits(request, fj);
+      const refused = await refusal(request, reply, fj);
+      if (refused) return refused;
 
       const tries = await reserveJourneyTry(ctx.db, fj.journey.id, WRONG, token.failuresBeforeSync);
       // The journey's wrong codes are spent: only a resync lets it try again (nothing is compared).
       if (tries === undefined) {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'tokenSyncRequired' });
       }
+      const accountTry = await reserveAccountTry(fj, WRONG);
+      if (accountTry === undefined) return blocked(request, reply);
       const parameters = parametersOf(credential);
       const secret = await ctx.credentials.readSecret(credential);
       const center = timeStep(ctx.clock.now(), parameters.period) + driftOf(credential);
@@ -108,6 +172,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       }
       if (step !== null) {
         if (await claimStep(ctx.db, ctx.clock, credential.id, step)) {
+          await accountTries.clear(fj.account.id);
           const done = await ctx.engine.complete(request, reply, fj, 'TOTPSVIP', {
             bindDevice: body.bindDevice,
           });
@@ -128,6 +193,7 @@ function routes(app: FastifyInstance, ctx: Context) {
         }
         // A step accepted before (a replay, or the loser of a double submit): refused, not counted.
         await giveBackJourneyTry(ctx.db, fj.journey.id, WRONG);
+        await accountTries.giveBack(fj.account.id, token.maxWrongTries);
         await ctx.audit.record(request, {
           event: 'factor-failed',
           outcome: 'failure',
@@ -138,6 +204,8 @@ function routes(app: FastifyInstance, ctx: Context) {
         return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
       }
       await ctx.engine.wrong(request, fj, 'TOTPSVIP', tries);
+      const stop = await afterWrong(request, reply, fj, accountTry);
+      if (stop) return stop;
       if (tries >= token.failuresBeforeSync) {
         request.log.info({ account: fj.account.id, journey: fj.kind }, 'token: wrong codes, resync asked');
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'tokenSyncRequired' });
@@ -151,7 +219,7 @@ function routes(app: FastifyInstance, ctx: Context) {
     path: paths.svipSynchronization,
     tag: 'factors',
     summary:
-      "Resynchronise the account's token with two consecutive codes found within TOKEN_RESYNC_WINDOW steps either way (RFC 4226 §7.4): the drift is stored and redirectPath leads back to the token screen.",
+      "Resynchronise the account's token with two consecutive codes found within TOKEN_RESYNC_WINDOW_MINUTES either way of the token's clock (RFC 4226 §7.4), newer than any accepted before: the drift is stored and redirectPath leads back to the token screen, where the token's current code signs in.",
     body: svipSynchronizationRequest,
     successData: svipSynchronizationData,
     handler: async ({ request, reply, body }) => {
@@ -163,10 +231,14 @@ function routes(app: FastifyInstance, ctx: Context) {
           : undefined;
       if (!credential) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
       await checkLimits(request, fj);
+      const refused = await refusal(request, reply, fj);
+      if (refused) return refused;
       const tries = await reserveJourneyTry(ctx.db, fj.journey.id, SYNC_WRONG, token.syncMaxTries);
       if (tries === undefined) {
         return answer(request, reply, Status.TOTP_REDIRECT_REP, { message: 'factorLimitReached' });
       }
+      const accountTry = await reserveAccountTry(fj, SYNC_WRONG);
+      if (accountTry === undefined) return blocked(request, reply);
       const parameters = parametersOf(credential);
       const serverStep = timeStep(ctx.clock.now(), parameters.period);
       const secret = await ctx.credentials.readSecret(credential);
@@ -177,19 +249,20 @@ function routes(app: FastifyInstance, ctx: Context) {
           body.securityCode1,
           body.securityCode2,
           serverStep + driftOf(credential),
-          token.resyncWindow,
+          // The window in steps of the token's period, either way of the token's clock.
+          Math.max(1, Math.floor(token.resyncWindowMs / (parameters.period * 1000))),
           parameters,
         );
       } finally {
         secret.fill(0);
       }
       // The second code is the token's newest: the drift is its step minus the server's. Both steps
-      // must be newer than any accepted before.
+      // must be newer than any accepted before. The first is recorded as the last accepted step, so
+      // neither pair nor any older code is accepted again, while the token's current code (the
+      // second, until the token moves on) signs in once on the token screen.
       const drift = first === null ? 0 : first + 1 - serverStep;
-      if (
-        first !== null &&
-        (await claimStep(ctx.db, ctx.clock, credential.id, first + 1, { drift }, first))
-      ) {
+      if (first !== null && (await claimStep(ctx.db, ctx.clock, credential.id, first, { drift }, first))) {
+        await accountTries.clear(fj.account.id);
         await clearJourneyTries(ctx.db, fj.journey.id, [WRONG, SYNC_WRONG]);
         await ctx.audit.record(request, {
           event: 'token-resynced',
@@ -217,6 +290,12 @@ function routes(app: FastifyInstance, ctx: Context) {
           ...(first !== null ? { reason: 'replay' } : {}),
         },
       });
+      // A replayed pair is not a guess: the account's try goes back (the journey's stays).
+      if (first !== null) await accountTries.giveBack(fj.account.id, token.maxWrongTries);
+      else {
+        const stop = await afterWrong(request, reply, fj, accountTry);
+        if (stop) return stop;
+      }
       if (tries >= token.syncMaxTries) {
         request.log.warn({ account: fj.account.id, journey: fj.kind }, 'token: resync limit reached');
         return answer(request, reply, Status.TOTP_REDIRECT_REP, { message: 'factorLimitReached' });
@@ -235,7 +314,9 @@ export const tokenFactor: FactorModule = {
   routes,
   limits: (config) => ({
     TOKEN_FAILURES_BEFORE_SYNC: config.token.failuresBeforeSync,
-    TOKEN_RESYNC_WINDOW: config.token.resyncWindow,
+    TOKEN_RESYNC_WINDOW_MINUTES: config.token.resyncWindowMs / 60_000,
     TOKEN_SYNC_MAX_TRIES: config.token.syncMaxTries,
+    TOKEN_MAX_WRONG_TRIES: config.token.maxWrongTries,
+    TOKEN_BLOCK_MINUTES: config.token.blockMs / 60_000,
   }),
 };

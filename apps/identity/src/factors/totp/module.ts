@@ -6,6 +6,7 @@ import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { claimStep, findStep, parametersOf, TryCounter, timeStep } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
+import { FactorHolds } from '../holds.ts';
 import type { FactorModule } from '../registry.ts';
 
 /**
@@ -41,6 +42,7 @@ async function matchCode(ctx: Context, apps: Credential[], code: string) {
 
 function routes(app: FastifyInstance, ctx: Context) {
   const tries = new TryCounter(ctx.db, ctx.clock, TOTP_COUNTER);
+  const holds = new FactorHolds(ctx);
   const { totp } = ctx.config;
   const blockMinutes = Math.round(totp.blockMs / 60_000);
 
@@ -54,6 +56,9 @@ function routes(app: FastifyInstance, ctx: Context) {
     if (end) await ctx.engine.fail(request, reply, fj, 'TOTPAUTHN');
     return answer(request, reply, Status.LIMIT_REACHED, { message: 'totpBlocked', params: [blockMinutes] });
   };
+  /** 1204 to the representative: held after repeated blocks until a recovery or the console (decision 033). */
+  const held = (request: FastifyRequest, reply: FastifyReply) =>
+    answer(request, reply, Status.REDIRECT_REP, { message: 'factorHeld' });
   const incorrect = (request: FastifyRequest, reply: FastifyReply) =>
     answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
 
@@ -74,7 +79,13 @@ function routes(app: FastifyInstance, ctx: Context) {
         [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
       ]);
 
-      // A block refuses every code, uncompared, until it runs out; then the count starts again.
+      // A hold refuses every code, uncompared, until a recovery or the console lifts it.
+      if (await holds.held(account.id, 'totp')) {
+        request.log.warn({ account: account.id, journey: fj.kind }, 'authenticator app: held');
+        return held(request, reply);
+      }
+      // A block refuses every code, uncompared, until it runs out; then the count starts again (and
+      // the block counts towards the hold).
       const state = await tries.state(account.id);
       if (state?.locked_until) {
         if (new Date(state.locked_until).getTime() > ctx.clock.now().getTime()) {
@@ -129,6 +140,9 @@ function routes(app: FastifyInstance, ctx: Context) {
           { account: account.id, journey: fj.kind },
           'authenticator app: too many wrong codes',
         );
+        // The block that reached the hold: the journey goes on to the representative (whose
+        // temporary code can still sign the owner in), or to another factor.
+        if (await holds.blocked(request, account, 'totp', fj.journey.id)) return held(request, reply);
         return blocked(request, reply, fj, true);
       }
       return incorrect(request, reply);

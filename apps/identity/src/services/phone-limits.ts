@@ -1,0 +1,157 @@
+import { Status } from '@gatehouse/contract';
+import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+// The full metadata: the minimal one (the package's default) cannot tell a number's type.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+import { ApiError } from '../lib/http.ts';
+
+/**
+ * What a text or a voice call may cost the bank (docs/decisions/033-abuse-limits.md): numbers of
+ * refused types (premium-rate, shared-cost, ...) and ranges (PHONE_REFUSED_RANGES) never get one,
+ * and every one is counted per destination number (an hour and a day), per country (a day) and in
+ * all (a day), across accounts and instances, before it is sent. Every path that sends a text or
+ * makes a call (the security page's "add a phone", the one-time code by text or voice) goes
+ * through `PhoneLimits.reserve`.
+ */
+
+/**
+ * Why a number gets no text or call, or null: a refused number type (libphonenumber-js) or a
+ * refused prefix or region. `e164` is the full number (+ and digits).
+ */
+export function phoneRefusal(config: Config, e164: string): 'type' | 'range' | null {
+  const parsed = parsePhoneNumberFromString(e164);
+  const type = parsed?.getType();
+  if (type && config.phone.refusedTypes.includes(type)) return 'type';
+  const digits = `+${e164.replace(/\D/g, '')}`;
+  const region = parsed?.country;
+  for (const range of config.phone.refusedRanges) {
+    if (range.startsWith('+') ? digits.startsWith(range) : range === region) return 'range';
+  }
+  return null;
+}
+
+/** The region a number belongs to (ISO 3166 code), or its calling code when the region is unknown. */
+export function phoneRegion(e164: string): string {
+  const parsed = parsePhoneNumberFromString(e164);
+  return parsed?.country ?? `+${parsed?.countryCallingCode ?? 'unknown'}`;
+}
+
+/**
+ * `new-number`: a code to a number being added on the security page (not yet proven); `factor`:
+ * a code to the account's own phone. A destination is counted per purpose, so a stranger adding
+ * the owner's number to another account cannot spend the texts the owner signs in with.
+ */
+export type PhonePurpose = 'new-number' | 'factor';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+type Rule = { key: string; max: number; windowMs: number; scope: string };
+
+export class PhoneLimits {
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+    private readonly config: Config,
+  ) {}
+
+  /** The limits one message counts against, the narrowest first. */
+  private rules(to: string, purpose: PhonePurpose, accountId: string): Rule[] {
+    const { phone } = this.config;
+    const region = phoneRegion(to);
+    const digits = to.replace(/\D/g, '');
+    return [
+      ...(purpose === 'new-number'
+        ? [
+            // An account's new numbers a day: adding numbers is not a way to text the world.
+            {
+              key: `phone:new-account-day:${accountId}`,
+              max: phone.newNumbersDaily,
+              windowMs: DAY,
+              scope: 'account',
+            },
+          ]
+        : []),
+      {
+        key: `phone:dest-hour:${purpose}:${digits}`,
+        max: phone.destinationHourly,
+        windowMs: HOUR,
+        scope: 'destination',
+      },
+      {
+        key: `phone:dest-day:${purpose}:${digits}`,
+        max: phone.destinationDaily,
+        windowMs: DAY,
+        scope: 'destination',
+      },
+      {
+        key: `phone:country-day:${region}`,
+        max: phone.countryDaily.get(region) ?? phone.countryDailyMax,
+        windowMs: DAY,
+        scope: 'country',
+      },
+      { key: 'phone:day', max: phone.dailyMax, windowMs: DAY, scope: 'all' },
+    ];
+  }
+
+  /**
+   * Counts one text or call to `to` against every limit, each by one atomic upsert (a fixed
+   * window in rate_limits): a hit over a limit gives back the hits it took from the limits before
+   * it, so a refused message costs no other number, country or day its place, and of any burst at
+   * most each limit's number pass. Throws the 429 envelope (4429, Retry-After, 'phoneSendLimited')
+   * when a limit is reached.
+   */
+  async reserve(
+    request: FastifyRequest,
+    input: { to: string; purpose: PhonePurpose; accountId: string },
+  ): Promise<void> {
+    const taken: Array<{ key: string; windowStart: Date }> = [];
+    for (const rule of this.rules(input.to, input.purpose, input.accountId)) {
+      const now = this.clock.now();
+      const row = await sql<{ hits: number; window_start: Date }>`
+        insert into rate_limits (key, hits, window_start, window_ms)
+        values (${rule.key}, 1, ${now}, ${rule.windowMs})
+        on conflict (key) do update set
+          hits = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
+            then 1 else rate_limits.hits + 1 end,
+          window_start = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
+            then ${now} else rate_limits.window_start end,
+          window_ms = ${rule.windowMs}
+        returning hits, window_start`.execute(this.db);
+      const { hits, window_start } = row.rows[0]!;
+      const windowStart = new Date(window_start);
+      if (hits <= rule.max) {
+        taken.push({ key: rule.key, windowStart });
+        continue;
+      }
+      await this.giveBack([...taken, { key: rule.key, windowStart }]);
+      const retryAfter = Math.max(
+        1,
+        Math.ceil((windowStart.getTime() + rule.windowMs - now.getTime()) / 1000),
+      );
+      const log = { limit: rule.scope, purpose: input.purpose, account: input.accountId };
+      // A country's or the whole service's ceiling is an alert for the monitoring: texts are
+      // being pumped (or the ceiling is too low for the day's traffic).
+      if (rule.scope === 'country' || rule.scope === 'all') {
+        request.log.error(
+          { ...log, alert: 'phone-ceiling', key: rule.key },
+          'texts and calls: ceiling reached',
+        );
+      } else request.log.warn(log, 'texts and calls: limit reached');
+      throw ApiError.of(429, Status.RATE_LIMITED, 'phoneSendLimited', [], {
+        'Retry-After': String(retryAfter),
+      });
+    }
+  }
+
+  /** A message refused by a later limit: its hits go back, only in the windows they were taken in. */
+  private async giveBack(taken: Array<{ key: string; windowStart: Date }>): Promise<void> {
+    for (const { key, windowStart } of taken) {
+      await sql`update rate_limits set hits = greatest(hits - 1, 0)
+        where key = ${key} and window_start = ${windowStart}`.execute(this.db);
+    }
+  }
+}
