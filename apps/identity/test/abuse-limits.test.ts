@@ -503,8 +503,12 @@ describe.each(targets)('abuse limits ($name)', (target) => {
     rememberSecret(totpSecret);
     const staffSecret = new Uint8Array(Secret.fromBase32(totpSecret).buffer);
     const desk = new Client(app);
+    // The console answers on its own host only (CONSOLE_ORIGIN unset outside production: console/gate.ts).
+    const consoleHost = '127.0.0.1:8080';
     let csrf = String(
-      (await desk.get(api(consolePaths.consoleSession))).headers[headerNames.csrf.toLowerCase()],
+      (await desk.get(api(consolePaths.consoleSession), { host: consoleHost })).headers[
+        headerNames.csrf.toLowerCase()
+      ],
     );
     const call = async (path: string, body: unknown) => {
       const r = await desk.request({
@@ -512,7 +516,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
         url: api(path),
         body,
         csrf: false,
-        headers: { [headerNames.csrf]: csrf },
+        headers: { [headerNames.csrf]: csrf, host: consoleHost },
       });
       const next = r.headers[headerNames.csrf.toLowerCase()];
       if (typeof next === 'string') csrf = next;
