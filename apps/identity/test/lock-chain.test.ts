@@ -2,8 +2,8 @@ import { paths } from '@gatehouse/contract';
 import { type KyselyPlugin, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { prepared } from './support/device.ts';
-import { attributes, identify, maskedEmail, sendCode } from './support/recovery.ts';
 import { api, Client, code, createAccount, json, targets, useHarness } from './support/harness.ts';
+import { attributes, identify, maskedEmail, sendCode } from './support/recovery.ts';
 
 /**
  * The two locks a stranger could chain (issue 22, finding 8 and build point 7;
