@@ -156,7 +156,9 @@ async function main() {
   );
   console.log(`                 mean ms  median ms  stdev ms`);
   console.log(`known username  ${f(mean(known))}   ${f(median(known))}  ${f(Math.sqrt(variance(known)))}`);
-  console.log(`unknown         ${f(mean(unknown))}   ${f(median(unknown))}  ${f(Math.sqrt(variance(unknown)))}`);
+  console.log(
+    `unknown         ${f(mean(unknown))}   ${f(median(unknown))}  ${f(Math.sqrt(variance(unknown)))}`,
+  );
   console.log(
     `difference (known - unknown): mean ${difference.toFixed(3)} ms, median ${(median(known) - median(unknown)).toFixed(3)} ms, Welch z = ${z.toFixed(2)}`,
   );
