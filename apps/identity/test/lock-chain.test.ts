@@ -144,6 +144,13 @@ describe.each(targets)('the locks a stranger can chain ($name)', (target) => {
       .where('username_key', '=', 'chainowner5')
       .execute();
     expect(code(await other.signInPassword('chainowner5', PASSWORD))).toBe(1203);
+    // Nor is one that follows a failures lock support lifted (the flag left behind, the count cleared).
+    await h.db
+      .updateTable('accounts')
+      .set({ status: 'locked', locked_by_failures: true, failed_logins: 0 })
+      .where('username_key', '=', 'chainowner5')
+      .execute();
+    expect(code(await other.signInPassword('chainowner5', PASSWORD))).toBe(1203);
   });
 });
 

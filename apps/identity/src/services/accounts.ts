@@ -73,6 +73,16 @@ export async function checkPassword(
   return verdict;
 }
 
+/**
+ * Whether a lock came from wrong passwords: the flag, and the count still at the lockout. Whatever
+ * unlocks an account (support, a password reset) clears the count, so a later lock for another
+ * reason (a fraud report) is never taken for one that the owner's browser may lift.
+ */
+const lockedByFailures = (
+  row: Pick<Account, 'status' | 'locked_by_failures' | 'failed_logins'>,
+  limit: number,
+): boolean => row.status === 'locked' && row.locked_by_failures && row.failed_logins >= limit;
+
 async function decide(
   ctx: Context,
   key: string,
@@ -81,11 +91,11 @@ async function decide(
   request: FastifyRequest,
   atSignIn: boolean,
 ): Promise<PasswordVerdict> {
-  if (account && account.status !== 'active' && !(atSignIn && account.locked_by_failures)) {
+  const limit = ctx.config.lockoutFailures;
+  if (account && account.status !== 'active' && !(atSignIn && lockedByFailures(account, limit))) {
     // Blocked, closed, or locked by a fraud report, the console or support: no count, no way round.
     return (await ctx.hasher.verifyOrBurn(account.password_hash, password)) ? 'right' : 'wrong';
   }
-  const limit = ctx.config.lockoutFailures;
   const device = atSignIn ? deviceKey(ctx, request) : undefined;
   const address = `address:${clientKey(request.ip)}`;
   const outcome = await ctx.db
@@ -106,7 +116,7 @@ async function decide(
       const client = known ? `device:${device}` : address;
       const correct = await ctx.hasher.verifyOrBurn(row?.password_hash, password);
       const now = ctx.clock.now();
-      if (row && row.status !== 'active' && !(known && row.locked_by_failures)) {
+      if (row && row.status !== 'active' && !(known && lockedByFailures(row, limit))) {
         return { verdict: correct ? 'locked' : 'wrong', endSessions: correct };
       }
       if (row && correct) {
