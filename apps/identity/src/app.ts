@@ -47,7 +47,7 @@ import { type Site, staticPlugin } from './plugins/static.ts';
 import { trustedDevicePlugin } from './plugins/trusted-device.ts';
 import { usernamePlugin } from './plugins/username.ts';
 import { securityPagePlugin } from './security/routes.ts';
-import { readDemoAccounts, seedDemoAccounts } from './seed.ts';
+import { readDemoAccounts, refusePublishedDemoData, seedDemoAccounts } from './seed.ts';
 import { scheduleCleanUp } from './services/cleanup.ts';
 import { cookieNames } from './services/cookies.ts';
 import { createMailer } from './services/mailer.ts';
@@ -148,6 +148,18 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         : { kind: 'pglite', dir: config.dataDir },
     ));
   await migrate(db as never);
+  if (config.production) {
+    // The published demo accounts and staff never live in a production database (seed.ts).
+    try {
+      await refusePublishedDemoData(db, {
+        accounts: readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url)),
+        staff: readDemoStaff(new URL('../../../demo/staff.json', import.meta.url)),
+      });
+    } catch (error) {
+      if (!options.db) await db.destroy();
+      throw error;
+    }
+  }
 
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,

@@ -534,6 +534,17 @@ function productionChecks(v: Parsed) {
     const insecure = v[name].find((origin) => !secureUrl(origin));
     if (insecure) stop(name, `must list https:// origins in production mode (got "${insecure}")`);
   }
+  // frame-ancestors '*' (or a bare scheme, or every host of one) lets any site frame the sign-in:
+  // clickjacking of the password and the push approval (issue 22 finding 8).
+  const anyFramer = v.FRAME_ANCESTORS.find((source) =>
+    /^(\*|[a-z][a-z0-9+.-]*:(\/\/\*(:\d+|:\*)?\/?)?)$/i.test(source),
+  );
+  if (anyFramer) {
+    stop(
+      'FRAME_ANCESTORS',
+      `cannot be "${anyFramer}" in production mode (it lets any site frame the sign-in; list the https:// origins that embed it)`,
+    );
+  }
   if (!v.DATABASE_URL) {
     stop('DATABASE_URL', 'is required in production mode (the embedded database is for one machine only)');
   }

@@ -185,3 +185,36 @@ export async function seedDemoAccounts(
   }
   return created;
 }
+
+/** Why production mode will not start: the published demo accounts or staff are in its database. */
+export class PublishedDemoData extends Error {
+  override name = 'PublishedDemoData';
+}
+
+/**
+ * Production mode refuses to start while any account of demo/accounts.json or staff member of
+ * demo/staff.json is in its database (issue 22 finding 8): their passwords and authenticator
+ * secrets are published in the repository. Checked at start, after the migrations; names only, so
+ * a demo account whose password was changed still counts (its username and factors are public).
+ */
+export async function refusePublishedDemoData(
+  db: DB,
+  demo: { accounts: Array<Pick<DemoAccount, 'username'>>; staff: Array<{ name: string }> },
+): Promise<void> {
+  const keys = demo.accounts.map((a) => usernameKey(a.username));
+  const names = demo.staff.map((s) => s.name);
+  const accounts = keys.length
+    ? await db.selectFrom('accounts').select('username').where('username_key', 'in', keys).execute()
+    : [];
+  const staff = names.length
+    ? await db.selectFrom('staff').select('name').where('name', 'in', names).execute()
+    : [];
+  if (!accounts.length && !staff.length) return;
+  const found = [
+    accounts.length ? `demo accounts ${accounts.map((a) => a.username).join(', ')}` : '',
+    staff.length ? `demo staff ${staff.map((s) => s.name).join(', ')}` : '',
+  ].filter(Boolean);
+  throw new PublishedDemoData(
+    `production mode will not start while its database holds the ${found.join(' and ')} (their passwords are published in demo/); remove them first (docs/operations.md, "Demo data")`,
+  );
+}

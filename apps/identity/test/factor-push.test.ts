@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { TOTP, URI } from 'otpauth';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -797,6 +798,8 @@ describe('the device stream and the push webhook', () => {
     expect(() => loadConfig({ ...production, PUSH_WEBHOOK_URL: 'http://push.bank.example/x' })).toThrow(
       /PUSH_WEBHOOK_URL/,
     );
+    // Production refuses to start beside the demo staff an earlier test seeded (decision 034).
+    await sql`truncate staff cascade`.execute(h.db);
     const { app, ctx } = await h.start({ ...production, COOKIE_SECURE: 'true' });
     const device = await TestDevice.create(h.clock);
     const account = await factorAccount(ctx, 'produser01', demoContacts('produser01', new Date(0)));

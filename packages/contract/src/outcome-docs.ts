@@ -9,7 +9,7 @@ import { Status } from './status.ts';
  */
 export const genericOutcomeDocs: Readonly<Record<number, string>> = {
   [Status.BAD_REQUEST]:
-    'The request does not match the contract: a missing field, a wrong type, malformed JSON, a body larger than BODY_LIMIT_BYTES, a NUL character, a URL that cannot be decoded (HTTP 415 for a body that is not JSON)',
+    'The request does not match the contract: a missing field, a wrong type, malformed JSON, a body larger than BODY_LIMIT_BYTES, a NUL character or a lone surrogate, a URL that cannot be decoded (HTTP 415 for a body that is not JSON)',
   [Status.UNAUTHENTICATED]: 'No session, or it ended or expired',
   [Status.CSRF_REFUSED]: 'CSRF token missing or wrong, or a foreign Origin (state-changing calls)',
   [Status.NOT_FOUND]: 'No such endpoint (a wrong method on a known path too)',

@@ -24,6 +24,7 @@ export const securityActivityMessages = {
   'recovery-confirmed': 'Account recovery confirmed',
   'recovery-failed': 'Account recovery failed',
   'recovery-locked': 'Account recovery locked',
+  'lock-lifted': 'A lock after wrong attempts lifted by your own sign-in',
   'password-changed': 'Password changed',
   'username-changed': 'Username changed',
   'trusted-device-bound': 'Browser trusted',

@@ -20,6 +20,8 @@ export const auditEvents = [
   'recovery-confirmed',
   'recovery-failed',
   'recovery-locked',
+  // A lock strangers caused, lifted by the owner's known device or a completed sign-in (decision 034).
+  'lock-lifted',
   'password-changed',
   'username-changed',
   'trusted-device-bound',

@@ -33,6 +33,8 @@ export interface AccountsTable {
   password_enrollment_state: ColumnType<string | null, string | null | undefined, string | null>;
   /** The customer's language for e-mails, texts and calls: en | es (migration 012). */
   language: ColumnType<string, string | undefined, string>;
+  /** The lock came from wrong passwords: the owner's known device lifts it (migration 027). */
+  locked_by_failures: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface PasswordHistoryTable {
@@ -216,6 +218,23 @@ export interface FactorHoldsTable {
   held_at: Timestamp | null;
 }
 
+/** A browser the account completed a sign-in on (SHA-256 of GH_DEVICE; migration 027). */
+export interface KnownDevicesTable {
+  account_id: string;
+  device_key: string;
+  last_sign_in_at: Timestamp;
+}
+
+/** Wrong passwords per username and client since that client's last right one (migration 027). */
+export interface LoginFailuresTable {
+  /** The username as typed, normalised (accounts.username_key), whether an account has it or not. */
+  username_key: string;
+  /** `device:<GH_DEVICE hash>` for a known device, else `address:<client address or IPv6 /64>`. */
+  client: string;
+  failures: number;
+  updated_at: Timestamp;
+}
+
 /** A device bound to an account: it skips the second factor at sign-in until expires_at. */
 export interface TrustedDevicesTable {
   id: Generated<string>;
@@ -337,6 +356,8 @@ export interface Database {
   otp_counters: OtpCountersTable;
   factor_holds: FactorHoldsTable;
   trusted_devices: TrustedDevicesTable;
+  known_devices: KnownDevicesTable;
+  login_failures: LoginFailuresTable;
   push_transactions: PushTransactionsTable;
   security_confirmations: SecurityConfirmationsTable;
 }

@@ -4,7 +4,7 @@ import type { Context } from '../context.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
 import { sessionExpired } from '../lib/http.ts';
-import { findAccountById } from '../services/accounts.ts';
+import { afterSignIn, findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
 
@@ -174,6 +174,8 @@ export class FactorEngine {
       });
     }
     setSessionCookies(ctx, request, reply, token, context);
+    // The browser becomes a known device; a recovery lock strangers caused ends (decision 034).
+    await afterSignIn(ctx, request, done.account_id as string);
     await ctx.audit.record(request, {
       event: 'sign-in',
       outcome: 'success',

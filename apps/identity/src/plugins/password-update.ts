@@ -263,6 +263,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
       const verdict = await checkPassword(ctx, account, body.oldPassword, {
         request,
         purpose: 'password change',
+        username: body.username,
       });
       if (!account || verdict === 'wrong') {
         return answer(request, reply, Status.FORBIDDEN, { message: 'incorrectCredentials' });

@@ -26,7 +26,11 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
       ]);
 
       const account = await findAccount(db, body.username);
-      const verdict = await checkPassword(ctx, account, body.password, { request, purpose: 'sign-in' });
+      const verdict = await checkPassword(ctx, account, body.password, {
+        request,
+        purpose: 'sign-in',
+        username: body.username,
+      });
 
       if (!account || verdict === 'wrong') return answer(request, reply, Status.FORBIDDEN);
       if (verdict === 'locked') {

@@ -8,6 +8,7 @@ const GRACE_MS = 24 * 3600_000;
  * Deletes what has run its time (CLEANUP_INTERVAL_MINUTES): journeys and one-time codes a day past
  * their expiry, sessions a day after they ended or expired (their factors go with them), trusted
  * devices past their expiry, the security page's pending additions a day past their expiry,
+ * wrong-password counts a day after their last failure,
  * finished rate-limit windows, audit rows past AUDIT_RETENTION_DAYS.
  * Every delete is idempotent, so any number of instances may run it at once.
  */
@@ -41,6 +42,8 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
     .where('expires_at', '<', before)
     .executeTakeFirst();
   const devices = await db.deleteFrom('trusted_devices').where('expires_at', '<', now).executeTakeFirst();
+  // Wrong-password counts per username and client (decision 034): a day after the last one.
+  await db.deleteFrom('login_failures').where('updated_at', '<', before).execute();
   const windows = await sql`delete from rate_limits
     where window_start + (window_ms * interval '1 millisecond') < ${now}`.execute(db);
   const repCodes = await db.deleteFrom('rep_codes').where('expires_at', '<', before).executeTakeFirst();
