@@ -291,14 +291,20 @@ export async function seedDemoStaff(store: StaffStore, staff: DemoStaff[]): Prom
   let created = 0;
   for (const member of staff) {
     if (await store.byName(member.name)) continue;
-    await store.add({
-      name: member.name,
-      role: member.role,
-      password: member.password,
-      totpSecret: member.totpSecret,
-      customerUsername: member.customer,
-    });
-    created++;
+    try {
+      await store.add({
+        name: member.name,
+        role: member.role,
+        password: member.password,
+        totpSecret: member.totpSecret,
+        customerUsername: member.customer,
+      });
+      created++;
+    } catch (error) {
+      // Another instance starting at the same moment seeded this member first: it is there.
+      if ((error as { code?: unknown }).code === '23505' && (await store.byName(member.name))) continue;
+      throw error;
+    }
   }
   return created;
 }
