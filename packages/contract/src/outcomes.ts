@@ -481,7 +481,7 @@ function deviceTables() {
       path: paths.deviceRegister,
       codes: {
         1200: ok('deviceRegistered', success),
-        1403: fail(['deviceNeedsFactor', 'deviceProofRefused']),
+        1403: fail(['deviceNeedsFactor', 'deviceProofRefused', 'capPushDevices']),
         4401: fail('sessionExpired', undefined, 401),
       },
     },

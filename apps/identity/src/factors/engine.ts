@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
 import { sessionExpired } from '../lib/http.ts';
+import { notifyOwner } from '../services/account-security.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
@@ -201,6 +202,8 @@ export class FactorEngine {
       journeyId: fj.journey.id,
       detail: { factor, journey: fj.kind },
     });
+    // The owner hears of it by every established contact (decision 030).
+    await notifyOwner(ctx, request, fj.account, 'factor-blocked');
   }
 
   /** A wrong code (or other failed proof) of a factor, for the audit trail. */
