@@ -24,10 +24,10 @@ import { OtpCodes } from '../lib/otp.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { UUID } from '../lib/validate.ts';
+import { usableFor } from '../security/credential-policy.ts';
 import { afterIdentityChange, notifyOwner } from '../services/account-security.ts';
 import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
 import { clearFlowCookie } from '../services/cookies.ts';
-import { usableFor } from '../security/credential-policy.ts';
 import { browserSubject } from '../services/session-guard.ts';
 
 /**

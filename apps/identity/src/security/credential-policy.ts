@@ -52,7 +52,11 @@ export function mayUse(ctx: Context, c: Dated & { kind: string }, use: Credentia
 }
 
 /** The credentials of a list that may serve a use now (order kept). */
-export function usableFor<T extends Dated & { kind: string }>(ctx: Context, list: T[], use: CredentialUse): T[] {
+export function usableFor<T extends Dated & { kind: string }>(
+  ctx: Context,
+  list: T[],
+  use: CredentialUse,
+): T[] {
   return list.filter((c) => mayUse(ctx, c, use));
 }
 
@@ -82,7 +86,11 @@ export const kindsOf = (group: CapGroup): readonly CredentialKind[] =>
 export const capOf = (ctx: Context, group: CapGroup): number => ctx.config.security.caps[group];
 
 /** Would one more credential of this kind pass the account's cap, given what it holds? */
-export function capReached(ctx: Context, held: ReadonlyArray<{ kind: string }>, kind: CredentialKind): boolean {
+export function capReached(
+  ctx: Context,
+  held: ReadonlyArray<{ kind: string }>,
+  kind: CredentialKind,
+): boolean {
   const group = capGroupOf(kind);
   const kinds = new Set<string>(kindsOf(group));
   return held.filter((c) => kinds.has(c.kind)).length >= capOf(ctx, group);

@@ -91,7 +91,8 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply }) => {
       const { account } = await requireSteppedUp(ctx, request);
       await limitAccount(ctx, request, account.id);
-      if (capReached(ctx, await ctx.credentials.list(account.id), 'totp')) return capRefusal(request, reply, 'totp');
+      if (capReached(ctx, await ctx.credentials.list(account.id), 'totp'))
+        return capRefusal(request, reply, 'totp');
       const secret = randomBytes(20);
       const expiresAt = new Date(ctx.clock.now().getTime() + ctx.config.security.enrollmentMs);
       const enrollmentId = await confirmations.create({

@@ -129,7 +129,9 @@ export async function overview(ctx: Context, request: FastifyRequest, guarded: G
     stepUpExpiresAt: guarded.stepUpExpiresAt.toISOString(),
     authenticators: of('totp').map((c) => appItem(ctx, c)),
     pushDevices: of('push').map((c) => appItem(ctx, c)),
-    tokens: of('token').map((c): SecurityTokenItem => ({ ...appItem(ctx, c), credentialId: c.publicPart ?? '' })),
+    tokens: of('token').map(
+      (c): SecurityTokenItem => ({ ...appItem(ctx, c), credentialId: c.publicPart ?? '' }),
+    ),
     phones: of('phone').map((c) => phoneItem(ctx, contactOf(c))),
     emails: of('email').map((c) => emailItem(ctx, contactOf(c))),
     trustedBrowsers: browsers.map(
@@ -220,5 +222,8 @@ export async function noticeChange(
   notice: SecurityChange,
   alsoTo?: NoticeDetails['alsoTo'],
 ): Promise<void> {
-  await notifyOwner(ctx, request, account, 'security-change', { change: notice, ...(alsoTo ? { alsoTo } : {}) });
+  await notifyOwner(ctx, request, account, 'security-change', {
+    change: notice,
+    ...(alsoTo ? { alsoTo } : {}),
+  });
 }

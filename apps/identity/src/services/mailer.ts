@@ -53,6 +53,13 @@ const noticeTexts = {
   'fraud-reported': ['fraudReportedSubject', 'fraudReportedBody'],
 } as const satisfies Record<string, readonly [ServiceTextKey, ServiceTextKey]>;
 
+const undoneInBody: ReadonlySet<NoticeKind> = new Set<NoticeKind>([
+  'device-registered',
+  'device-removed',
+  'factor-blocked',
+  'fraud-reported',
+]);
+
 /** When a change was made, as the account's language writes a date and time (UTC). */
 export function noticeTime(at: Date, language: Language): string {
   return new Intl.DateTimeFormat(language, {
@@ -85,9 +92,11 @@ export function noticeMail(mail: NoticeMail): { subject: string; text: string } 
   }
   const [subject, body] = noticeTexts[mail.notice];
   const support = mail.supportPhone ?? '';
+  // The lifecycle's notices say how to undo the change themselves (recovery or the support number).
+  const notYou = undoneInBody.has(mail.notice) ? [] : [t('mailNotYou'), ''];
   return {
     subject: t(subject, product, support),
-    text: [t(body, product, support), '', t('mailNotYou'), '', t('mailSignature')].join('\n'),
+    text: [t(body, product, support), '', ...notYou, t('mailSignature')].join('\n'),
   };
 }
 
