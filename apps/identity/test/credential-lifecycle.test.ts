@@ -257,8 +257,8 @@ describe.each(targets)('the credential lifecycle ($name)', (target) => {
     const results = await Promise.all(calls.map((call) => call()));
     const codes = results.map(code);
     expect(codes.filter((c) => c === 1200)).toHaveLength(1);
-    expect(codes.filter((c) => c === 1403)).toHaveLength(99);
-    const refusal = results.find((r) => code(r) === 1403)!;
+    expect(codes.filter((c) => c === 1491)).toHaveLength(99);
+    const refusal = results.find((r) => code(r) === 1491)!;
     expect(json(refusal).responseBaseInfo.status.message).toBe(
       'This account already has 10 mobile devices, the most it can hold. Remove one on the security page or in its device app before you add this one.',
     );
@@ -280,14 +280,14 @@ describe.each(targets)('the credential lifecycle ($name)', (target) => {
       ),
     ).toBe(1200);
     const third = await addContact(browser, 'email', 'third@example.net');
-    expectFailureEnvelope(third, 200, 1403);
+    expectFailureEnvelope(third, 200, 1491);
     expect(json(third).responseBaseInfo.status.message).toBe(
       'You already have 2 phone numbers and email addresses, the most an account can hold. Remove one before you add another.',
     );
     expect(await emailsTo('third@example.net')).toEqual([]);
     // One app held: a second enrollment is refused.
     const second = await enroll(browser);
-    expectFailureEnvelope(second, 200, 1403);
+    expectFailureEnvelope(second, 200, 1491);
     expect(json(second).responseBaseInfo.status.message).toBe(
       'You already have 1 authenticator and token apps, the most an account can hold. Remove one before you add another.',
     );

@@ -481,7 +481,8 @@ function deviceTables() {
       path: paths.deviceRegister,
       codes: {
         1200: ok('deviceRegistered', success),
-        1403: fail(['deviceNeedsFactor', 'deviceProofRefused', 'capPushDevices']),
+        1403: fail(['deviceNeedsFactor', 'deviceProofRefused']),
+        1491: fail('capPushDevices'),
         4401: fail('sessionExpired', undefined, 401),
       },
     },

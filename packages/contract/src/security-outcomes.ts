@@ -46,7 +46,7 @@ export const securityOutcomeTables = {
     path: securityPaths.securityAuthenticatorEnrollment,
     codes: {
       1200: ok('authenticatorEnrollmentStarted', success),
-      1403: fail('capApps', securityError),
+      1491: fail('capApps', securityError),
       ...securityGuard,
     },
   },
@@ -56,7 +56,7 @@ export const securityOutcomeTables = {
     codes: {
       1200: ok('authenticatorAdded', success),
       ...securityConfirmation,
-      1403: fail('capApps', securityError),
+      1491: fail(['confirmationTriesExhausted', 'capApps'], securityError),
       ...securityGuard,
     },
   },
@@ -76,7 +76,7 @@ export const securityOutcomeTables = {
     codes: {
       1200: ok('contactCodeSent', success),
       1400: fail(['phoneInvalid', 'emailInvalid'], securityError),
-      1403: fail('capContacts', securityError),
+      1491: fail('capContacts', securityError),
       1409: fail('contactExists', securityError),
       ...securityGuard,
     },
@@ -87,7 +87,7 @@ export const securityOutcomeTables = {
     codes: {
       1200: ok('contactAdded', success),
       ...securityConfirmation,
-      1403: fail('capContacts', securityError),
+      1491: fail(['confirmationTriesExhausted', 'capContacts'], securityError),
       1409: fail('contactExists', securityError),
       ...securityGuard,
     },

@@ -116,11 +116,11 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
     },
   });
 
-  /** The account holds the most credentials of this kind's group (CREDENTIAL_MAX_*): 1403. */
+  /** The account holds the most credentials of this kind's group (CREDENTIAL_MAX_*): 1491. */
   function capRefusal(request: FastifyRequest, reply: FastifyReply, kind: CredentialKind) {
     const group = capGroupOf(kind);
     request.log.info({ group }, 'security: credential cap reached');
-    return answer(request, reply, Status.FORBIDDEN, {
+    return answer(request, reply, Status.LIMIT_REACHED, {
       message: group === 'contacts' ? 'capContacts' : 'capApps',
       params: [capOf(ctx, group)],
     });

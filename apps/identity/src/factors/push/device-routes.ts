@@ -301,7 +301,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
           accountId: session.account_id,
           detail: { reason: 'cap' },
         });
-        return answer(request, reply, Status.FORBIDDEN, {
+        return answer(request, reply, Status.LIMIT_REACHED, {
           message: 'capPushDevices',
           params: [capOf(ctx, 'pushDevices')],
         });
