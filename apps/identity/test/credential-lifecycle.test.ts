@@ -349,6 +349,11 @@ describe.each(targets)('the credential lifecycle ($name)', (target) => {
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(code(await totpCheck(stranger, wrong)));
     expect(answers).toEqual([1428, 1428, 1428, 1428, 1491]);
+    // A try refused during the block tells no one again.
+    const again = new Client(app);
+    expect(code(await again.signInPassword('notice001', PASSWORD))).toBe(1200);
+    expect(code(await again.sessionLogin())).toBe(1201);
+    expect(code(await totpCheck(again, wrong))).toBe(1491);
     expect(await told('notice001@example.com', /demasiados códigos incorrectos/)).toHaveLength(1);
     expect(await told('+12025550143', /se bloqueó un método de verificación/i)).toHaveLength(1);
     expect(await emailsTo('fresh@example.org')).toEqual([]);
