@@ -293,7 +293,7 @@ describe.each(targets)('the credential lifecycle ($name)', (target) => {
     );
   });
 
-  test("the owner hears of a device registration, a removed address and a blocked factor by every established contact, in the account's language; a recent contact hears nothing", async () => {
+  test("the owner hears of a device registered and removed, a removed address and a blocked factor by every established contact, in the account's language; a recent contact hears nothing", async () => {
     const { app, ctx } = await h.start();
     const account = await factorAccount(
       ctx,
@@ -327,6 +327,16 @@ describe.each(targets)('the credential lifecycle ($name)', (target) => {
     expect(text).toMatchObject({ channel: 'sms', code: null });
     expect(text!.text).toMatch(/Si no fue usted, recupere su cuenta en línea o llame al 1-800-555-0100/);
     expect(await emailsTo('fresh@example.org')).toEqual([]);
+
+    // The device app removes its registration: told too.
+    const [registration] = await ctx.credentials.list(account.id, 'push');
+    const removed = await new DeviceApp(app, device).client.post(api(paths.deviceRemove), {
+      id: registration!.id,
+      proof: await device.proof(`remove:${registration!.id}`),
+    });
+    expect(code(removed)).toBe(1200);
+    expect(await told('notice001@example.com', /se quitó un dispositivo móvil/i)).toHaveLength(1);
+    expect(await told('+12025550143', /se quitó un dispositivo móvil/i)).toHaveLength(1);
 
     // A removed established address is told too (it may be the owner's, removed by someone else).
     const second = (await ctx.credentials.list(account.id, 'email')).find(
