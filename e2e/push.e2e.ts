@@ -177,7 +177,7 @@ describe('push approval: the portal and the device app side by side', () => {
     await context.close();
   });
 
-  it("adds a device by signing in inside the device app with the account's authenticator-app code, then approves with it", async () => {
+  it("adds a device by signing in inside the device app and verifying again with the account's authenticator-app code, then approves with it", async () => {
     const phoneContext = await env.browser.newContext();
     const phone = await phoneContext.newPage();
     await phone.goto(`${env.server.origin}/device/`);
@@ -189,19 +189,39 @@ describe('push approval: the portal and the device app side by side', () => {
     // allfactors1's list (issue 12); its code is computed from the demo secret of demo/accounts.json.
     await phone.getByRole('heading', { name: 'Enter the code from your authenticator app' }).waitFor();
     const secret = demoAccounts.find((a) => a.username === allFactors.username)!.totp!.secret;
-    const code = new TOTP({
-      secret: Secret.fromBase32(secret),
-      algorithm: 'SHA1',
-      digits: 6,
-      period: 30,
-    }).generate({
-      timestamp: env.server.clock.now().getTime(),
-    });
-    await phone.getByRole('textbox', { name: /Security code/ }).fill(code);
+    const codeNow = () =>
+      new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+        timestamp: env.server.clock.now().getTime(),
+      });
+    await phone.getByRole('textbox', { name: /Security code/ }).fill(codeNow());
     await phone.getByRole('button', { name: 'Continue' }).click();
+    // Signed in; the sign-in alone never adds a device (decision 030): the step-up comes next, with
+    // an established factor (the seeded app), and a code of a new time step.
+    const stepUp = phone.getByRole('region', { name: 'Verify your identity again' });
+    await stepUp.getByRole('heading', { name: 'Enter the code from your authenticator app' }).waitFor();
+    await expectNoAxeViolations(phone, 'device: add an account, step-up');
+    env.server.clock.advance(30_000);
+    await stepUp.getByRole('textbox', { name: /Security code/ }).fill(codeNow());
+    await stepUp.getByRole('button', { name: 'Continue' }).click();
     await phone.getByText('allfactors1', { exact: true }).first().waitFor({ timeout: 15_000 });
     await expectNoAxeViolations(phone, 'device: account added');
 
+    // The new device is recent: pushes go to the account's established (seeded) device until
+    // CONTACT_WAIT_DAYS have passed. The server's clock cannot jump two days here (the device's
+    // proofs carry the browser's time), so the registration is dated as if they had passed.
+    const account = await env.server.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('username_key', '=', 'allfactors1')
+      .executeTakeFirstOrThrow();
+    const aged = await env.server.ctx.db
+      .updateTable('credentials')
+      .set({ created_at: new Date(env.server.clock.now().getTime() - 3 * 24 * 3_600_000) })
+      .where('account_id', '=', account.id)
+      .where('kind', '=', 'push')
+      .where('created_at', '>', new Date(env.server.clock.now().getTime() - 3_600_000))
+      .executeTakeFirst();
+    expect(Number(aged.numUpdatedRows)).toBe(1);
     // The new device approves allfactors1's next sign-in (push comes first in its list).
     const { context, page } = await customer();
     await signIn(page, allFactors);

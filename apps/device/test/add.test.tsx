@@ -44,18 +44,24 @@ beforeEach(async () => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-test('after the widget finishes, the device registers with a register proof, signs out and lists the account', async () => {
+test('after the sign-in and then the step-up finish, the device registers with a register proof, signs out and lists the account', async () => {
   const server = fakeDeviceServer();
   renderApp(store, '/add');
   expect(await screen.findByRole('heading', { level: 1, name: 'Add an account' })).toBeTruthy();
   await waitFor(() => expect(document.title).toBe('Add an account – Gatehouse Device'));
-  expect(screen.getByText(/a notification to a device cannot be used to add one/)).toBeTruthy();
+  expect(screen.getByText(/then verify your identity once more/)).toBeTruthy();
   const name = screen.getByRole('textbox', { name: 'Name for this device' });
   expect((name as HTMLInputElement).value).toBe(defaultDeviceName());
   await userEvent.clear(name);
   await userEvent.type(name, 'Work phone');
-  await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));
   expect(given.config).toMatchObject({ journey: 'LOGIN', headingLevel: 2 });
+  await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));
+  // Signed in: nothing is registered until the step-up (the STEPUP journey) is done too.
+  const stepUp = await screen.findByRole('region', { name: 'Verify your identity again' });
+  expect(within(stepUp).getByText(/a method you've had for at least 2–3 days/)).toBeTruthy();
+  expect(given.config).toMatchObject({ journey: 'STEPUP', headingLevel: 2 });
+  expect(server.calls('/device/register')).toEqual([]);
+  await userEvent.click(within(stepUp).getByRole('button', { name: 'Finish signing in' }));
 
   const notice = await screen.findByText('This device now approves sign-ins for otpuser1.');
   expect(await screen.findByRole('heading', { level: 1, name: 'Your device' })).toBeTruthy();
@@ -71,21 +77,17 @@ test('after the widget finishes, the device registers with a register proof, sig
   expect(await screen.findByRole('heading', { name: 'otpuser1' })).toBeTruthy();
 });
 
-test('a sign-in that used push is refused (1403 deviceNeedsFactor): its text is shown and focused', async () => {
+test('a registration the server refuses (1403 deviceNeedsFactor): its text is shown and focused', async () => {
+  const refusal =
+    "To add this device, verify your identity again with a method you've had for at least 2–3 days, then try again.";
   const server = fakeDeviceServer({
-    refuse: {
-      '/device/register': {
-        code: 1403,
-        message: 'To add this device, sign in with your password and a one-time code (not a notification).',
-      },
-    },
+    refuse: { '/device/register': { code: 1403, message: 'refused' } },
   });
   renderApp(store, '/add');
   await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));
   const alert = await screen.findByRole('alert');
-  expect(alert.textContent).toContain(
-    'To add this device, sign in with your password and a one-time code (not a notification to a device).',
-  );
+  expect(alert.textContent).toContain(refusal);
   await waitFor(() => expect(document.activeElement).toBe(alert));
   expect(document.title).toBe('Error: Add an account – Gatehouse Device');
   expect(server.calls('/user/session/login/')).toHaveLength(1);

@@ -162,13 +162,16 @@ const schema = z
       '+883',
       '+979',
     ]),
-    DEVICE_REGISTER_WINDOW_MINUTES: int(1, 24 * 60).default(10),
     // The portal's security page (security/; docs/decisions/025-security-page-api.md).
     SECURITY_STEPUP_MINUTES: int(1, 24 * 60).default(10),
     SECURITY_ENROLLMENT_MINUTES: int(1, 24 * 60).default(10),
     SECURITY_CONFIRM_MAX_TRIES: int(1, 100).default(5),
     SECURITY_RATE_MAX: int(1, 10_000).default(10),
     SECURITY_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+    // The credential lifecycle's caps per account (security/credential-policy.ts; decision 030).
+    CREDENTIAL_MAX_PUSH_DEVICES: int(1, 1000).default(10),
+    CREDENTIAL_MAX_CONTACTS: int(1, 1000).default(10),
+    CREDENTIAL_MAX_APPS: int(1, 1000).default(5),
     SUPPORT_PHONE: z.string().min(3).max(40).default('1-800-555-0100'),
     DEVICE_CLIENT_MAX: int(1, 100_000).default(300),
     DEVICE_CLIENT_WINDOW_SECONDS: int(1, 3600).default(60),
@@ -322,8 +325,6 @@ export type Config = {
     webhook: { url: string; token: string | undefined; timeoutMs: number } | undefined;
     /** How far a device proof's time may be from the server's clock. */
     proofWindowMs: number;
-    /** Registering a device needs a non-push second factor proved this recently. */
-    registerWindowMs: number;
     /** Device calls per client address (each costs a lookup and a signature check). */
     deviceClient: { max: number; windowMs: number };
     /** Open device streams: per device key (the oldest is closed) and in all (a new one is refused). */
@@ -373,6 +374,8 @@ export type Config = {
     enrollmentMs: number;
     confirmMaxTries: number;
     rate: { max: number; windowMs: number };
+    /** The most push devices, phones and e-mail addresses, and authenticator and token apps an account holds. */
+    caps: { pushDevices: number; contacts: number; apps: number };
   };
   /** The number security notices tell the customer to call ("If this wasn't you, call …"). */
   supportPhone: string;
@@ -785,7 +788,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { url: v.PUSH_WEBHOOK_URL, token: v.PUSH_WEBHOOK_TOKEN, timeoutMs: v.PUSH_WEBHOOK_TIMEOUT_MS }
         : undefined,
       proofWindowMs: v.DEVICE_PROOF_WINDOW_SECONDS * 1000,
-      registerWindowMs: v.DEVICE_REGISTER_WINDOW_MINUTES * 60_000,
       deviceClient: window(v.DEVICE_CLIENT_MAX, v.DEVICE_CLIENT_WINDOW_SECONDS),
       streams: { perKey: v.DEVICE_STREAMS_PER_KEY, max: v.DEVICE_STREAMS_MAX },
     },
@@ -811,6 +813,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       enrollmentMs: v.SECURITY_ENROLLMENT_MINUTES * 60_000,
       confirmMaxTries: v.SECURITY_CONFIRM_MAX_TRIES,
       rate: window(v.SECURITY_RATE_MAX, v.SECURITY_RATE_WINDOW_SECONDS),
+      caps: {
+        pushDevices: v.CREDENTIAL_MAX_PUSH_DEVICES,
+        contacts: v.CREDENTIAL_MAX_CONTACTS,
+        apps: v.CREDENTIAL_MAX_APPS,
+      },
     },
     supportPhone: v.SUPPORT_PHONE,
     console: {

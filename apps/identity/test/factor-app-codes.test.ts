@@ -85,6 +85,8 @@ describe.each(targets)('authenticator app and token app ($name)', (target) => {
       name: 'Authenticator app',
       secret,
       data: { algorithm: 'SHA1', digits: 6, period: 30 },
+      // Established, as seeded (a recent app cannot step up: decision 030).
+      createdAt: new Date(0),
     });
     return { account, secret, credential };
   }
@@ -99,6 +101,7 @@ describe.each(targets)('authenticator app and token app ($name)', (target) => {
       publicPart: credentialId,
       secret,
       data: { algorithm: 'SHA1', digits: 6, period: 30, drift: 0 },
+      createdAt: new Date(0),
     });
     return { account, secret, credential, credentialId };
   }

@@ -520,7 +520,7 @@ describe.each(targets)('push approval ($name)', (target) => {
     expect(row.status).toBe('active');
   });
 
-  test('registration needs a recent second factor other than push; rename and remove by proof', async () => {
+  test("registration needs the security page's step-up (an established factor, within SECURITY_STEPUP_MINUTES), never the sign-in alone; rename and remove by proof", async () => {
     const { app, ctx } = await h.start();
     const account = await factorAccount(ctx, 'reguser001', demoContacts('reguser001', new Date(0)));
     const device = await TestDevice.create(h.clock);
@@ -531,26 +531,19 @@ describe.each(targets)('push approval ($name)', (target) => {
         proof: await d.proof(purpose),
       });
     expectFailureEnvelope(await register(new Client(app)), 401, 4401);
+    const latestCode = async () =>
+      (await h.db.selectFrom('outbox').select('code').orderBy('sent_at', 'desc').executeTakeFirstOrThrow())
+        .code!;
 
-    // Signed in with a text code: registration works.
+    // Signed in with a text code: the sign-in's own factor does not count.
     const browser = await atFactor(app, 'reguser001');
     const phone = (await contacts(browser)).phone[0]!;
     expect(code(await sendSms(browser, phone.value))).toBe(1200);
-    expect(
-      code(
-        await check(
-          browser,
-          'sms',
-          (
-            await h.db
-              .selectFrom('outbox')
-              .select('code')
-              .orderBy('sent_at', 'desc')
-              .executeTakeFirstOrThrow()
-          ).code!,
-        ),
-      ),
-    ).toBe(1200);
+    expect(code(await check(browser, 'sms', await latestCode()))).toBe(1200);
+    expectFailureEnvelope(await register(browser), 200, 1403);
+    // The step-up with the same (established) phone: registration works.
+    expect(code(await sendSms(browser, phone.value))).toBe(1200);
+    expect(code(await check(browser, 'sms', await latestCode()))).toBe(1200);
     expectFailureEnvelope(await register(browser, device, 'pushes'), 200, 1403);
     const other = await TestDevice.create(h.clock);
     const mismatched = await browser.post(api(paths.deviceRegister), {
@@ -570,7 +563,7 @@ describe.each(targets)('push approval ($name)', (target) => {
     const list = json<{ registrations: Array<{ id: string }> }>(await deviceApp.registrations());
     expect(list.successData!.registrations.map((r) => r.id)).toEqual([registration.id]);
 
-    // Past the window, the same session is refused.
+    // Past SECURITY_STEPUP_MINUTES, the same session is refused.
     h.clock.advance(11 * 60_000);
     expectFailureEnvelope(await register(browser, other), 200, 1403);
 
@@ -594,7 +587,7 @@ describe.each(targets)('push approval ($name)', (target) => {
     );
   });
 
-  test('a push-only sign-in cannot register a device (1403)', async () => {
+  test('a sign-in alone (here by push) cannot register a device (1403)', async () => {
     const { browser, phone, device } = await start();
     const sent = sentId(await send(browser));
     expect(code(await phone.answer(sent.id, 'APPROVE', sent.number))).toBe(1200);
@@ -607,7 +600,8 @@ describe.each(targets)('push approval ($name)', (target) => {
     });
     expect(json(r).responseBaseInfo.status).toEqual({
       code: 1403,
-      message: 'To add this device, sign in with your password and a one-time code (not a notification).',
+      message:
+        "To add this device, verify your identity again with a method you've had for at least 2 days, then try again.",
     });
     expect(device.key).not.toBe(newcomer.key);
   });

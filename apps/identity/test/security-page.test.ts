@@ -359,7 +359,7 @@ describe.each(targets)('the security page ($name)', (target) => {
     );
   });
 
-  test("removal: the account's own only (another's id is 1404), never the last usable factor nor the last e-mail", async () => {
+  test("removal: the account's own only (another's id is 1404), never the last usable or last established factor nor the last e-mail", async () => {
     const { app, ctx } = await h.start();
     const { account: row, secret, app: firstApp } = await account(ctx, 'remove001', { recentEmail: true });
     const { app: foreignApp } = await account(ctx, 'remove002');
@@ -385,14 +385,19 @@ describe.each(targets)('the security page ($name)', (target) => {
     expectFailureEnvelope(await removeCredential(browser, email.id), 200, 1404);
     expectFailureEnvelope(await removeContact(browser, firstApp.id), 200, 1404);
 
-    // A second app: now the first can go.
+    // A second app: recent, so the first (the last established factor) still stays (decision 030);
+    // once the second is established, the first can go.
     const started = data<AuthenticatorEnrollmentData>(await enroll(browser));
     rememberSecret(started.secret);
     const second = Secret.fromBase32(started.secret).bytes;
     expect(code(await confirmApp(browser, started.enrollmentId, codeOf(second)))).toBe(1200);
-    expect(code(await removeCredential(browser, firstApp.id))).toBe(1200);
+    expectFailureEnvelope(await removeCredential(browser, firstApp.id), 200, 1403);
+    h.clock.advance(2 * DAY);
+    const later = await signIn(app, 'remove001', secret);
+    await stepUp(later, second);
+    expect(code(await removeCredential(later, firstApp.id))).toBe(1200);
     expect(await ctx.credentials.get(firstApp.id)).toBeUndefined();
-    expectFailureEnvelope(await removeCredential(browser, firstApp.id), 200, 1404);
+    expectFailureEnvelope(await removeCredential(later, firstApp.id), 200, 1404);
     const events = (await auditEvents(row.id)).map((e) => e.event);
     expect(events).toContain('security.credential-removed');
     expect((await notices('remove001@example.com')).map((m) => m.text)).toEqual([
@@ -683,6 +688,8 @@ describe('the security page: a database fault (PGlite)', () => {
         name: 'Authenticator app',
         secret,
         data: { algorithm: 'SHA1', digits: 6, period: 30 },
+        // Established (added long ago): a recent app cannot step up (decision 030).
+        createdAt: new Date(0),
       });
       const browser = new Client(app);
       await browser.signIn('dbfault01', PASSWORD);

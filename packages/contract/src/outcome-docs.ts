@@ -333,9 +333,12 @@ export const outcomeDocs: Readonly<
     [Status.FORBIDDEN]: 'The device proof does not verify',
   },
   deviceRegister: {
-    [Status.SUCCESS]: 'The key is now a push device of the signed-in account',
+    [Status.SUCCESS]:
+      'The key is now a push device of the signed-in account (recent for CONTACT_WAIT_DAYS); every established contact is told',
     [Status.FORBIDDEN]:
-      'The session did not prove a second factor other than push in the last minutes, or the proof does not verify',
+      "The session has no step-up within SECURITY_STEPUP_MINUTES (the security page's, proved by an established credential; the sign-in's own factor never counts), or the proof does not verify",
+    [Status.LIMIT_REACHED]:
+      'The account holds CREDENTIAL_MAX_PUSH_DEVICES push devices already: nothing is added',
     [Status.UNAUTHENTICATED]: 'No signed-in session',
   },
   deviceRegistrations: {
@@ -369,20 +372,23 @@ export const outcomeDocs: Readonly<
   securityAuthenticatorEnrollment: {
     [Status.SUCCESS]:
       'successData { enrollmentId, secret (base32), otpauthUri, expiresAt }: a pending authenticator app, its secret stored encrypted, for SECURITY_ENROLLMENT_MINUTES; it counts only once confirmed',
+    [Status.LIMIT_REACHED]: 'The account holds CREDENTIAL_MAX_APPS authenticator and token apps already',
     ...securityGuardDocs,
     [Status.RATE_LIMITED]: securityRateDoc,
   },
   securityAuthenticatorConfirmation: {
     [Status.SUCCESS]:
-      'A current code of the pending secret (TOTP_SKEW_STEPS either way): the authenticator app is a credential of the account now (successData.authenticator); an audit event and an e-mail notice',
+      'A current code of the pending secret (TOTP_SKEW_STEPS either way): the authenticator app is a credential of the account now (successData.authenticator), recent for CONTACT_WAIT_DAYS; an audit event and a notice to every established contact',
     ...securityConfirmationDocs,
+    [Status.LIMIT_REACHED]:
+      'The wrong code that reached SECURITY_CONFIRM_MAX_TRIES (the request ends), or the account holds CREDENTIAL_MAX_APPS apps already',
     ...securityGuardDocs,
   },
   securityCredentialRemove: {
     [Status.SUCCESS]:
       'The authenticator app, token or push device is removed; an audit event and an e-mail notice',
     [Status.FORBIDDEN]:
-      'It is the last usable second factor of the account (a phone, e-mail, authenticator app, token or push device): nothing is removed',
+      'It is the last usable second factor of the account (a phone, e-mail, authenticator app, token or push device), or its last established one (CONTACT_WAIT_DAYS, decision 030): nothing is removed',
     [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
     ...securityGuardDocs,
   },
@@ -392,6 +398,8 @@ export const outcomeDocs: Readonly<
     [Status.GUIDELINES_NOT_MET]:
       "Not a valid phone number (read as E.164, a national number as US) or e-mail address; or a number of a refused type or range (PHONE_REFUSED_TYPES, PHONE_REFUSED_RANGES: 'We can't send codes to this kind of number …'): nothing is sent",
     [Status.CONTACT_EXISTS]: 'The phone number or e-mail address is already on the account',
+    [Status.LIMIT_REACHED]:
+      'The account holds CREDENTIAL_MAX_CONTACTS phones and e-mail addresses already: no code is sent',
     [Status.RATE_LIMITED]: `${securityRateDoc}; or a limit on codes to new numbers: this number's (PHONE_DESTINATION_HOURLY_MAX, PHONE_DESTINATION_DAILY_MAX, across accounts), the account's (PHONE_NEW_NUMBERS_DAILY_MAX), the country's (PHONE_COUNTRY_DAILY_MAX) or the service's (PHONE_DAILY_MAX)`,
     ...securityGuardDocs,
   },
@@ -399,13 +407,15 @@ export const outcomeDocs: Readonly<
     [Status.SUCCESS]:
       "The right code: the phone or e-mail is a credential of the account now, created now, so it stays unusable (enable false, 'recently added') for CONTACT_WAIT_DAYS; successData { kind, phone | email }; an audit event and an e-mail notice",
     ...securityConfirmationDocs,
+    [Status.LIMIT_REACHED]:
+      'The wrong code that reached SECURITY_CONFIRM_MAX_TRIES (the request ends), or the account holds CREDENTIAL_MAX_CONTACTS contacts already',
     [Status.CONTACT_EXISTS]: 'The contact was added to the account meanwhile',
     ...securityGuardDocs,
   },
   securityContactRemove: {
     [Status.SUCCESS]: 'The phone or e-mail is removed; an audit event and an e-mail notice',
     [Status.FORBIDDEN]:
-      'It is the last usable second factor of the account, or its last e-mail address (notices go there): nothing is removed',
+      'It is the last usable (or last established) second factor of the account, or its last established e-mail address (notices and recovery go there; a recent one waiting does not count): nothing is removed',
     [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
     ...securityGuardDocs,
   },

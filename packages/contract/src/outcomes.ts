@@ -488,6 +488,7 @@ function deviceTables() {
       codes: {
         1200: ok('deviceRegistered', success),
         1403: fail(['deviceNeedsFactor', 'deviceProofRefused']),
+        1491: fail('capPushDevices'),
         4401: fail('sessionExpired', undefined, 401),
       },
     },

@@ -73,7 +73,11 @@ export const sessionLoginData = z.object({
 });
 export type SessionLoginData = z.infer<typeof sessionLoginData>;
 /** GET /user/factor/authenticators: the second factors this account may use, in the server's order. */
-export const authenticatorsData = z.object({ authenticators: z.array(authenticatorItem) });
+export const authenticatorsData = z.object({
+  authenticators: z.array(authenticatorItem),
+  /** STEPUP: the methods held only by recently added credentials, not offered for this check (decision 030). */
+  recent: z.array(authenticatorType).optional(),
+});
 export type AuthenticatorsData = z.infer<typeof authenticatorsData>;
 
 /** The signed-in session as GET /user/session/login reports it (route guard). */

@@ -44,12 +44,21 @@ export const securityOutcomeTables = {
   securityAuthenticatorEnrollment: {
     method: 'POST',
     path: securityPaths.securityAuthenticatorEnrollment,
-    codes: { 1200: ok('authenticatorEnrollmentStarted', success), ...securityGuard },
+    codes: {
+      1200: ok('authenticatorEnrollmentStarted', success),
+      1491: fail('capApps', securityError),
+      ...securityGuard,
+    },
   },
   securityAuthenticatorConfirmation: {
     method: 'POST',
     path: securityPaths.securityAuthenticatorConfirmation,
-    codes: { 1200: ok('authenticatorAdded', success), ...securityConfirmation, ...securityGuard },
+    codes: {
+      1200: ok('authenticatorAdded', success),
+      ...securityConfirmation,
+      1491: fail(['confirmationTriesExhausted', 'capApps'], securityError),
+      ...securityGuard,
+    },
   },
   securityCredentialRemove: {
     method: 'POST',
@@ -67,6 +76,7 @@ export const securityOutcomeTables = {
     codes: {
       1200: ok('contactCodeSent', success),
       1400: fail(['phoneInvalid', 'emailInvalid', 'phoneNotAccepted'], securityError),
+      1491: fail('capContacts', securityError),
       1409: fail('contactExists', securityError),
       ...securityGuard,
     },
@@ -77,6 +87,7 @@ export const securityOutcomeTables = {
     codes: {
       1200: ok('contactAdded', success),
       ...securityConfirmation,
+      1491: fail(['confirmationTriesExhausted', 'capContacts'], securityError),
       1409: fail('contactExists', securityError),
       ...securityGuard,
     },

@@ -37,6 +37,12 @@ export const securityAppItem = z.object({
   name: z.string(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
+  /**
+   * Added less than CONTACT_WAIT_DAYS ago (decision 030): it signs in, but cannot confirm changes
+   * on this page (nor take sign-in requests while an older device exists) until `usableFrom`.
+   */
+  recentlyAdded: z.boolean().optional(),
+  usableFrom: z.string().optional(),
 });
 export type SecurityAppItem = z.infer<typeof securityAppItem>;
 

@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Contact as ContactRow } from '../db/schema.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
+import { mayUse } from '../security/credential-policy.ts';
 
 /**
  * Contacts: the phone and e-mail credentials of an account, as the OTP screens and the one-time-code
@@ -71,9 +72,12 @@ export function e164(contact: Pick<ContactRow, 'value' | 'country_code'>): strin
   return `+${contact.country_code?.replace(/\D/g, '') || '1'}${digits}`;
 }
 
-/** Usable: added at least CONTACT_WAIT_DAYS ago (widget spec §5: newly added contacts wait). */
+/**
+ * Usable: added at least CONTACT_WAIT_DAYS ago (widget spec §5: newly added contacts wait), as the
+ * credential policy decides for every kind (security/credential-policy.ts).
+ */
 export function contactEnabled(ctx: Context, contact: ContactRow): boolean {
-  return ctx.clock.now().getTime() - new Date(contact.added_at).getTime() >= ctx.config.factor.contactWaitMs;
+  return mayUse(ctx, contact, 'signIn');
 }
 
 /** The label a contact is shown with: masked, never the full number or address. */

@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
 import { sessionExpired } from '../lib/http.ts';
+import { notifyOwner } from '../services/account-security.ts';
 import { afterSignIn, findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
@@ -190,7 +191,13 @@ export class FactorEngine {
    * Too many wrong tries of a factor: the LOGIN journey fails and its cookies are cleared; a STEPUP
    * leaves the session as it is (the factor is refused until its lock runs out).
    */
-  async fail(request: FastifyRequest, reply: FastifyReply, fj: FactorJourney, factor: AuthenticatorType) {
+  async fail(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney,
+    factor: AuthenticatorType,
+    options: { blockedNow?: boolean } = {},
+  ) {
     const { ctx } = this;
     if (fj.kind === 'login') {
       await ctx.journeys.transition(fj.journey, ['factor'], 'failed');
@@ -203,6 +210,9 @@ export class FactorEngine {
       journeyId: fj.journey.id,
       detail: { factor, journey: fj.kind },
     });
+    // The try that set the block: the owner hears of it by every established contact (decision
+    // 030); a try refused during the block tells no one again.
+    if (options.blockedNow !== false) await notifyOwner(ctx, request, fj.account, 'factor-blocked');
   }
 
   /** A wrong code (or other failed proof) of a factor, for the audit trail. */

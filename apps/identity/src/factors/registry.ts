@@ -22,11 +22,15 @@ export interface FactorModule {
   /** A name for logs and docs. */
   name: string;
   types: readonly AuthenticatorType[];
-  /** The entries this factor adds to an account's authenticator list (none: not usable). */
+  /**
+   * The entries this factor adds to an account's authenticator list (none: not usable) for a
+   * journey (default LOGIN): a STEPUP offers only established credentials (credential-policy.ts).
+   */
   offer(
     ctx: Context,
     account: Account,
     contacts: ContactRow[],
+    journey?: 'login' | 'stepup',
   ): AuthenticatorItem[] | Promise<AuthenticatorItem[]>;
   /** Registers its send and check routes. */
   routes(app: FastifyInstance, ctx: Context): void | Promise<void>;
@@ -68,11 +72,23 @@ export async function allowedAuthenticators(
   ctx: Context,
   account: Account,
   contacts?: ContactRow[],
+  journey: 'login' | 'stepup' = 'login',
 ): Promise<AuthenticatorItem[]> {
   const rows = contacts ?? (await accountContacts(ctx.db, account.id));
   const items: AuthenticatorItem[] = [];
-  for (const module of factorModules) items.push(...(await module.offer(ctx, account, rows)));
+  for (const module of factorModules) items.push(...(await module.offer(ctx, account, rows, journey)));
   const offered = items.filter((item) => !unbuiltFactors.has(item.type));
   const rank = (t: AuthenticatorType) => authenticatorOrder.indexOf(t);
   return offered.sort((a, b) => rank(a.type) - rank(b.type));
+}
+
+/**
+ * A step-up's authenticators that a recently added credential would have added: offered at sign-in,
+ * not for this step-up (credential-policy.ts), so the widget can say why.
+ */
+export async function recentOnlyAuthenticators(ctx: Context, account: Account): Promise<AuthenticatorType[]> {
+  const rows = await accountContacts(ctx.db, account.id);
+  const stepUp = new Set((await allowedAuthenticators(ctx, account, rows, 'stepup')).map((a) => a.type));
+  const signIn = await allowedAuthenticators(ctx, account, rows, 'login');
+  return signIn.map((a) => a.type).filter((t) => !stepUp.has(t));
 }

@@ -2,7 +2,7 @@ import { authenticatorsData, otpStateData, otpStateQuery, paths, Status } from '
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts, contactView } from '../credentials/contacts.ts';
-import { allowedAuthenticators, factorModules } from '../factors/registry.ts';
+import { allowedAuthenticators, factorModules, recentOnlyAuthenticators } from '../factors/registry.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 
@@ -24,9 +24,14 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
       'The second factors the account may use (login transaction with a factor due, or step-up of a signed-in session).',
     successData: authenticatorsData,
     handler: async ({ request, reply }) => {
-      const { account } = await ctx.engine.require(request);
-      const authenticators = await allowedAuthenticators(ctx, account);
-      return answer(request, reply, Status.SUCCESS, { message: 'success', successData: { authenticators } });
+      const { account, kind } = await ctx.engine.require(request);
+      const authenticators = await allowedAuthenticators(ctx, account, undefined, kind);
+      // A step-up says which methods were left out because they were added recently (decision 030).
+      const recent = kind === 'stepup' ? await recentOnlyAuthenticators(ctx, account) : [];
+      return answer(request, reply, Status.SUCCESS, {
+        message: 'success',
+        successData: { authenticators, ...(recent.length ? { recent } : {}) },
+      });
     },
   });
 

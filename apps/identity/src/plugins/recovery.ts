@@ -25,14 +25,21 @@ import { OtpCodes } from '../lib/otp.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { UUID } from '../lib/validate.ts';
+import { usableFor } from '../security/credential-policy.ts';
 import { afterIdentityChange, notifyOwner } from '../services/account-security.ts';
 import { findAccount, findAccountById, usernameKey } from '../services/accounts.ts';
 import { clearFlowCookie } from '../services/cookies.ts';
 import { browserSubject } from '../services/session-guard.ts';
 
-/** The e-mail addresses on file for an account, the account's own first, without repeats. */
+/**
+ * The e-mail addresses recovery codes may go to, the account's own first, without repeats: the
+ * account row's address and the established e-mail credentials; one added less than
+ * CONTACT_WAIT_DAYS ago never receives a recovery code (security/credential-policy.ts).
+ */
 export async function emailsOnFile(ctx: Context, account: Account): Promise<string[]> {
-  const contacts = (await accountContacts(ctx.db, account.id)).filter((c) => c.kind === 'email');
+  const contacts = usableFor(ctx, await accountContacts(ctx.db, account.id), 'recovery').filter(
+    (c) => c.kind === 'email',
+  );
   const all = [account.email, ...contacts.map((c) => c.value)].filter((v): v is string => !!v);
   const seen = new Set<string>();
   return all.filter((v) => {
@@ -217,7 +224,9 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
         });
       }
       if (wanted.has('phone')) {
-        const phones = (await accountContacts(db, account.id)).filter((c) => c.kind === 'phone');
+        const phones = usableFor(ctx, await accountContacts(db, account.id), 'recovery').filter(
+          (c) => c.kind === 'phone',
+        );
         data.phone = phones.flatMap((p) => {
           const masked = maskPhone(p.value);
           const base = {

@@ -36,6 +36,7 @@ import { defineRoute } from '../lib/route.ts';
 import { PhoneLimits, phoneRefusal } from '../services/phone-limits.ts';
 import { createPhoneSender, smsCodeText } from '../services/sms.ts';
 import { Confirmations } from './confirmations.ts';
+import { capGroupOf, capOf, capReached, isEstablished, removal } from './credential-policy.ts';
 import {
   appItem,
   auditChange,
@@ -48,7 +49,6 @@ import {
   overview,
   phoneItem,
   requireSteppedUp,
-  usable,
 } from './service.ts';
 
 const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
@@ -93,6 +93,8 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply }) => {
       const { account } = await requireSteppedUp(ctx, request);
       await limitAccount(ctx, request, account.id);
+      if (capReached(ctx, await ctx.credentials.list(account.id), 'totp'))
+        return capRefusal(request, reply, 'totp');
       const secret = randomBytes(20);
       const expiresAt = new Date(ctx.clock.now().getTime() + ctx.config.security.enrollmentMs);
       const enrollmentId = await confirmations.create({
@@ -115,6 +117,16 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       });
     },
   });
+
+  /** The account holds the most credentials of this kind's group (CREDENTIAL_MAX_*): 1491. */
+  function capRefusal(request: FastifyRequest, reply: FastifyReply, kind: CredentialKind) {
+    const group = capGroupOf(kind);
+    request.log.info({ group }, 'security: credential cap reached');
+    return answer(request, reply, Status.LIMIT_REACHED, {
+      message: group === 'contacts' ? 'capContacts' : 'capApps',
+      params: [capOf(ctx, group)],
+    });
+  }
 
   /** A wrong code of a confirmation: 1428, or 1491 for the one that reached the limit. */
   async function wrongCode(
@@ -165,7 +177,9 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
           event: 'security.authenticator-failed',
         });
       }
-      const added = await ctx.db.transaction().execute(async (tx) => {
+      // Under the account's row: of concurrent confirmations, the cap admits exactly as many as it has room for.
+      const added = await ctx.sessions.underAccount(account.id, 'update', async (_s, tx) => {
+        if (capReached(ctx, await ctx.credentials.withDb(tx).list(account.id), 'totp')) return 'cap' as const;
         if (!(await confirmations.complete(tx, pending.id))) return undefined;
         // The confirming code's step counts as used: it never signs in (factors/app-codes claimStep).
         const credential = await ctx.credentials.withDb(tx).add({
@@ -183,16 +197,20 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         return credential;
       });
       secret.fill(0);
+      if (added === 'cap') return capRefusal(request, reply, 'totp');
       if (!added) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
       await noticeChange(ctx, request, account, 'authenticatorAdded');
-      return answer(request, reply, Status.SUCCESS, { successData: { authenticator: appItem(added) } });
+      return answer(request, reply, Status.SUCCESS, { successData: { authenticator: appItem(ctx, added) } });
     },
   });
 
   /**
    * Removes a credential of the account under its row (two removals cannot both pass the rule):
-   * 1404 when it is not the account's or not of `kinds`; 1403 when it is the last usable second
-   * factor, or (`lastEmail`) the account's last e-mail address.
+   * 1404 when it is not the account's or not of `kinds`; 1403 when the credential policy keeps it
+   * (credential-policy.ts removal: the last usable or last established second factor, or
+   * (`lastEmail`) the last established e-mail address on file). The step-up that opened the page
+   * was proved by an established credential (a recent one never satisfies it), so removing an
+   * established credential always has an established proof behind it.
    */
   async function removeCredential(
     request: FastifyRequest,
@@ -207,13 +225,8 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       const all = await store.list(account.id);
       const target = all.find((c) => c.id === id && kinds.includes(c.kind));
       if (!target) return { code: Status.UNKNOWN_TRANSACTION } as const;
-      const others = all.filter((c) => c.id !== id);
-      if (target.kind === 'email' && !others.some((c) => c.kind === 'email')) {
-        return { code: Status.FORBIDDEN, message: 'lastEmail' } as const;
-      }
-      if (usable(ctx, target) && !others.some((c) => usable(ctx, c))) {
-        return { code: Status.FORBIDDEN, message: 'lastFactor' } as const;
-      }
+      const rule = removal(ctx, all, target, account.email);
+      if (rule !== 'ok') return { code: Status.FORBIDDEN, message: rule } as const;
       await store.remove(target.id, account.id);
       const label =
         target.kind === 'phone' || target.kind === 'email' ? contactLabel(contactOf(target)) : target.name;
@@ -222,12 +235,14 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         notice,
         detail: { kind: target.kind, name: label },
       });
-      return { code: Status.SUCCESS } as const;
+      // A removed established phone or address hears of it too (the owner's, removed by someone else).
+      const told = (target.kind === 'phone' || target.kind === 'email') && isEstablished(ctx, target);
+      return { code: Status.SUCCESS, told: told ? [contactOf(target)] : [] } as const;
     });
     if (outcome.code !== Status.SUCCESS) {
       return answer(request, reply, outcome.code, 'message' in outcome ? { message: outcome.message } : {});
     }
-    await noticeChange(ctx, request, account, notice);
+    await noticeChange(ctx, request, account, notice, outcome.told);
     return answer(request, reply, Status.SUCCESS);
   }
 
@@ -287,6 +302,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       if (existing.some((c) => sameContact(c, body.kind, value, countryCode))) {
         return answer(request, reply, Status.CONTACT_EXISTS);
       }
+      if (capReached(ctx, existing, body.kind)) return capRefusal(request, reply, body.kind);
       // Per number (across accounts), account, country and day: 429 when a limit is reached.
       if (body.kind === 'phone') {
         await phoneLimits.reserve(request, { to, purpose: 'new-number', accountId: account.id });
@@ -365,6 +381,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       const added = await ctx.sessions.underAccount(account.id, 'update', async (_s, tx) => {
         const existing = await accountContacts(tx, account.id);
         if (existing.some((c) => sameContact(c, kind, value, countryCode))) return 'exists' as const;
+        if (capReached(ctx, existing, kind)) return 'cap' as const;
         if (!(await confirmations.complete(tx, pending.id))) return undefined;
         const credential = await ctx.credentials.withDb(tx).add({
           accountId: account.id,
@@ -378,6 +395,7 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
         return credential;
       });
       if (added === 'exists') return answer(request, reply, Status.CONTACT_EXISTS);
+      if (added === 'cap') return capRefusal(request, reply, kind);
       if (!added) return answer(request, reply, Status.UNKNOWN_TRANSACTION);
       const contact = contactOf(added);
       await noticeChange(ctx, request, account, 'contactAdded');

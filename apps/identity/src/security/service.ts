@@ -15,14 +15,15 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Secret } from 'otpauth';
 import type { Context } from '../context.ts';
-import { contactEnabled, contactLabel, toContact } from '../credentials/contacts.ts';
+import { contactLabel, toContact } from '../credentials/contacts.ts';
 import type { Credential, CredentialKind } from '../credentials/store.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Contact, Session } from '../db/schema.ts';
 import { ApiError } from '../lib/http.ts';
-import { languageOf } from '../lib/language.ts';
+import { type NoticeDetails, notifyOwner } from '../services/account-security.ts';
 import { deviceKey } from '../services/cookies.ts';
 import { requireSession } from '../services/session-guard.ts';
+import { establishedFrom, isEstablished } from './credential-policy.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /**
@@ -56,11 +57,13 @@ export async function limitAccount(ctx: Context, request: FastifyRequest, accoun
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-export const appItem = (c: Credential): SecurityAppItem => ({
+export const appItem = (ctx: Context, c: Credential): SecurityAppItem => ({
   id: c.id,
   name: c.name,
   createdAt: c.createdAt.toISOString(),
   lastUsedAt: iso(c.lastUsedAt),
+  recentlyAdded: !isEstablished(ctx, c),
+  usableFrom: establishedFrom(ctx, c).toISOString(),
 });
 
 export function phoneItem(ctx: Context, contact: Contact): SecurityPhoneItem {
@@ -73,8 +76,8 @@ export function emailItem(ctx: Context, contact: Contact): SecurityEmailItem {
     id: contact.id,
     masked: contactLabel(contact),
     createdAt: added.toISOString(),
-    usableFrom: new Date(added.getTime() + ctx.config.factor.contactWaitMs).toISOString(),
-    recentlyAdded: !contactEnabled(ctx, contact),
+    usableFrom: establishedFrom(ctx, contact).toISOString(),
+    recentlyAdded: !isEstablished(ctx, contact),
   };
 }
 
@@ -88,11 +91,6 @@ export const contactOf = (c: Credential): Contact =>
     data: c.data,
     created_at: c.createdAt,
   });
-
-/** Can the credential prove the second factor now? A phone or address only after the wait. */
-export function usable(ctx: Context, c: Credential): boolean {
-  return c.kind === 'phone' || c.kind === 'email' ? contactEnabled(ctx, contactOf(c)) : true;
-}
 
 /** The overview's lists (GET /user/security/overview). */
 export async function overview(ctx: Context, request: FastifyRequest, guarded: Guarded) {
@@ -129,9 +127,11 @@ export async function overview(ctx: Context, request: FastifyRequest, guarded: G
 
   return {
     stepUpExpiresAt: guarded.stepUpExpiresAt.toISOString(),
-    authenticators: of('totp').map(appItem),
-    pushDevices: of('push').map(appItem),
-    tokens: of('token').map((c): SecurityTokenItem => ({ ...appItem(c), credentialId: c.publicPart ?? '' })),
+    authenticators: of('totp').map((c) => appItem(ctx, c)),
+    pushDevices: of('push').map((c) => appItem(ctx, c)),
+    tokens: of('token').map(
+      (c): SecurityTokenItem => ({ ...appItem(ctx, c), credentialId: c.publicPart ?? '' }),
+    ),
     phones: of('phone').map((c) => phoneItem(ctx, contactOf(c))),
     emails: of('email').map((c) => emailItem(ctx, contactOf(c))),
     trustedBrowsers: browsers.map(
@@ -211,30 +211,19 @@ export async function auditChange(
 }
 
 /**
- * The e-mail notice of a committed change to the account's address (what changed and when; never
- * a code). A notice that cannot be delivered is logged, not thrown.
+ * The notice of a committed change to every established contact of the account (what changed and
+ * when; never a code; services/account-security.ts notifyOwner). `alsoTo`: a removed established
+ * contact, told too. A notice that cannot be delivered is logged, not thrown.
  */
 export async function noticeChange(
   ctx: Context,
   request: FastifyRequest,
   account: Pick<Account, 'id' | 'email' | 'language'>,
   notice: SecurityChange,
+  alsoTo?: NoticeDetails['alsoTo'],
 ): Promise<void> {
-  if (!account.email) return;
-  try {
-    await ctx.mailer.sendNotice({
-      to: account.email,
-      notice: 'security-change',
-      change: notice,
-      language: languageOf(account.language),
-      at: ctx.clock.now(),
-      supportPhone: ctx.config.supportPhone,
-    });
-    request.log.info({ account: account.id, notice }, 'security notice sent');
-  } catch (error) {
-    request.log.warn(
-      { account: account.id, notice, reason: error instanceof Error ? error.message : 'unknown' },
-      'security notice not delivered',
-    );
-  }
+  await notifyOwner(ctx, request, account, 'security-change', {
+    change: notice,
+    ...(alsoTo ? { alsoTo } : {}),
+  });
 }

@@ -1,8 +1,12 @@
+import type { SecurityChange } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
-import type { Account } from '../db/schema.ts';
+import { accountContacts, e164 } from '../credentials/contacts.ts';
+import type { Account, Contact } from '../db/schema.ts';
 import { languageOf } from '../lib/language.ts';
-import type { NoticeKind } from './mailer.ts';
+import { isEstablished } from '../security/credential-policy.ts';
+import { type NoticeKind, noticeText } from './mailer.ts';
+import { createPhoneSender, type PhoneSender } from './sms.ts';
 
 /**
  * What a change of an account's proof of identity does (a password reset or change, a recovery, a
@@ -49,21 +53,95 @@ export async function afterIdentityChange(
   await notifyOwner(ctx, request, account, change.notice);
 }
 
-/** Sends a security notice to the account's e-mail; a failure is logged, not thrown. */
+/** What a notice may say beyond its kind: the security page's change and when it was made. */
+export type NoticeDetails = {
+  change?: SecurityChange;
+  at?: Date;
+  /** Established contacts that are no longer the account's (a removed address): told too. */
+  alsoTo?: ReadonlyArray<Pick<Contact, 'kind' | 'value' | 'country_code'>>;
+};
+
+/**
+ * The addresses and numbers the owner hears at: the account row's e-mail (it predates the
+ * credential lifecycle, so it is established) and every established phone and e-mail credential
+ * (security/credential-policy.ts); a recent one never (it may be the change's author).
+ */
+export async function ownerContacts(
+  ctx: Context,
+  account: Pick<Account, 'id' | 'email'>,
+): Promise<{ emails: string[]; phones: string[] }> {
+  const contacts = (await accountContacts(ctx.db, account.id)).filter((c) => isEstablished(ctx, c));
+  const emails = new Map<string, string>();
+  for (const address of [account.email, ...contacts.filter((c) => c.kind === 'email').map((c) => c.value)]) {
+    if (address && !emails.has(address.toLowerCase())) emails.set(address.toLowerCase(), address);
+  }
+  const phones = [...new Set(contacts.filter((c) => c.kind === 'phone').map((c) => e164(c)))];
+  return { emails: [...emails.values()], phones };
+}
+
+const phoneSenders = new WeakMap<Context, PhoneSender>();
+
+/**
+ * Tells the owner of a change by every established contact: an e-mail to each address (the
+ * notice's text, which says what to do if it wasn't them: recovery or a call to support) and a text
+ * to each phone, in the account's language. A notice that cannot be delivered is logged, not
+ * thrown: it never undoes the change.
+ */
 export async function notifyOwner(
   ctx: Context,
   request: FastifyRequest,
   account: Pick<Account, 'id' | 'email' | 'language'>,
   notice: NoticeKind,
+  details: NoticeDetails = {},
 ): Promise<void> {
-  if (!account.email) return;
-  try {
-    await ctx.mailer.sendNotice({ to: account.email, notice, language: languageOf(account.language) });
-    request.log.info({ account: account.id, notice }, 'security notice sent');
-  } catch (error) {
-    request.log.warn(
-      { account: account.id, notice, reason: error instanceof Error ? error.message : 'unknown' },
-      'security notice not delivered',
-    );
+  const language = languageOf(account.language);
+  const at = details.at ?? ctx.clock.now();
+  const { emails, phones } = await ownerContacts(ctx, account);
+  for (const gone of details.alsoTo ?? []) {
+    if (gone.kind === 'email' && !emails.some((e) => e.toLowerCase() === gone.value.toLowerCase())) {
+      emails.push(gone.value);
+    } else if (gone.kind === 'phone' && !phones.includes(e164(gone))) phones.push(e164(gone));
   }
+  const deliveries: Array<[string, () => Promise<void>]> = emails.map((to) => [
+    'email',
+    () =>
+      ctx.mailer.sendNotice({
+        to,
+        notice,
+        language,
+        at,
+        supportPhone: ctx.config.supportPhone,
+        ...(details.change ? { change: details.change } : {}),
+      }),
+  ]);
+  if (phones.length) {
+    let sender = phoneSenders.get(ctx);
+    if (!sender) {
+      sender = createPhoneSender(ctx.config, ctx.db, ctx.clock);
+      phoneSenders.set(ctx, sender);
+    }
+    const text = noticeText({
+      to: '',
+      notice,
+      language,
+      supportPhone: ctx.config.supportPhone,
+      ...(details.change ? { change: details.change } : {}),
+    });
+    for (const to of phones) {
+      deliveries.push(['sms', () => (sender as PhoneSender).send({ channel: 'sms', to, text })]);
+    }
+  }
+  let sent = 0;
+  for (const [channel, deliver] of deliveries) {
+    try {
+      await deliver();
+      sent++;
+    } catch (error) {
+      request.log.warn(
+        { account: account.id, notice, channel, reason: error instanceof Error ? error.message : 'unknown' },
+        'security notice not delivered',
+      );
+    }
+  }
+  if (sent) request.log.info({ account: account.id, notice, sent }, 'security notice sent');
 }

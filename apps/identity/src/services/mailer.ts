@@ -49,7 +49,19 @@ const noticeTexts = {
   // A factor held after repeated blocks of wrong codes (docs/decisions/033-abuse-limits.md).
   'factor-held': ['factorHeldSubject', 'factorHeldBody'],
   'console-require-password-reset': ['consoleRequirePasswordResetSubject', 'consoleRequirePasswordResetBody'],
+  // The credential lifecycle (decision 030): {1} the support number; each says how to undo it.
+  'device-registered': ['deviceRegisteredSubject', 'deviceRegisteredBody'],
+  'device-removed': ['deviceRemovedSubject', 'deviceRemovedBody'],
+  'factor-blocked': ['factorBlockedSubject', 'factorBlockedBody'],
+  'fraud-reported': ['fraudReportedSubject', 'fraudReportedBody'],
 } as const satisfies Record<string, readonly [ServiceTextKey, ServiceTextKey]>;
+
+const undoneInBody: ReadonlySet<NoticeKind> = new Set<NoticeKind>([
+  'device-registered',
+  'device-removed',
+  'factor-blocked',
+  'fraud-reported',
+]);
 
 /** When a change was made, as the account's language writes a date and time (UTC). */
 export function noticeTime(at: Date, language: Language): string {
@@ -82,10 +94,28 @@ export function noticeMail(mail: NoticeMail): { subject: string; text: string } 
     };
   }
   const [subject, body] = noticeTexts[mail.notice];
+  const support = mail.supportPhone ?? '';
+  // The lifecycle's notices say how to undo the change themselves (recovery or the support number).
+  const notYou = undoneInBody.has(mail.notice) ? [] : [t('mailNotYou'), ''];
   return {
-    subject: t(subject, product),
-    text: [t(body, product), '', t('mailNotYou'), '', t('mailSignature')].join('\n'),
+    subject: t(subject, product, support),
+    text: [t(body, product, support), '', ...notYou, t('mailSignature')].join('\n'),
   };
+}
+
+/**
+ * A security notice as a text message to an established phone (decision 030): what changed and
+ * what to do if it wasn't the customer, in one short line of the account's language.
+ */
+export function noticeText(mail: NoticeMail): string {
+  const language = mail.language ?? 'en';
+  const product = appDefaults.portalAppName;
+  const t = (key: ServiceTextKey, ...params: Array<string | number>) => serverText(language, key, params);
+  const what =
+    mail.notice === 'security-change'
+      ? `${t('securityChangeSubject', product)}: ${mail.change ? t(`change.${mail.change}`) : ''}`
+      : t(noticeTexts[mail.notice][0], product);
+  return `${what}. ${t('noticeNotYou', mail.supportPhone ?? '')}`;
 }
 
 /** The one-time code e-mail in the account's language. */

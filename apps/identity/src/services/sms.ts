@@ -7,7 +7,7 @@ import { serverText } from '../lib/language.ts';
 import { postToWebhook } from '../lib/webhook.ts';
 
 /** A text or a voice call carrying a one-time code: the full number (E.164), the words, the code. */
-export type PhoneMessage = { channel: 'sms' | 'voice'; to: string; text: string; code: string };
+export type PhoneMessage = { channel: 'sms' | 'voice'; to: string; text: string; code?: string };
 
 export interface PhoneSender {
   /** 'outbox' (development) or 'webhook' (production). */
@@ -60,7 +60,7 @@ export class OutboxPhoneSender implements PhoneSender {
         channel: message.channel,
         recipient: message.to,
         text: message.text,
-        code: message.code,
+        code: message.code ?? null,
         sent_at: this.clock.now(),
       })
       .execute();

@@ -69,14 +69,18 @@ export class TestDevice {
     };
   }
 
-  /** Registers the key to an account directly (as the seed or a registration would). */
-  async enrol(ctx: Context, accountId: string, name = 'Test phone') {
+  /**
+   * Registers the key to an account directly, as the seed does: established (added long ago) unless
+   * `addedAt` says when (a recent device: docs/decisions/030-credential-lifecycle.md).
+   */
+  async enrol(ctx: Context, accountId: string, name = 'Test phone', addedAt: Date = new Date(0)) {
     return ctx.credentials.add({
       accountId,
       kind: 'push',
       name,
       publicPart: canonicalJwk(this.publicKey),
       data: { thumbprint: this.key, algorithm: 'ES256' },
+      createdAt: addedAt,
     });
   }
 }

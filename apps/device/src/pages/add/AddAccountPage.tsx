@@ -12,17 +12,28 @@ import { nameError } from '../device/Accounts.tsx';
 import { defaultDeviceName } from './deviceName.ts';
 import { ta } from './texts.ts';
 
+/**
+ * Every factor but push, in the server's order (so the step-up, which has no server list to follow,
+ * opens the app codes first): this device cannot answer a push before it is added, and the demo
+ * accounts' seeded devices have no one to answer them.
+ */
 const enrolmentFactors = (
-  ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP', 'TOTPSVIP', 'TOTPAUTHN'] as const
+  ['TOTPAUTHN', 'TOTPSVIP', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP'] as const
 ).map((type) => ({ type }));
 
-type Phase = { kind: 'signIn' } | { kind: 'registering' } | { kind: 'failed'; message: string };
+type Phase =
+  | { kind: 'signIn' }
+  | { kind: 'stepUp' }
+  | { kind: 'registering' }
+  | { kind: 'failed'; message: string };
 
 /**
- * Adds an account: the customer signs in with the widget (LOGIN journey), then this device's key
- * is registered for that account (POST deviceRegister, proof 'register'), and the web session,
- * which the device app does not need, is ended. Registration needs a second factor other than
- * push (decision 022); the widget follows the factor the server offers, so the page says so.
+ * Adds an account: the customer signs in with the widget (LOGIN journey), verifies their identity
+ * again (the widget's STEPUP journey: the security page's step-up, which only an established
+ * credential satisfies, docs/decisions/030-credential-lifecycle.md), then this device's key is
+ * registered for that account (POST deviceRegister, proof 'register'), and the web session, which
+ * the device app does not need, is ended. The sign-in alone never adds a device (a stolen session
+ * cookie must not), so the page says why it asks twice.
  */
 export function AddAccountPage() {
   const keyState = useDeviceKey();
@@ -44,39 +55,58 @@ export function AddAccountPage() {
 
   // The pages' language: the widget inside them speaks it too.
   const language = textsLanguage() ?? defaultLanguage;
-  const config = useMemo<SignInConfig>(
+  /** Registers this device's key once the step-up is done; the session is ended whatever the answer. */
+  const registerDevice = () => {
+    if (!key) return;
+    const chosen = nameError(nameRef.current) ? defaultDeviceName() : nameRef.current.trim();
+    setPhase({ kind: 'registering' });
+    void (async () => {
+      const answer = await deviceApi.register(key, chosen);
+      // The session served only this call: ended whatever the answer.
+      await deviceApi.signOut();
+      if (answer.ok) {
+        navigate(routes.device, {
+          state: { notice: ta('addRegistered', answer.data.registration.username) },
+        });
+      } else {
+        setPhase({ kind: 'failed', message: answer.message });
+      }
+    })();
+  };
+  const registerRef = useRef(registerDevice);
+  registerRef.current = registerDevice;
+
+  const base = useMemo(
     () => ({
       appId: settings.appId,
       appName: settings.appName,
       language,
       endpoint: '',
-      journey: 'LOGIN',
       subEvent: settings.subEvent,
       sessionContext: settings.context,
       businessSMSText: settings.smsSender,
       repPhone: settings.repPhone,
-      headingLevel: 2,
-      // Every factor but push: a device cannot vouch for its own enrolment (the server refuses it too).
+      headingLevel: 2 as const,
       authenticators: enrolmentFactors,
-      onFinish: () => {
-        if (!key) return;
-        const chosen = nameError(nameRef.current) ? defaultDeviceName() : nameRef.current.trim();
-        setPhase({ kind: 'registering' });
-        void (async () => {
-          const answer = await deviceApi.register(key, chosen);
-          // The session served only this call: ended whatever the answer.
-          await deviceApi.signOut();
-          if (answer.ok) {
-            navigate(routes.device, {
-              state: { notice: ta('addRegistered', answer.data.registration.username) },
-            });
-          } else {
-            setPhase({ kind: 'failed', message: answer.message });
-          }
-        })();
+    }),
+    [language],
+  );
+  const config = useMemo<SignInConfig>(
+    () => ({ ...base, journey: 'LOGIN', onFinish: () => setPhase({ kind: 'stepUp' }) }),
+    [base],
+  );
+  const stepUpConfig = useMemo<SignInConfig>(
+    () => ({
+      ...base,
+      journey: 'STEPUP',
+      onFinish: () => registerRef.current(),
+      onCancel: () => {
+        void deviceApi.signOut();
+        setAttempt((n) => n + 1);
+        setPhase({ kind: 'signIn' });
       },
     }),
-    [key, navigate, language],
+    [base],
   );
 
   return (
@@ -105,6 +135,13 @@ export function AddAccountPage() {
           />
           {phase.kind === 'registering' ? (
             <p role="status">{ta('addRegistering')}</p>
+          ) : phase.kind === 'stepUp' ? (
+            <section className="device__section" aria-label={ta('addStepUpRegion')}>
+              <p>{ta('addStepUpIntro')}</p>
+              <Suspense fallback={<p>{t('loading')}</p>}>
+                <SignIn key={`stepup-${attempt}`} config={stepUpConfig} />
+              </Suspense>
+            </section>
           ) : failed ? (
             <div className="device__actions">
               <Button

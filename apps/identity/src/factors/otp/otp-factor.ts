@@ -213,7 +213,9 @@ export class OtpFactor {
       [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
     ]);
     if (await this.holds.held(account.id, channel)) return this.held(request, reply);
-    if (await this.refused(account.id, channel, false)) return this.tooManyWrong(request, reply, fj, factor);
+    if (await this.refused(account.id, channel, false)) {
+      return this.tooManyWrong(request, reply, fj, factor, false);
+    }
     const result = await this.codes.check({
       accountId: account.id,
       channel,
@@ -259,14 +261,18 @@ export class OtpFactor {
     return answer(request, reply, Status.INCORRECT_CODE, { message: 'securityCodeNotRecognized' });
   }
 
-  /** 1491; in the LOGIN journey the journey fails too (its cookies are cleared). */
+  /**
+   * 1491; in the LOGIN journey the journey fails too (its cookies are cleared). `blockedNow`: this
+   * try set the block (the owner is told), not one refused during it.
+   */
   private async tooManyWrong(
     request: FastifyRequest,
     reply: FastifyReply,
     fj: FactorJourney,
     factor: AuthenticatorType,
+    blockedNow = true,
   ) {
-    await this.ctx.engine.fail(request, reply, fj, factor);
+    await this.ctx.engine.fail(request, reply, fj, factor, { blockedNow });
     return this.limitReached(request, reply);
   }
 }

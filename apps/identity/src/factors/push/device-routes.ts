@@ -1,6 +1,4 @@
 import {
-  type AuthenticatorType,
-  authenticatorType,
   type DeviceProof,
   type DeviceProofPurpose,
   type DeviceRegistration,
@@ -33,8 +31,10 @@ import { ApiError, answer, sessionExpired } from '../../lib/http.ts';
 import { clientKey } from '../../lib/rate-limit.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { UUID } from '../../lib/validate.ts';
+import { capOf, capReached } from '../../security/credential-policy.ts';
 import { readDemoAccounts } from '../../seed.ts';
-import { findAccount } from '../../services/accounts.ts';
+import { notifyOwner } from '../../services/account-security.ts';
+import { findAccount, findAccountById } from '../../services/accounts.ts';
 import { parametersOf } from '../app-codes.ts';
 import { canonicalJwk, parsePublicPart, proofHolds, proofTimely, verifySignature } from './device-keys.ts';
 import type { DeviceHub } from './gateway.ts';
@@ -66,11 +66,6 @@ const view = (row: RegistrationRow): DeviceRegistration => ({
   createdAt: new Date(row.created_at).toISOString(),
   lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
 });
-
-/** Second factors that may stand behind a device registration: any but push (and never a trusted device). */
-const registrationFactors: readonly AuthenticatorType[] = authenticatorType.options.filter(
-  (t) => t !== 'PUSH',
-);
 
 /**
  * Device calls per client address, before anything else: every proof costs a lookup and a signature
@@ -252,7 +247,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
     path: paths.deviceRegister,
     tag: 'device',
     summary:
-      "Register this device's key as a push device of the signed-in account: needs a second factor other than push proved within DEVICE_REGISTER_WINDOW_MINUTES and a proof (purpose 'register') by the key.",
+      "Register this device's key as a push device of the signed-in account: needs the security page's step-up (a STEPUP journey within SECURITY_STEPUP_MINUTES, proved by an established credential; the sign-in's own factor never counts), a proof (purpose 'register') by the key, and room under CREDENTIAL_MAX_PUSH_DEVICES. The owner is told by every established contact.",
     body: deviceRegisterRequest,
     successData: deviceRegisterData,
     handler: async ({ request, reply, body }) => {
@@ -262,33 +257,36 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       if (!(await proofHolds(body.proof, 'register', body.publicKey, ctx.clock, windowMs))) {
         return refused(request, reply, 'register');
       }
+      // Adding a credential needs an established proof (decision 030): the security page's step-up,
+      // which a recent credential never satisfies. A sign-in alone (a stolen cookie) is not one.
       const since = await ctx.sessions.provedSince(session.id, {
-        withinMs: ctx.config.push.registerWindowMs,
-        kinds: registrationFactors,
+        withinMs: ctx.config.security.stepUpMs,
+        journeyKind: 'stepup',
       });
-      if (!since) return answer(request, reply, Status.FORBIDDEN, { message: 'deviceNeedsFactor' });
+      if (!since) {
+        await ctx.audit.record(request, {
+          event: 'device-registered',
+          outcome: 'failure',
+          accountId: session.account_id,
+          detail: { reason: 'no step-up' },
+        });
+        return answer(request, reply, Status.FORBIDDEN, {
+          message: 'deviceNeedsFactor',
+          params: [ctx.config.factor.contactWaitMs / 86_400_000],
+        });
+      }
       const key = body.proof.key;
-      // One registration per key and account: concurrent registrations of the same key are
-      // serialised on the account's row (without it, PostgreSQL made one row per request).
-      const { id, again } = await ctx.db.transaction().execute(async (tx) => {
-        await tx
-          .selectFrom('accounts')
-          .select('id')
-          .where('id', '=', session.account_id)
-          .forUpdate()
-          .execute();
-        const mine = await tx
-          .selectFrom('credentials')
-          .select('id')
-          .where('account_id', '=', session.account_id)
-          .where('kind', '=', 'push')
-          .where(sql<string>`data->>'thumbprint'`, '=', key)
-          .orderBy('created_at')
-          .executeTakeFirst();
+      // One registration per key and account, and at most CREDENTIAL_MAX_PUSH_DEVICES: concurrent
+      // registrations are serialised on the account's row (without it, PostgreSQL made one row per
+      // request, and a burst passed any count read before the insert).
+      const outcome = await ctx.sessions.underAccount(session.account_id, 'update', async (_s, tx) => {
+        const devices = await ctx.credentials.withDb(tx).list(session.account_id, 'push');
+        const mine = devices.find((d) => d.data.thumbprint === key);
         if (mine) {
           await tx.updateTable('credentials').set({ name: body.name }).where('id', '=', mine.id).execute();
-          return { id: mine.id, again: true };
+          return { id: mine.id, again: true } as const;
         }
+        if (capReached(ctx, devices, 'push')) return 'cap' as const;
         const added = await ctx.credentials.withDb(tx).add({
           accountId: session.account_id,
           kind: 'push',
@@ -296,14 +294,31 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
           publicPart: canonicalJwk(body.publicKey),
           data: { thumbprint: key, algorithm: 'ES256' },
         });
-        return { id: added.id, again: false };
+        return { id: added.id, again: false } as const;
       });
+      if (outcome === 'cap') {
+        await ctx.audit.record(request, {
+          event: 'device-registered',
+          outcome: 'failure',
+          accountId: session.account_id,
+          detail: { reason: 'cap' },
+        });
+        return answer(request, reply, Status.LIMIT_REACHED, {
+          message: 'capPushDevices',
+          params: [capOf(ctx, 'pushDevices')],
+        });
+      }
+      const { id, again } = outcome;
       await ctx.audit.record(request, {
         event: 'device-registered',
         outcome: 'success',
         accountId: session.account_id,
         detail: { name: body.name, again },
       });
+      if (!again) {
+        const account = await findAccountById(ctx.db, session.account_id);
+        if (account) await notifyOwner(ctx, request, account, 'device-registered');
+      }
       const row = (await registrationsByKey(key)).find((r) => r.id === id)!;
       hub.notify(key);
       return answer(request, reply, Status.SUCCESS, {
@@ -379,6 +394,8 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
         accountId: row.account_id,
         detail: { name: row.name },
       });
+      const owner = await findAccountById(ctx.db, row.account_id);
+      if (owner) await notifyOwner(ctx, request, owner, 'device-removed');
       hub.notify(body.proof.key);
       return answer(request, reply, Status.SUCCESS, { message: 'deviceRemoved' });
     },
@@ -444,6 +461,8 @@ async function recordAnswer(ctx: Context, request: FastifyRequest, push: PushTra
     ...base,
     detail: { device, locked },
   });
+  const owner = await findAccountById(ctx.db, push.account_id);
+  if (owner) await notifyOwner(ctx, request, owner, 'fraud-reported');
 }
 
 /**

@@ -20,6 +20,7 @@ import { ApiError, answer, sessionExpired } from '../../lib/http.ts';
 import { LocalRateLimiter } from '../../lib/rate-limit.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { UUID } from '../../lib/validate.ts';
+import { pushTarget, useOfJourney } from '../../security/credential-policy.ts';
 import { describeUserAgent, unknownBrowser, unknownOs } from '../../security/user-agent.ts';
 import { clearSessionCookies } from '../../services/cookies.ts';
 import type { FactorModule } from '../registry.ts';
@@ -104,10 +105,13 @@ export async function deviceKeyOf(ctx: Context, credential: Credential): Promise
   return print;
 }
 
-/** The account's push device: the newest registration (decision 022). */
-async function pushDevice(ctx: Context, accountId: string) {
+/**
+ * The account's push device for a journey: the newest established registration, a recent one only
+ * at sign-in while none is established (security/credential-policy.ts pushTarget).
+ */
+async function pushDevice(ctx: Context, accountId: string, journey: 'login' | 'stepup') {
   const devices = await ctx.credentials.list(accountId, 'push');
-  for (const credential of devices.reverse()) {
+  for (const credential of pushTarget(ctx, devices, useOfJourney(journey))) {
     const key = await deviceKeyOf(ctx, credential);
     if (key) return { credential, key };
   }
@@ -181,7 +185,7 @@ function routes(app: FastifyInstance, ctx: Context) {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
       }
       if (!gateway) return answer(request, reply, Status.FORBIDDEN, { message: 'factorNotAllowed' });
-      const device = await pushDevice(ctx, fj.account.id);
+      const device = await pushDevice(ctx, fj.account.id, fj.kind);
       if (!device) return answer(request, reply, Status.FORBIDDEN, { message: 'pushNoDevice' });
       const push = await store.create({
         journeyId: fj.journey.id,
@@ -359,9 +363,9 @@ async function complete(
 export const pushFactor: FactorModule = {
   name: 'push',
   types: ['PUSH'],
-  offer: async (ctx, account) => {
+  offer: async (ctx, account, _contacts, journey = 'login') => {
     if (!pushState.get(ctx)?.gateway) return [];
-    return (await pushDevice(ctx, account.id)) ? [{ type: 'PUSH' }] : [];
+    return (await pushDevice(ctx, account.id, journey)) ? [{ type: 'PUSH' }] : [];
   },
   routes,
   limits: (config) => ({
@@ -371,6 +375,6 @@ export const pushFactor: FactorModule = {
     PUSH_ACCOUNT_MAX: config.push.account.max,
     PUSH_ACCOUNT_WINDOW_MINUTES: config.push.account.windowMs / 60_000,
     DEVICE_PROOF_WINDOW_SECONDS: config.push.proofWindowMs / 1000,
-    DEVICE_REGISTER_WINDOW_MINUTES: config.push.registerWindowMs / 60_000,
+    CREDENTIAL_MAX_PUSH_DEVICES: config.security.caps.pushDevices,
   }),
 };

@@ -11,6 +11,7 @@ import type { Context } from '../../context.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
+import { usableFor, useOfJourney } from '../../security/credential-policy.ts';
 import {
   claimStep,
   clearJourneyTries,
@@ -47,7 +48,9 @@ export const TOKEN_COUNTER = 'factor:token';
 const WRONG = 'tokenWrong';
 const SYNC_WRONG = 'tokenSyncWrong';
 
-const tokens = (ctx: Context, accountId: string) => ctx.credentials.list(accountId, 'token');
+/** The account's tokens that may serve the journey (a recent one signs in, never a step-up: credential-policy.ts). */
+const tokens = async (ctx: Context, accountId: string, journey: 'login' | 'stepup') =>
+  usableFor(ctx, await ctx.credentials.list(accountId, 'token'), useOfJourney(journey));
 const driftOf = (credential: Credential) =>
   typeof credential.data.drift === 'number' && Number.isInteger(credential.data.drift)
     ? credential.data.drift
@@ -123,7 +126,7 @@ function routes(app: FastifyInstance, ctx: Context) {
     successData: svipStatusData,
     handler: async ({ request, reply }) => {
       const fj = await ctx.engine.require(request);
-      const list = fj.account.status === 'active' ? await tokens(ctx, fj.account.id) : [];
+      const list = fj.account.status === 'active' ? await tokens(ctx, fj.account.id, fj.kind) : [];
       return answer(request, reply, Status.SUCCESS, {
         message: 'success',
         successData: {
@@ -147,7 +150,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       const id = body.credentialId.trim().toUpperCase();
       const credential =
         fj.account.status === 'active'
-          ? (await tokens(ctx, fj.account.id)).find((c) => c.publicPart === id)
+          ? (await tokens(ctx, fj.account.id, fj.kind)).find((c) => c.publicPart === id)
           : undefined;
       if (!credential) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
       await checkLimits(request, fj);
@@ -227,7 +230,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       // The widget's first credential (svip/status); the call names none (widget spec §3).
       const credential =
         fj.account.status === 'active'
-          ? (await tokens(ctx, fj.account.id)).find((c) => c.publicPart)
+          ? (await tokens(ctx, fj.account.id, fj.kind)).find((c) => c.publicPart)
           : undefined;
       if (!credential) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
       await checkLimits(request, fj);
@@ -309,8 +312,8 @@ function routes(app: FastifyInstance, ctx: Context) {
 export const tokenFactor: FactorModule = {
   name: 'token app',
   types: ['TOTPSVIP'],
-  offer: async (ctx, account) =>
-    (await tokens(ctx, account.id)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
+  offer: async (ctx, account, _contacts, journey = 'login') =>
+    (await tokens(ctx, account.id, journey)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
   routes,
   limits: (config) => ({
     TOKEN_FAILURES_BEFORE_SYNC: config.token.failuresBeforeSync,

@@ -4,6 +4,7 @@ import type { Context } from '../../context.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
+import { usableFor, useOfJourney } from '../../security/credential-policy.ts';
 import { claimStep, findStep, parametersOf, TryCounter, timeStep } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
@@ -19,9 +20,16 @@ import type { FactorModule } from '../registry.ts';
 /** The counters' key in otp_counters: the block is the account's, across journeys and instances. */
 export const TOTP_COUNTER = 'factor:totp';
 
-/** The account's authenticator apps (`totp` credentials), newest first: a code of any one of them counts. */
-async function authenticatorApps(ctx: Context, accountId: string): Promise<Credential[]> {
-  return (await ctx.credentials.list(accountId, 'totp')).reverse();
+/**
+ * The account's authenticator apps (`totp` credentials) that may serve the journey, newest first: a
+ * code of any one of them counts (a recent one signs in, never a step-up: credential-policy.ts).
+ */
+async function authenticatorApps(
+  ctx: Context,
+  accountId: string,
+  journey: 'login' | 'stepup',
+): Promise<Credential[]> {
+  return usableFor(ctx, await ctx.credentials.list(accountId, 'totp'), useOfJourney(journey)).reverse();
 }
 
 /** The app and time step whose code this is (within the skew), or undefined. */
@@ -72,7 +80,7 @@ function routes(app: FastifyInstance, ctx: Context) {
     handler: async ({ request, reply, body }) => {
       const fj = await ctx.engine.require(request);
       const account = fj.account;
-      const apps = account.status === 'active' ? await authenticatorApps(ctx, account.id) : [];
+      const apps = account.status === 'active' ? await authenticatorApps(ctx, account.id, fj.kind) : [];
       if (!apps.length) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
       await ctx.limiter.enforce(request, [
         [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
@@ -154,8 +162,8 @@ function routes(app: FastifyInstance, ctx: Context) {
 export const totpFactor: FactorModule = {
   name: 'authenticator app',
   types: ['TOTPAUTHN'],
-  offer: async (ctx, account) =>
-    (await authenticatorApps(ctx, account.id)).length ? [{ type: 'TOTPAUTHN' }] : [],
+  offer: async (ctx, account, _contacts, journey = 'login') =>
+    (await authenticatorApps(ctx, account.id, journey)).length ? [{ type: 'TOTPAUTHN' }] : [],
   routes,
   limits: (config) => ({
     TOTP_SKEW_STEPS: config.totp.skewSteps,

@@ -58,6 +58,14 @@ const overview: SecurityOverviewData = {
       createdAt: '2026-10-01T10:00:00.000Z',
       lastUsedAt: '2026-11-20T08:00:00.000Z',
     },
+    {
+      id: 'p2',
+      name: 'New Pixel',
+      createdAt: '2026-11-23T19:00:00.000Z',
+      lastUsedAt: null,
+      recentlyAdded: true,
+      usableFrom: '2026-11-25T19:00:00.000Z',
+    },
   ],
   tokens: [
     {
@@ -219,7 +227,7 @@ describe('the security page (#/security, issue 12)', () => {
     await waitFor(() => expect(document.title).toBe('Security settings – Prime Portal'));
   });
 
-  it("lists every section with its items, dates in the reader's locale, markers and named buttons", async () => {
+  it("lists every section with its items, dates in the reader's locale, markers (a recent device's reason) and named buttons", async () => {
     renderPage({});
     await pageShown();
     for (const name of [
@@ -240,6 +248,20 @@ describe('the security page (#/security, issue 12)', () => {
     expect(within(devices).getByRole('button', { name: 'Remove Work iPhone' })).toBeTruthy();
     expect(within(devices).getByRole('button', { name: 'Remove VIP Access (VSST20250143)' })).toBeTruthy();
     expect(within(devices).getByText(at('2026-11-20T08:00:00.000Z'))).toBeTruthy();
+    // A recent device says why it cannot confirm changes here yet (decision 030); an old one does not.
+    const newDevice = within(devices)
+      .getByRole('heading', { name: /New Pixel/ })
+      .closest('li')!;
+    expect(within(newDevice).getByText('Recently added')).toBeTruthy();
+    expect(
+      within(newDevice).getByText(
+        `It can be used to sign in, but not to confirm changes on this page until ${at('2026-11-25T19:00:00.000Z')}.`,
+      ),
+    ).toBeTruthy();
+    const oldDevice = within(devices)
+      .getByRole('heading', { name: /Work iPhone/ })
+      .closest('li')!;
+    expect(within(oldDevice).queryByText('Recently added')).toBeNull();
     const contacts = section('Phones and e-mails');
     const recent = within(contacts).getByText('(XXX) XXX-0178').closest('li')!;
     expect(within(recent).getByText('Recently added')).toBeTruthy();

@@ -129,3 +129,22 @@ export function useFailure() {
     clear: () => setFailure(null),
   };
 }
+
+/**
+ * An authenticator app, token or push device added less than CONTACT_WAIT_DAYS ago (decision 030):
+ * it signs in, but the page's step-up and additions need an established one, so the page says why
+ * it is not offered there yet.
+ */
+export function RecentNote({
+  item,
+}: {
+  item: { recentlyAdded?: boolean | undefined; usableFrom?: string | undefined };
+}) {
+  if (!item.recentlyAdded || !item.usableFrom) return null;
+  return (
+    <p className="security__recent">
+      <Marker>{t('security.recentlyAdded')}</Marker>{' '}
+      {t('security.recentCredential', formatTime(item.usableFrom))}
+    </p>
+  );
+}

@@ -11,6 +11,7 @@ import { Loading } from '../../shared/Loading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { RecentNotice } from '../authenticator/RecentNotice.tsx';
 import { codeProblem } from './code.ts';
 import { tx } from './messages.ts';
 import { providerName, tokenAppName } from './names.ts';
@@ -99,6 +100,7 @@ export function TokenScreen() {
       <ScreenHeading id={headingId} ref={headingRef} invalid={problems.invalid}>
         {tx('token.heading', app)}
       </ScreenHeading>
+      <RecentNotice />
       {problems.formAlert()}
       {credentialId === null ? (
         <Loading />

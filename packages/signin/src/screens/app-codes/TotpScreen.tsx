@@ -7,6 +7,7 @@ import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { RecentNotice } from '../authenticator/RecentNotice.tsx';
 import { codeProblem } from './code.ts';
 import { tx } from './messages.ts';
 import { providerName } from './names.ts';
@@ -60,6 +61,7 @@ export function TotpScreen() {
       <ScreenHeading id={headingId} ref={headingRef} invalid={problems.invalid}>
         {tx('totp.heading')}
       </ScreenHeading>
+      <RecentNotice />
       {problems.formAlert()}
       <p>{tx('totp.text', providerName(config))}</p>
       <form className="gh-signin__form" noValidate onSubmit={submit}>

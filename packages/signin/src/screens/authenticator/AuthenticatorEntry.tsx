@@ -5,6 +5,7 @@ import { useLocationState, useNavigate } from '../../router.tsx';
 import { authenticatorScreen, otpChannelTypes } from '../../screen-tables.ts';
 import { Loading } from '../../shared/Loading.tsx';
 import { useCall } from '../../shared/useCall.ts';
+import { recentKey } from './RecentNotice.tsx';
 
 /** The one-time-code channels allowed, kept for the factor screens (per widget instance). */
 export const otpChannelsKey = (idPrefix: string) => `gh.signin.${idPrefix}.otpChannels`;
@@ -37,12 +38,16 @@ export function AuthenticatorEntry() {
     const given =
       server && host ? server.filter((a) => host.some((h) => h.type === a.type)) : (server ?? host);
     if (given) {
+      sessionStorage.removeItem(recentKey(idPrefix));
       go(given);
       return;
     }
     void call('authenticators').then((outcome) => {
       if (outcome.kind === 'success') {
-        go((outcome.data as { authenticators?: AuthenticatorItem[] } | undefined)?.authenticators ?? []);
+        const data = outcome.data as { authenticators?: AuthenticatorItem[]; recent?: string[] } | undefined;
+        // Step-up: the methods left out because they were added recently, for the screens to say so.
+        sessionStorage.setItem(recentKey(idPrefix), JSON.stringify(data?.recent ?? []));
+        go(data?.authenticators ?? []);
       }
     });
   }, [call, idPrefix, navigate, state, config.authenticators]);

@@ -44,6 +44,38 @@ describe('one-time code screens (issue 9)', () => {
     expect(screen.queryByText('Call us to verify your identity')).toBeNull();
   });
 
+  it('step-up: the methods the server left out as recently added are named on the screen it opens, and only in step-up', async () => {
+    fakeServer(
+      stepUpAnswers(both, {
+        'GET /api/user/factor/authenticators': {
+          body: envelope(1200, 'Success', {
+            successData: { authenticators: [{ type: 'OTP-SMS' }], recent: ['TOTPAUTHN', 'PUSH'] },
+          }),
+        },
+      }),
+    );
+    renderWidget({ journey: 'STEPUP' });
+    await heading('Verify your identity');
+    expect(
+      screen.getByText(
+        "Methods you added recently aren't offered for this check: a new authenticator app, token app or mobile device can confirm changes to your security settings only after 2–3 days. You can still use it to sign in.",
+      ),
+    ).toBeTruthy();
+  });
+
+  it('step-up: no notice when nothing was left out as recent', async () => {
+    fakeServer(
+      stepUpAnswers(both, {
+        'GET /api/user/factor/authenticators': {
+          body: envelope(1200, 'Success', { successData: { authenticators: [{ type: 'OTP-SMS' }] } }),
+        },
+      }),
+    );
+    renderWidget({ journey: 'STEPUP' });
+    await heading('Verify your identity');
+    expect(screen.queryByText(/Methods you added recently/)).toBeNull();
+  });
+
   it('shows a loading status while the contacts load, never an empty card', async () => {
     let release = () => {};
     const wait = new Promise<void>((r) => {

@@ -20,6 +20,7 @@ import {
   sendCall,
 } from './otp-state.ts';
 import './Otp.css';
+import { RecentNotice } from '../authenticator/RecentNotice.tsx';
 
 /** Widget spec §2 "OTP contact screen" and §4 "Switching channels". */
 export function OtpContactScreen() {
@@ -137,6 +138,7 @@ export function OtpContactScreen() {
       <ScreenHeading id={headingId} ref={headingRef} invalid={problems.invalid}>
         {tx('otp.heading')}
       </ScreenHeading>
+      <RecentNotice />
       {problems.formAlert()}
       {current.length > 1 ? (
         <RadioGroup

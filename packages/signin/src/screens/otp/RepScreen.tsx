@@ -9,6 +9,7 @@ import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { tx } from './messages.ts';
 import type { OtpNavState } from './otp-state.ts';
 import './Otp.css';
+import { RecentNotice } from '../authenticator/RecentNotice.tsx';
 
 /**
  * Widget spec §2 "Rep page": call a representative, who gives a temporary code. The step-up
@@ -34,6 +35,7 @@ export function RepScreen() {
       <ScreenHeading id={headingId} ref={headingRef}>
         {tx(stepUp ? 'otp.heading' : 'otp.repHeading')}
       </ScreenHeading>
+      <RecentNotice />
       {nav.reason === 'limit' ? (
         // 1491: the channel is refused for now; the customer learns why they are here.
         <Alert variant="warning">{tx('otp.limitReached')}</Alert>

@@ -16,6 +16,7 @@ import { allowedChannels } from '../otp/otp-state.ts';
 import { secureTransactionContent } from './device-info.ts';
 import { type PushTextsKey, tx } from './messages.ts';
 import './Push.css';
+import { RecentNotice } from '../authenticator/RecentNotice.tsx';
 
 /** The push init's localizedPushKey (widget spec §3: a fixed value): the device's text for a request. */
 export const localizedPushKey = 'gatehouse.push.approve';
@@ -231,6 +232,7 @@ export function PushScreen() {
       <ScreenHeading id={headingId} ref={headingRef} invalid={view.name === 'error'}>
         {heading}
       </ScreenHeading>
+      <RecentNotice />
       <VisuallyHidden role="status" aria-live="polite" aria-atomic="true" data-push-live="">
         {announcement}
       </VisuallyHidden>

@@ -17,7 +17,7 @@ import { t } from '../../../texts.ts';
 import { useFormErrors, useSecurity } from '../context.tsx';
 import { groupKey } from '../format.ts';
 import { QrCode } from '../QrCode.tsx';
-import { ConfirmAction, Details, Failure, Section, usedRows, useFailure } from '../shared.tsx';
+import { ConfirmAction, Details, Failure, RecentNote, Section, usedRows, useFailure } from '../shared.tsx';
 
 const NAME_MAX = 60;
 
@@ -69,6 +69,7 @@ export function AuthenticatorSection() {
             <li key={app.id} className="security__item">
               <h3 className="security__item-name">{app.name}</h3>
               <Details rows={usedRows(app.createdAt, app.lastUsedAt)} />
+              <RecentNote item={app} />
               <ConfirmAction
                 label={t('security.remove')}
                 name={t('security.removeName', app.name)}

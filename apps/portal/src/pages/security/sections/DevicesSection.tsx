@@ -2,7 +2,16 @@ import { useRef, useState } from 'react';
 import { useAnnounce } from '../../../announcer.tsx';
 import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
-import { ConfirmAction, Details, Failure, Marker, Section, usedRows, useFailure } from '../shared.tsx';
+import {
+  ConfirmAction,
+  Details,
+  Failure,
+  Marker,
+  RecentNote,
+  Section,
+  usedRows,
+  useFailure,
+} from '../shared.tsx';
 
 /** Push devices and token credentials: name, added, last used; Remove behind a confirmation. */
 export function DevicesSection() {
@@ -48,6 +57,7 @@ export function DevicesSection() {
                 {item.label} <Marker>{item.kind}</Marker>
               </h3>
               <Details rows={usedRows(item.createdAt, item.lastUsedAt)} />
+              <RecentNote item={item} />
               <ConfirmAction
                 label={t('security.remove')}
                 name={t('security.removeName', item.label)}
