@@ -16,10 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildApp, type DB, loadConfig, openDatabase } from '@gatehouse/identity';
 import { sql } from 'kysely';
-import { buildApp } from '../apps/identity/src/app.ts';
-import { loadConfig } from '../apps/identity/src/config.ts';
-import { type DB, openDatabase } from '../apps/identity/src/db/database.ts';
 
 const { values: args } = parseArgs({
   options: {

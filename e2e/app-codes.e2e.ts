@@ -133,11 +133,11 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
     await heading(`Welcome, ${tokenUser.username}`).waitFor({ timeout: 15_000 });
     await context!.close();
 
-    // The token drifts 37 steps ahead: its codes are wrong to the server; two wrong codes: resync.
+    // The token drifts 7 steps ahead (3.5 minutes, inside TOKEN_RESYNC_WINDOW_MINUTES): its codes are wrong to the server; two wrong codes: resync.
     env.server.clock.advance(60_000);
     await signIn(tokenUser);
     await heading('VIP access code').waitFor();
-    await submit(codeOf(secret, 37), 'Submit');
+    await submit(codeOf(secret, 7), 'Submit');
     await page.getByText('Security code not recognized. Try again.').waitFor();
     await expectNoAxeViolations(page, 'token screen with an error');
     await submit(wrongCode(secret), 'Submit');
@@ -151,8 +151,8 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
     await page.getByText('Enter your 6-digit security code.').first().waitFor();
     await expectNoAxeViolations(page, 'token resync with errors');
     // Two consecutive codes of the drifted token: resynced, back on the token screen.
-    await field(/First security code/).fill(codeOf(secret, 37));
-    await field(/Second security code/).fill(codeOf(secret, 38));
+    await field(/First security code/).fill(codeOf(secret, 7));
+    await field(/Second security code/).fill(codeOf(secret, 8));
     await page.getByRole('button', { name: 'Submit' }).click();
     await heading('VIP access code').waitFor();
     await context!.close();
@@ -161,7 +161,7 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
     env.server.clock.advance(60_000);
     await signIn(tokenUser);
     await heading('VIP access code').waitFor();
-    await submit(codeOf(secret, 37), 'Submit');
+    await submit(codeOf(secret, 7), 'Submit');
     await heading(`Welcome, ${tokenUser.username}`).waitFor({ timeout: 15_000 });
   });
 
@@ -190,7 +190,7 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
       await expectNoAxeViolations(page, `${title}, forced colours, 320 px`);
       const secret = who === authApp ? authApp.totp!.secret : tokenUser.token!.secret;
-      await page.keyboard.type(codeOf(secret, who === tokenUser ? 37 : 0));
+      await page.keyboard.type(codeOf(secret, who === tokenUser ? 7 : 0));
       await page.keyboard.press('Enter');
       await heading(`Welcome, ${who.username}`).waitFor({ timeout: 15_000 });
       await context.close();

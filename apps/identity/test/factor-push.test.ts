@@ -636,7 +636,8 @@ describe('the device stream and the push webhook', () => {
     const device = await TestDevice.create(h.clock);
     const account = await factorAccount(ctx, 'streamuser');
     await device.enrol(ctx, account.id);
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    // On the customers' host: 127.0.0.1 is the console's own host in development (console/gate.ts).
+    const address = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
     // The device app's page: its cookies and CSRF token first.
     const health = await fetch(`${address}/api${paths.health}`);
     const cookies = health.headers.getSetCookie().map((c) => c.split(';')[0]!);
@@ -704,6 +705,8 @@ describe('the device stream and the push webhook', () => {
             [headerNames.csrf]: page.cookies.get('XSRF-TOKEN')!,
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
+            // The customers' host: 127.0.0.1 is the console's own in development (console/gate.ts).
+            host: `localhost:${address.port}`,
           },
         },
         (res) => {

@@ -111,7 +111,8 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
     const third = await TestDevice.create(h.clock);
     await second.enrol(ctx, (await factorAccount(ctx, 'pushuser02')).id);
     await third.enrol(ctx, (await factorAccount(ctx, 'pushuser03')).id);
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    // On the customers' host: 127.0.0.1 is the console's own host in development (console/gate.ts).
+    const address = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
     const health = await fetch(`${address}/api${paths.health}`);
     const cookies = health.headers.getSetCookie().map((c) => c.split(';')[0]!);
     const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))!.slice('XSRF-TOKEN='.length);
