@@ -1,12 +1,12 @@
 import { randomBytes, webcrypto } from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deviceProofMessage,
   jwkThumbprint,
   type P256PublicKey,
   toBase64url,
-} from '../packages/contract/src/client.ts';
+} from '@gatehouse/contract/client';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
@@ -39,6 +39,13 @@ describe('a stolen session cookie cannot take the account over', () => {
     await page.getByLabel('Password', { exact: true }).fill(owner.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('button', { name: 'Send notification' }).click();
+    // Number matching (on by default, decision 032): the number the sign-in screen shows, typed on the device.
+    const shown = page.getByText(/^Type \d{2} in the notification/).first();
+    await shown.waitFor();
+    const number = /\d{2}/.exec((await shown.textContent()) ?? '')![0]!;
+    await requests(ownerDevice)
+      .getByRole('textbox', { name: /Number shown on the sign-in screen/ })
+      .fill(number);
     await requests(ownerDevice).getByRole('button', { name: "Yes, it's me" }).click();
     await heading(page, `Welcome, ${owner.username}`).waitFor({ timeout: 15_000 });
   }

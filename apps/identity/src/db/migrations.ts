@@ -66,18 +66,24 @@ export async function migrate(db: Kysely<unknown>): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    // Kysely's introspection reads the tables of every schema; a table another client drops while
-    // it reads (another application, a parallel test run) fails it with 42P01 naming that table.
-    // Nothing of ours was written then: the lock and the migrations come after it. Read again.
+    // Kysely's introspection reads the tables of every schema; a table or schema another client
+    // drops while it reads (another application, a parallel test run) fails it with 42P01 or
+    // 3F000 naming that one. Nothing of ours was written then: the lock and the migrations come
+    // after it. Read again.
     if (attempt < 5 && droppedUnderIntrospection(error, schema)) continue;
     throw error instanceof Error ? error : new Error(String(error));
   }
 }
 
-/** An undefined-table error about a table outside our schema: another client's drop, not ours. */
+/** An undefined-table or -schema error about another schema: another client's drop, not ours. */
 function droppedUnderIntrospection(error: unknown, schema: string | undefined): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
-  if (e?.code !== '42P01' || typeof e.message !== 'string') return false;
-  const named = /relation "([^".]+)\./.exec(e.message)?.[1];
+  if (typeof e?.message !== 'string') return false;
+  const named =
+    e.code === '42P01'
+      ? /relation "([^".]+)\./.exec(e.message)?.[1]
+      : e.code === '3F000'
+        ? /schema "([^"]+)" does not exist/.exec(e.message)?.[1]
+        : undefined;
   return named !== undefined && named !== schema;
 }
