@@ -421,10 +421,11 @@ describe.each(targets)('the credential lifecycle ($name)', (target) => {
     const login = new Client(app);
     expect(code(await login.signInPassword('pushpol01', PASSWORD))).toBe(1200);
     expect(code(await login.sessionLogin())).toBe(1201);
-    const first = data<{ id: string }>(await sendPush(login));
+    const first = data<{ id: string; number?: string }>(await sendPush(login));
     expect(await pushesOf(old)).toContain(first.id);
     expect(await pushesOf(fresh)).not.toContain(first.id);
-    expect(code(await new DeviceApp(app, old).answer(first.id, 'APPROVE'))).toBe(1200);
+    // Number matching is on by default (decision 032): the customer types the sign-in screen's number.
+    expect(code(await new DeviceApp(app, old).answer(first.id, 'APPROVE', first.number))).toBe(1200);
     expect(json<{ status: string }>(await pollPush(login, first.id)).successData!.status).toBe(
       'COMPLETED_SUCCESSFUL',
     );

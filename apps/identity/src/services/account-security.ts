@@ -6,6 +6,7 @@ import type { Account, Contact } from '../db/schema.ts';
 import { languageOf } from '../lib/language.ts';
 import { isEstablished } from '../security/credential-policy.ts';
 import { type NoticeKind, noticeText } from './mailer.ts';
+import { PhoneLimits, phoneRefusal } from './phone-limits.ts';
 import { createPhoneSender, type PhoneSender } from './sms.ts';
 
 /**
@@ -127,8 +128,19 @@ export async function notifyOwner(
       supportPhone: ctx.config.supportPhone,
       ...(details.change ? { change: details.change } : {}),
     });
+    // A notice by text passes the gate every text passes (decision 033): never to a number of a
+    // refused type or range, and counted per number, country and day, so no one pumps texts
+    // through changes of their own accounts. A notice refused there is not sent; the e-mails go.
+    const limits = new PhoneLimits(ctx.db, ctx.clock, ctx.config);
     for (const to of phones) {
-      deliveries.push(['sms', () => (sender as PhoneSender).send({ channel: 'sms', to, text })]);
+      deliveries.push([
+        'sms',
+        async () => {
+          if (phoneRefusal(ctx.config, to)) throw new Error('number of a refused type or range');
+          await limits.reserve(request, { to, purpose: 'notice', accountId: account.id });
+          await (sender as PhoneSender).send({ channel: 'sms', to, text });
+        },
+      ]);
     }
   }
   let sent = 0;

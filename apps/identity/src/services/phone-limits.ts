@@ -41,10 +41,12 @@ export function phoneRegion(e164: string): string {
 
 /**
  * `new-number`: a code to a number being added on the security page (not yet proven); `factor`:
- * a code to the account's own phone. A destination is counted per purpose, so a stranger adding
- * the owner's number to another account cannot spend the texts the owner signs in with.
+ * a code to the account's own phone; `notice`: a security notice to an established phone
+ * (services/account-security.ts notifyOwner). A destination is counted per purpose, so a stranger
+ * adding the owner's number to another account cannot spend the texts the owner signs in with, and
+ * notices never spend them either.
  */
-export type PhonePurpose = 'new-number' | 'factor';
+export type PhonePurpose = 'new-number' | 'factor' | 'notice';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -253,7 +253,8 @@ export class OtpFactor {
       );
       // The lock counts towards the channel's hold (decision 033).
       if (await this.holds.blocked(request, account, channel, fj.journey.id)) {
-        await this.ctx.engine.fail(request, reply, fj, factor);
+        // The owner was told of the hold, which says more than the block: one notice, not two.
+        await this.ctx.engine.fail(request, reply, fj, factor, { blockedNow: false });
         return this.held(request, reply);
       }
       return this.tooManyWrong(request, reply, fj, factor);

@@ -12,6 +12,7 @@ import type { Credential } from '../../credentials/store.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { usableFor, useOfJourney } from '../../security/credential-policy.ts';
+import { notifyOwner } from '../../services/account-security.ts';
 import {
   claimStep,
   clearJourneyTries,
@@ -108,6 +109,9 @@ function routes(app: FastifyInstance, ctx: Context) {
     if (await holds.blocked(request, fj.account, 'token', fj.journey.id)) {
       return answer(request, reply, Status.REDIRECT_REP, { message: 'factorHeld' });
     }
+    // The try that set the block tells the owner, as every factor's does (decision 030); the hold
+    // above has a notice of its own instead.
+    await notifyOwner(ctx, request, fj.account, 'factor-blocked');
     return blocked(request, reply);
   };
 
