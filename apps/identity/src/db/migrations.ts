@@ -76,7 +76,7 @@ export async function migrate(db: Kysely<unknown>): Promise<string[]> {
 }
 
 /** An undefined-table or -schema error about another schema: another client's drop, not ours. */
-function droppedUnderIntrospection(error: unknown, schema: string | undefined): boolean {
+export function droppedUnderIntrospection(error: unknown, schema: string | undefined): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (typeof e?.message !== 'string') return false;
   const named =
