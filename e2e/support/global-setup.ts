@@ -13,7 +13,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const file = seededDumpPath();
   const started = performance.now();
-  await makeSeededDump(file, serverEnv());
+  await makeSeededDump(file, serverEnv({ LOG_LEVEL: 'warn' }));
   console.log(`e2e: seeded database made once for the run in ${Math.round(performance.now() - started)} ms`);
   project.provide('seededDatabase', file);
   return () => removeDump(file);
