@@ -1,4 +1,4 @@
-import { consolePaths, headers as headerNames, paths } from '@gatehouse/contract';
+import { paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Secret } from 'otpauth';
@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { StaffStore } from '../src/console/staff.ts';
 import type { Context } from '../src/context.ts';
 import { codeAt, timeStep } from '../src/factors/app-codes.ts';
+import { ConsoleClient, STAFF_PASSWORD } from './support/console.ts';
 import { PASSWORD } from './support/factors.ts';
 import {
   api,
@@ -14,7 +15,6 @@ import {
   createAccount,
   expectFailureEnvelope,
   json,
-  type Response,
   rememberSecret,
   targets,
   useHarness,
@@ -31,56 +31,9 @@ import {
  * and who may see it, per-staff limits, and that only a staff session opens any of it.
  */
 
-const STAFF_PASSWORD = 'Staff-Password-42';
 const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
-/** The console's own host outside production mode (CONSOLE_ORIGIN unset: console/gate.ts). */
-const CONSOLE_HOST = '127.0.0.1:8080';
 
 type StaffFixture = { name: string; secret: Uint8Array };
-
-/** A browser of the console: its cookies, and the CSRF token it keeps from the response header. */
-class ConsoleClient {
-  readonly client: Client;
-  token = '';
-  constructor(app: FastifyInstance) {
-    this.client = new Client(app);
-  }
-  async call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, query = '') {
-    if (!this.token) await this.fetchToken();
-    const response = await this.client.request({
-      method,
-      url: `${api(path)}${query}`,
-      ...(body === undefined ? {} : { body }),
-      csrf: false,
-      headers: { [headerNames.csrf]: this.token, host: CONSOLE_HOST },
-    });
-    const next = response.headers[headerNames.csrf.toLowerCase()];
-    if (typeof next === 'string') this.token = next;
-    return response as Response;
-  }
-  async fetchToken() {
-    const response = await this.client.get(api(consolePaths.consoleSession), { host: CONSOLE_HOST });
-    this.token = String(response.headers[headerNames.csrf.toLowerCase()]);
-  }
-  signInPassword(name: string, password = STAFF_PASSWORD) {
-    return this.call('POST', consolePaths.consoleSession, { name, password });
-  }
-  factor(securityCode: string) {
-    return this.call('POST', consolePaths.consoleFactor, { securityCode });
-  }
-  lookup(username: string) {
-    return this.call('POST', consolePaths.consoleCustomer, { username });
-  }
-  issue(username: string, note = 'Called back on the number on file') {
-    return this.call('POST', consolePaths.consoleIssueCode, { username, verification: 'callback', note });
-  }
-  lift(username: string, action: string, reason = 'Customer verified by call-back') {
-    return this.call('POST', consolePaths.consoleLift, { username, action, reason });
-  }
-  audit(query = '') {
-    return this.call('GET', consolePaths.consoleAudit, undefined, query);
-  }
-}
 
 describe.each(targets)('red team: representative console ($name)', (target) => {
   const h = useHarness(target);

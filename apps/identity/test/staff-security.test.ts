@@ -1,5 +1,4 @@
 import { consolePaths, headers as headerNames, paths } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Secret } from 'otpauth';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
@@ -7,6 +6,7 @@ import { loadConfig } from '../src/config.ts';
 import { StaffStore } from '../src/console/staff.ts';
 import type { Context } from '../src/context.ts';
 import { codeAt, timeStep } from '../src/factors/app-codes.ts';
+import { CONSOLE_HOST, ConsoleClient, STAFF_PASSWORD } from './support/console.ts';
 import { PASSWORD } from './support/factors.ts';
 import {
   api,
@@ -18,7 +18,6 @@ import {
   json,
   productionMail,
   productionSecret,
-  type Response,
   rememberSecret,
   targets,
   useHarness,
@@ -32,57 +31,12 @@ import {
  * and unknown names, audit texts without control or bidirectional characters.
  */
 
-const STAFF_PASSWORD = 'Staff-Password-42';
 const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
-/** The console's own host outside production mode (CONSOLE_ORIGIN unset: console/gate.ts). */
-const CONSOLE_HOST = '127.0.0.1:8080';
 /** The customer origin's host outside production mode (PUBLIC_ORIGIN's default). */
 const CUSTOMER_HOST = 'localhost:8080';
 const BURST = 300;
 
 type StaffFixture = { name: string; secret: Uint8Array };
-
-/** A browser of the console on the console's host: its cookies, and the CSRF token from the header. */
-class ConsoleClient {
-  readonly client: Client;
-  token = '';
-  constructor(
-    app: FastifyInstance,
-    options: { remoteAddress?: string } = {},
-    readonly host = CONSOLE_HOST,
-  ) {
-    this.client = new Client(app, options);
-  }
-  async call(
-    method: 'GET' | 'POST' | 'DELETE',
-    path: string,
-    body?: unknown,
-    query = '',
-    extra: Record<string, string> = {},
-  ) {
-    if (!this.token) await this.fetchToken();
-    const response = await this.client.request({
-      method,
-      url: `${api(path)}${query}`,
-      ...(body === undefined ? {} : { body }),
-      csrf: false,
-      headers: { [headerNames.csrf]: this.token, host: this.host, ...extra },
-    });
-    const next = response.headers[headerNames.csrf.toLowerCase()];
-    if (typeof next === 'string') this.token = next;
-    return response as Response;
-  }
-  async fetchToken() {
-    const response = await this.client.get(api(consolePaths.consoleSession), { host: this.host });
-    this.token = String(response.headers[headerNames.csrf.toLowerCase()] ?? '');
-  }
-  signInPassword(name: string, password = STAFF_PASSWORD) {
-    return this.call('POST', consolePaths.consoleSession, { name, password });
-  }
-  factor(securityCode: string) {
-    return this.call('POST', consolePaths.consoleFactor, { securityCode });
-  }
-}
 
 describe.each(targets)('staff like customers ($name)', (target) => {
   const h = useHarness(target);
