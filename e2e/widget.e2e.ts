@@ -107,14 +107,11 @@ describe('the sign-in widget: account states, saved usernames, change username, 
     );
     const onHeading = seen.focus.filter((f) => f.text === name);
     expect(seen.appeared).toBeGreaterThan(0);
-    // Focus reached the heading once, 400 ms or more after it appeared (and not long after).
+    // Focus reached the heading once, 400 ms or more after it appeared (and not long after): until
+    // then it was elsewhere.
     expect(onHeading).toHaveLength(1);
     expect(onHeading[0]!.at - seen.appeared).toBeGreaterThanOrEqual(400);
     expect(onHeading[0]!.at - seen.appeared).toBeLessThan(2000);
-    // Until then it was elsewhere: nothing moved it to the heading earlier.
-    expect(
-      seen.focus.filter((f) => f.at >= seen.appeared && f.at < onHeading[0]!.at && f.text === name),
-    ).toEqual([]);
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Every fixed wait left in the tests (`setTimeout(`, `waitForTimeout(`), with its reason: the text of
@@ -43,7 +44,7 @@ export function fixedWaits(): FixedWait[] {
   return found;
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const waits = fixedWaits();
   for (const w of waits) console.log(`${w.file}:${w.line}  ${w.reason ?? 'NO REASON GIVEN'}`);
   const missing = waits.filter((w) => !w.reason);
