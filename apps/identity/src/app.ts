@@ -52,6 +52,7 @@ import { scheduleCleanUp } from './services/cleanup.ts';
 import { cookieNames } from './services/cookies.ts';
 import { createMailer } from './services/mailer.ts';
 import { SessionStore } from './services/sessions.ts';
+import { createPhoneSender } from './services/sms.ts';
 
 export const version: string = JSON.parse(
   readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
@@ -206,6 +207,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     // Set just below: the engine works on the context it belongs to.
     engine: undefined as unknown as FactorEngine,
     mailer,
+    phone: createPhoneSender(config, db, clock),
     credentials: new CredentialStore(db, new CredentialCipher(config.credentialKeys), clock),
     cookieNames: cookieNames(config),
   };

@@ -9,6 +9,7 @@ import type { PasswordHasher } from './lib/passwords.ts';
 import type { RateLimiter } from './lib/rate-limit.ts';
 import type { Mailer } from './services/mailer.ts';
 import type { SessionStore } from './services/sessions.ts';
+import type { PhoneSender } from './services/sms.ts';
 
 /** What every domain plugin is given: built once in app.ts. */
 export type Context = {
@@ -26,6 +27,8 @@ export type Context = {
   audit: AuditTrail;
   /** E-mail delivery: SMTP, or the development outbox. */
   mailer: Mailer;
+  /** Texts and voice calls: the SMS webhook, or the development outbox. */
+  phone: PhoneSender;
   /** Accounts' credentials (phones, addresses, TOTP, tokens, push devices); secrets encrypted at rest. */
   credentials: CredentialStore;
   /** The names the server's own HttpOnly cookies go by (`__Host-` prefixed where configured). */

@@ -53,7 +53,10 @@ export class FactorHolds {
     const { blocksBeforeHold: max, windowMs } = config.factorHold;
     const now = clock.now();
     const expired = sql<boolean>`factor_holds.window_start + ${windowMs} * interval '1 millisecond' <= ${now}`;
-    const result = await sql<{ blocks: number; held_at: Date | string | null }>`
+    // The hold and its audit row commit together: a fault between them leaves no hold that was
+    // never recorded (nor announced: the notice goes once the hold is committed).
+    const row = await db.transaction().execute(async (tx) => {
+      const result = await sql<{ blocks: number; held_at: Date | string | null }>`
       insert into factor_holds (account_id, factor, blocks, window_start, held_at)
       values (${account.id}, ${factor}, 1, ${now}, ${max <= 1 ? now : null})
       on conflict (account_id, factor) do update set
@@ -62,16 +65,19 @@ export class FactorHolds {
         held_at = case when (case when ${expired} then 1 else factor_holds.blocks + 1 end) >= ${max}
           then ${now}::timestamptz else null end
         where factor_holds.held_at is null
-      returning blocks, held_at`.execute(db);
-    const row = result.rows[0];
-    if (!row?.held_at) return false;
-    await this.ctx.audit.record(request, {
-      event: 'factor-held',
-      outcome: 'failure',
-      accountId: account.id,
-      journeyId: journeyId ?? null,
-      detail: { factor, blocks: row.blocks },
+      returning blocks, held_at`.execute(tx);
+      const row = result.rows[0];
+      if (!row?.held_at) return undefined;
+      await this.ctx.audit.withDb(tx).record(request, {
+        event: 'factor-held',
+        outcome: 'failure',
+        accountId: account.id,
+        journeyId: journeyId ?? null,
+        detail: { factor, blocks: row.blocks },
+      });
+      return row;
     });
+    if (!row) return false;
     request.log.warn(
       { account: account.id, factor, blocks: row.blocks },
       'second factor: held after repeated blocks',

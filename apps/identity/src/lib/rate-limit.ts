@@ -26,10 +26,13 @@ export function clientKey(ip: string): string {
     .join(':')}::/64`;
 }
 
-/** `hits`: the window's count with this hit (the database limiter's; an alert reads it). */
+/**
+ * `hits`: the window's count with this hit, `windowStart`: the window it was counted in (the
+ * database limiter's; an alert reads the one, `RateLimiter.giveBack` the other).
+ */
 export type RateDecision =
-  | { allowed: true; hits?: number }
-  | { allowed: false; retryAfterSeconds: number; hits?: number };
+  | { allowed: true; hits?: number; windowStart?: Date }
+  | { allowed: false; retryAfterSeconds: number; hits?: number; windowStart?: Date };
 export type RateRule = { max: number; windowMs: number };
 
 /**
@@ -55,13 +58,20 @@ export class RateLimiter {
         window_ms = ${windowMs}
       returning hits, window_start`.execute(this.db);
     const { hits, window_start } = row.rows[0]!;
-    if (hits <= max) return { allowed: true, hits };
-    const resetAt = new Date(window_start).getTime() + windowMs;
+    const windowStart = new Date(window_start);
+    if (hits <= max) return { allowed: true, hits, windowStart };
     return {
       allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
+      retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000)),
       hits,
+      windowStart,
     };
+  }
+
+  /** A hit given back (a later limit refused the request), only in the window it was taken in. */
+  async giveBack(key: string, windowStart: Date): Promise<void> {
+    await sql`update rate_limits set hits = greatest(hits - 1, 0)
+      where key = ${key} and window_start = ${windowStart}`.execute(this.db);
   }
 
   /**

@@ -379,17 +379,20 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
           accountId: account.id,
           journeyId: flow.id,
         });
-        // A recovery lifts the second factors held after repeated wrong codes (decision 033).
-        const lifted = await new FactorHolds(ctx).liftAll(ctx.db, account.id);
-        if (lifted > 0) {
-          await ctx.audit.record(request, {
-            event: 'factor-hold-lifted',
-            outcome: 'success',
-            accountId: account.id,
-            journeyId: flow.id,
-            detail: { by: 'recovery', factors: lifted },
-          });
-        }
+        // A recovery lifts the second factors held after repeated wrong codes (decision 033): the
+        // lift, the factors' own blocks and its audit row commit together.
+        await ctx.db.transaction().execute(async (tx) => {
+          const lifted = await new FactorHolds(ctx).liftAll(tx, account.id);
+          if (lifted > 0) {
+            await ctx.audit.withDb(tx).record(request, {
+              event: 'factor-hold-lifted',
+              outcome: 'success',
+              accountId: account.id,
+              journeyId: flow.id,
+              detail: { by: 'recovery', factors: lifted },
+            });
+          }
+        });
         const own = await browserSubject(ctx, request);
         const mine = own?.accountId === account.id;
         await afterIdentityChange(ctx, request, account, {

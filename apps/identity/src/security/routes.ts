@@ -34,7 +34,7 @@ import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { codeHash, newCode } from '../lib/otp.ts';
 import { defineRoute } from '../lib/route.ts';
 import { PhoneLimits, phoneRefusal } from '../services/phone-limits.ts';
-import { createPhoneSender, smsCodeText } from '../services/sms.ts';
+import { smsCodeText } from '../services/sms.ts';
 import { Confirmations } from './confirmations.ts';
 import { capGroupOf, capOf, capReached, isEstablished, removal } from './credential-policy.ts';
 import {
@@ -61,8 +61,8 @@ const email = z.string().email();
  */
 export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
   const confirmations = new Confirmations(ctx);
-  const phone = createPhoneSender(ctx.config, ctx.db, ctx.clock);
-  const phoneLimits = new PhoneLimits(ctx.db, ctx.clock, ctx.config);
+  const { phone } = ctx;
+  const phoneLimits = new PhoneLimits(ctx.limiter, ctx.config);
   const tag = 'security';
   /** The counter key a new contact's code is hashed under: bound to its confirmation. */
   const contactCodeHash = (accountId: string, id: string, code: string) =>

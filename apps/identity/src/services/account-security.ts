@@ -7,7 +7,6 @@ import { languageOf } from '../lib/language.ts';
 import { isEstablished } from '../security/credential-policy.ts';
 import { type NoticeKind, noticeText } from './mailer.ts';
 import { PhoneLimits, phoneRefusal } from './phone-limits.ts';
-import { createPhoneSender, type PhoneSender } from './sms.ts';
 
 /**
  * What a change of an account's proof of identity does (a password reset or change, a recovery, a
@@ -80,8 +79,6 @@ export async function ownerContacts(
   return { emails: [...emails.values()], phones };
 }
 
-const phoneSenders = new WeakMap<Context, PhoneSender>();
-
 /**
  * Tells the owner of a change by every established contact: an e-mail to each address (the
  * notice's text, which says what to do if it wasn't them: recovery or a call to support) and a text
@@ -116,11 +113,6 @@ export async function notifyOwner(
       }),
   ]);
   if (phones.length) {
-    let sender = phoneSenders.get(ctx);
-    if (!sender) {
-      sender = createPhoneSender(ctx.config, ctx.db, ctx.clock);
-      phoneSenders.set(ctx, sender);
-    }
     const text = noticeText({
       to: '',
       notice,
@@ -131,14 +123,14 @@ export async function notifyOwner(
     // A notice by text passes the gate every text passes (decision 033): never to a number of a
     // refused type or range, and counted per number, country and day, so no one pumps texts
     // through changes of their own accounts. A notice refused there is not sent; the e-mails go.
-    const limits = new PhoneLimits(ctx.db, ctx.clock, ctx.config);
+    const limits = new PhoneLimits(ctx.limiter, ctx.config);
     for (const to of phones) {
       deliveries.push([
         'sms',
         async () => {
           if (phoneRefusal(ctx.config, to)) throw new Error('number of a refused type or range');
           await limits.reserve(request, { to, purpose: 'notice', accountId: account.id });
-          await (sender as PhoneSender).send({ channel: 'sms', to, text });
+          await ctx.phone.send({ channel: 'sms', to, text });
         },
       ]);
     }

@@ -1,12 +1,10 @@
 import { Status } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 // The full metadata: the minimal one (the package's default) cannot tell a number's type.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Config } from '../config.ts';
-import type { DB } from '../db/database.ts';
-import type { Clock } from '../lib/clock.ts';
 import { ApiError } from '../lib/http.ts';
+import type { RateLimiter } from '../lib/rate-limit.ts';
 
 /**
  * What a text or a voice call may cost the bank (docs/decisions/033-abuse-limits.md): numbers of
@@ -55,8 +53,7 @@ type Rule = { key: string; max: number; windowMs: number; scope: string };
 
 export class PhoneLimits {
   constructor(
-    private readonly db: DB,
-    private readonly clock: Clock,
+    private readonly limiter: RateLimiter,
     private readonly config: Config,
   ) {}
 
@@ -100,9 +97,9 @@ export class PhoneLimits {
   }
 
   /**
-   * Counts one text or call to `to` against every limit, each by one atomic upsert (a fixed
-   * window in rate_limits): a hit over a limit gives back the hits it took from the limits before
-   * it, so a refused message costs no other number, country or day its place, and of any burst at
+   * Counts one text or call to `to` against every limit, each a hit of the shared fixed-window
+   * counter (lib/rate-limit.ts, rows in rate_limits): a hit over a limit gives back the hits it
+   * took from the limits before it, so a refused message costs no other number, country or day its place, and of any burst at
    * most each limit's number pass. Throws the 429 envelope (4429, Retry-After, 'phoneSendLimited')
    * when a limit is reached.
    */
@@ -112,28 +109,15 @@ export class PhoneLimits {
   ): Promise<void> {
     const taken: Array<{ key: string; windowStart: Date }> = [];
     for (const rule of this.rules(input.to, input.purpose, input.accountId)) {
-      const now = this.clock.now();
-      const row = await sql<{ hits: number; window_start: Date }>`
-        insert into rate_limits (key, hits, window_start, window_ms)
-        values (${rule.key}, 1, ${now}, ${rule.windowMs})
-        on conflict (key) do update set
-          hits = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
-            then 1 else rate_limits.hits + 1 end,
-          window_start = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
-            then ${now} else rate_limits.window_start end,
-          window_ms = ${rule.windowMs}
-        returning hits, window_start`.execute(this.db);
-      const { hits, window_start } = row.rows[0]!;
-      const windowStart = new Date(window_start);
-      if (hits <= rule.max) {
+      const decision = await this.limiter.hit(rule.key, rule.max, rule.windowMs);
+      const windowStart = decision.windowStart!;
+      if (decision.allowed) {
         taken.push({ key: rule.key, windowStart });
         continue;
       }
-      await this.giveBack([...taken, { key: rule.key, windowStart }]);
-      const retryAfter = Math.max(
-        1,
-        Math.ceil((windowStart.getTime() + rule.windowMs - now.getTime()) / 1000),
-      );
+      for (const hit of [...taken, { key: rule.key, windowStart }]) {
+        await this.limiter.giveBack(hit.key, hit.windowStart);
+      }
       const log = { limit: rule.scope, purpose: input.purpose, account: input.accountId };
       // A country's or the whole service's ceiling is an alert for the monitoring: texts are
       // being pumped (or the ceiling is too low for the day's traffic).
@@ -144,16 +128,8 @@ export class PhoneLimits {
         );
       } else request.log.warn(log, 'texts and calls: limit reached');
       throw ApiError.of(429, Status.RATE_LIMITED, 'phoneSendLimited', [], {
-        'Retry-After': String(retryAfter),
+        'Retry-After': String(decision.retryAfterSeconds),
       });
-    }
-  }
-
-  /** A message refused by a later limit: its hits go back, only in the windows they were taken in. */
-  private async giveBack(taken: Array<{ key: string; windowStart: Date }>): Promise<void> {
-    for (const { key, windowStart } of taken) {
-      await sql`update rate_limits set hits = greatest(hits - 1, 0)
-        where key = ${key} and window_start = ${windowStart}`.execute(this.db);
     }
   }
 }

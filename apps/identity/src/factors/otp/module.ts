@@ -2,13 +2,12 @@ import { otpCheck, otpSmsSend, otpVoiceSend, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { defineRoute } from '../../lib/route.ts';
-import { createPhoneSender } from '../../services/sms.ts';
 import type { FactorModule } from '../registry.ts';
 import { OtpFactor, otpOffer } from './otp-factor.ts';
 
 /** POST and PUT for text and voice (e-mail shares its path with recovery: plugins/recovery.ts). */
 function routes(app: FastifyInstance, ctx: Context) {
-  const factor = new OtpFactor(ctx, createPhoneSender(ctx.config, ctx.db, ctx.clock));
+  const factor = new OtpFactor(ctx);
 
   defineRoute(app, {
     method: 'POST',

@@ -14,7 +14,6 @@ import { languageOf } from '../../lib/language.ts';
 import { factorCounter, OtpCodes } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
-import type { PhoneSender } from '../../services/sms.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
@@ -43,13 +42,10 @@ export class OtpFactor {
   private readonly codes: OtpCodes;
   private readonly holds: FactorHolds;
   private readonly phoneLimits: PhoneLimits;
-  constructor(
-    private readonly ctx: Context,
-    private readonly phone?: PhoneSender,
-  ) {
+  constructor(private readonly ctx: Context) {
     this.codes = new OtpCodes(ctx.db, ctx.clock, ctx.config);
     this.holds = new FactorHolds(ctx);
-    this.phoneLimits = new PhoneLimits(ctx.db, ctx.clock, ctx.config);
+    this.phoneLimits = new PhoneLimits(ctx.limiter, ctx.config);
   }
 
   /** 1491: the channel is held after repeated blocks, until a recovery or the console (decision 033). */
@@ -166,10 +162,9 @@ export class OtpFactor {
       if (channel === 'email') {
         await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes, language });
       } else {
-        if (!this.phone) throw new Error('no text/voice delivery configured');
         const text =
           channel === 'sms' ? smsCodeText(sender ?? '', code, language) : voiceText(code, language);
-        await this.phone.send({ channel, to, text, code });
+        await ctx.phone.send({ channel, to, text, code });
       }
     } catch (error) {
       // Nothing arrived: the code must not stay usable, and the caller may try again.

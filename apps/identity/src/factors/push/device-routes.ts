@@ -282,19 +282,29 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       const outcome = await ctx.sessions.underAccount(session.account_id, 'update', async (_s, tx) => {
         const devices = await ctx.credentials.withDb(tx).list(session.account_id, 'push');
         const mine = devices.find((d) => d.data.thumbprint === key);
-        if (mine) {
-          await tx.updateTable('credentials').set({ name: body.name }).where('id', '=', mine.id).execute();
-          return { id: mine.id, again: true } as const;
+        let id = mine?.id;
+        if (id) {
+          await tx.updateTable('credentials').set({ name: body.name }).where('id', '=', id).execute();
+        } else {
+          if (capReached(ctx, devices, 'push')) return 'cap' as const;
+          const added = await ctx.credentials.withDb(tx).add({
+            accountId: session.account_id,
+            kind: 'push',
+            name: body.name,
+            publicPart: canonicalJwk(body.publicKey),
+            data: { thumbprint: key, algorithm: 'ES256' },
+          });
+          id = added.id;
         }
-        if (capReached(ctx, devices, 'push')) return 'cap' as const;
-        const added = await ctx.credentials.withDb(tx).add({
+        // The device and its audit row commit together: a fault between them would leave a device
+        // whose retry (`again`) never tells the owner.
+        await ctx.audit.withDb(tx).record(request, {
+          event: 'device-registered',
+          outcome: 'success',
           accountId: session.account_id,
-          kind: 'push',
-          name: body.name,
-          publicPart: canonicalJwk(body.publicKey),
-          data: { thumbprint: key, algorithm: 'ES256' },
+          detail: { name: body.name, again: !!mine },
         });
-        return { id: added.id, again: false } as const;
+        return { id, again: !!mine };
       });
       if (outcome === 'cap') {
         await ctx.audit.record(request, {
@@ -309,12 +319,6 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
         });
       }
       const { id, again } = outcome;
-      await ctx.audit.record(request, {
-        event: 'device-registered',
-        outcome: 'success',
-        accountId: session.account_id,
-        detail: { name: body.name, again },
-      });
       if (!again) {
         const account = await findAccountById(ctx.db, session.account_id);
         if (account) await notifyOwner(ctx, request, account, 'device-registered');
