@@ -146,7 +146,7 @@ describe('round 3 screens: add-an-account step-up, recent credentials', () => {
     await page.getByRole('heading', { name: 'Enter the code from your authenticator app' }).waitFor();
     await page
       .getByText(
-        "Methods you added recently aren't offered for this check: a new authenticator app, token app or mobile device can confirm changes to your security settings only after 2–3 days. You can still use it to sign in.",
+        "Methods you added recently aren't offered for this check: a new authenticator app, token app or mobile device can confirm changes to your security settings only after 2–3 days. You can still use them to sign in.",
       )
       .waitFor();
     expect(await reflows(page)).toBeLessThanOrEqual(320);
@@ -185,7 +185,7 @@ describe('round 3 screens: add-an-account step-up, recent credentials', () => {
     await page.goto(`${env.server.origin}/widget/embed.html?journey=STEPUP`);
     await page
       .getByText(
-        'Los métodos que agregó recientemente no se ofrecen para esta verificación: una nueva aplicación de autenticación, aplicación de token o dispositivo móvil solo puede confirmar cambios en su configuración de seguridad después de 2 a 3 días. Puede seguir usándolo para iniciar sesión.',
+        'Los métodos que agregó recientemente no se ofrecen para esta verificación: una nueva aplicación de autenticación, aplicación de token o dispositivo móvil solo puede confirmar cambios en su configuración de seguridad después de 2 a 3 días. Puede seguir usándolos para iniciar sesión.',
       )
       .waitFor({ timeout: 15_000 });
     await expectNoAxeViolations(page, 'step-up with a recent token (es)');
