@@ -198,6 +198,45 @@ describe('representative console', () => {
     expect(mail.messages[0]?.text).toContain('A representative lifted the security block');
   }, 240_000);
 
+  it('verification methods held after repeated wrong codes are unblocked from the console; the customer is told by e-mail (decision 033)', async () => {
+    const { db, clock } = env.server.ctx;
+    const account = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('username_key', '=', otpOnly.username)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('factor_holds')
+      .values({
+        account_id: account.id,
+        factor: 'sms',
+        blocks: 3,
+        window_start: clock.now(),
+        held_at: clock.now(),
+      })
+      .execute();
+
+    const page = await staffSignIn('ray.rep');
+    await findCustomer(page, otpOnly.username);
+    const action = page.getByRole('radio', {
+      name: 'Unblock verification methods held after repeated wrong codes',
+    });
+    await action.check();
+    await page.getByRole('textbox', { name: /^Reason/ }).fill('Caller verified; codes mistyped');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('status').filter({ hasText: 'Done. The customer was told by e-mail.' }).waitFor();
+    await expectNoAxeViolations(page, 'console: verification methods unblocked');
+    const left = await db
+      .selectFrom('factor_holds')
+      .select('factor')
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(left).toEqual([]);
+    const outbox = await fetch(`${env.server.origin}/api/dev/outbox?to=${otpOnly.username}@example.com`);
+    const mail = (await outbox.json()) as { messages: Array<{ text: string }> };
+    expect(mail.messages[0]?.text).toContain('A representative unblocked the verification methods');
+  }, 240_000);
+
   it('a supervisor sees and filters these events in the audit view; a representative sees only their own', async () => {
     const supervisor = await staffSignIn('sam.super', true);
     await supervisor.getByRole('link', { name: 'Audit trail' }).click();

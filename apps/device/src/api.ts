@@ -30,12 +30,17 @@ const language = () => textsLanguage() ?? defaultLanguage;
 const client = () =>
   new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName, language: language() });
 
-/** The text of a failed call: the message key its outcome table gives the code, in our catalog. */
-export function failureText(call: CallName, code: number): string {
+/**
+ * The text of a failed call: the message key its outcome table gives the code, in our catalog. A
+ * code the table gives several messages (deviceRegister's 1403: a step-up missing, or a refused
+ * proof) cannot say which by its number: the server's own message, in the language we asked for, does.
+ */
+export function failureText(call: CallName, code: number, serverMessage?: string): string {
   const outcome = outcomesOf(tables[call])[code];
-  const key = outcome ? outcomeMessages(outcome)[0] : undefined;
-  const text = `outcome.${key}`;
-  return key && hasText(text) ? t(text as MessageKey) : t('somethingWrong');
+  const keys = outcome ? outcomeMessages(outcome) : [];
+  if (keys.length > 1 && serverMessage) return serverMessage;
+  const text = `outcome.${keys[0]}`;
+  return keys[0] && hasText(text) ? t(text as MessageKey) : t('somethingWrong');
 }
 
 async function post<T>(call: CallName, body: unknown): Promise<Answer<T>> {
@@ -45,7 +50,11 @@ async function post<T>(call: CallName, body: unknown): Promise<Answer<T>> {
     if (result.status.code === Status.SUCCESS && result.http < 300) {
       return { ok: true, data: (result.envelope?.successData ?? {}) as T };
     }
-    return { ok: false, code: result.status.code, message: failureText(call, result.status.code) };
+    return {
+      ok: false,
+      code: result.status.code,
+      message: failureText(call, result.status.code, result.status.message),
+    };
   } catch (error) {
     if (error instanceof TransportError) return { ok: false, code: 0, message: t('offline') };
     throw error;

@@ -77,11 +77,11 @@ test('after the sign-in and then the step-up finish, the device registers with a
   expect(await screen.findByRole('heading', { name: 'otpuser1' })).toBeTruthy();
 });
 
-test('a registration the server refuses (1403 deviceNeedsFactor): its text is shown and focused', async () => {
+test("a registration the server refuses (1403, deviceNeedsFactor or deviceProofRefused): the server's text, which says which, is shown and focused", async () => {
   const refusal =
-    "To add this device, verify your identity again with a method you've had for at least 2–3 days, then try again.";
+    "To add this device, verify your identity again with a method you've had for at least 2 days, then try again.";
   const server = fakeDeviceServer({
-    refuse: { '/device/register': { code: 1403, message: 'refused' } },
+    refuse: { '/device/register': { code: 1403, message: refusal } },
   });
   renderApp(store, '/add');
   await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));

@@ -58,7 +58,7 @@ describe('one-time code screens (issue 9)', () => {
     await heading('Verify your identity');
     expect(
       screen.getByText(
-        "Methods you added recently aren't offered for this check: a new authenticator app, token app or mobile device can confirm changes to your security settings only after 2–3 days. You can still use it to sign in.",
+        "Methods you added recently aren't offered for this check: a new authenticator app, token app or mobile device can confirm changes to your security settings only after 2–3 days. You can still use them to sign in.",
       ),
     ).toBeTruthy();
   });
