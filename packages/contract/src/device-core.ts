@@ -21,6 +21,9 @@ export type PushDecision = (typeof pushDecisions)[number];
 export const deviceProofMessage = (purpose: DeviceProofPurpose, time: string, key: string) =>
   `gatehouse-device-v1\n${purpose}\n${time}\n${key}`;
 
+/** How many digits the number of number matching has: the sign-in screen shows it, the device types it (decision 032). */
+export const PUSH_NUMBER_DIGITS = 2;
+
 /** The text an answer to a push signs (`number`: the matched number, '' when matching is off). */
 export const pushAnswerMessage = (id: string, decision: PushDecision, number: string) =>
   `gatehouse-push-answer-v1\n${id}\n${decision}\n${number}`;

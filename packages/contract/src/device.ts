@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pushDecisions } from './device-core.ts';
+import { PUSH_NUMBER_DIGITS, pushDecisions } from './device-core.ts';
 import { pushStatusValue, text } from './schemas.ts';
 
 // The zod-free half (proof and answer texts, the thumbprint, base64url) is device-core.ts, which the
@@ -102,7 +102,7 @@ export const devicePushAnswerRequest = z.object({
   /** The number the customer typed (the one the sign-in screen shows), when number matching is on. */
   number: z
     .string()
-    .regex(/^\d{2}$/, 'number must be 2 digits')
+    .regex(new RegExp(`^\\d{${PUSH_NUMBER_DIGITS}}$`), `number must be ${PUSH_NUMBER_DIGITS} digits`)
     .optional(),
   key: deviceKeyId,
   signature: deviceSignature,

@@ -1,4 +1,4 @@
-import type { DevicePush, PushDecision } from '@gatehouse/contract/client';
+import { type DevicePush, PUSH_NUMBER_DIGITS, type PushDecision } from '@gatehouse/contract/client';
 import { Button, CodeInput, Dialog, DialogClose } from '@gatehouse/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { deviceApi } from '../../api.ts';
@@ -32,9 +32,6 @@ function useSecondsLeft(expiresAt: string): number {
   return seconds;
 }
 
-/** The number the sign-in screen shows: two digits (decision 032). */
-const NUMBER_LENGTH = 2;
-
 /**
  * One pending push: what asks, from where, until when (all of it the server's own words, decision
  * 032); the three answers, each signed by the device key; with number matching on, the number the
@@ -59,7 +56,7 @@ export function PushRequest({
   const [fraudOpen, setFraudOpen] = useState(false);
   const numberField = useRef<HTMLInputElement>(null);
   const matching = push.numberMatching;
-  const typed = number.length === NUMBER_LENGTH;
+  const typed = number.length === PUSH_NUMBER_DIGITS;
   const step = push.content.journey === 'STEPUP';
 
   async function answer(decision: PushDecision) {
@@ -113,7 +110,7 @@ export function PushRequest({
           label={t('numberLabel')}
           hint={t('numberHint')}
           error={numberError}
-          maxLength={NUMBER_LENGTH}
+          maxLength={PUSH_NUMBER_DIGITS}
           placeholder=""
           size="large"
           disabled={expired}

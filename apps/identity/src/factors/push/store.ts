@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { type DevicePush, limits, type PushContent } from '@gatehouse/contract';
+import { type DevicePush, limits, PUSH_NUMBER_DIGITS, type PushContent } from '@gatehouse/contract';
 import type { DB } from '../../db/database.ts';
 import type { PushTransaction } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -18,7 +18,7 @@ export type PushStatusRow = 'PENDING' | 'APPROVED' | 'DECLINED' | 'FRAUD' | 'WRO
  * is right once in 90.
  */
 export function matchingNumber(): string {
-  return String(randomInt(10, 100));
+  return String(randomInt(10 ** (PUSH_NUMBER_DIGITS - 1), 10 ** PUSH_NUMBER_DIGITS));
 }
 
 const parseJson = <T>(value: unknown): T =>
