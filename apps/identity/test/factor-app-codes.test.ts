@@ -22,6 +22,7 @@ import {
 import { atFactor, authenticators, demoContacts, factorAccount, PASSWORD } from './support/factors.ts';
 import {
   api,
+  auditTrail,
   baseEnv,
   Client,
   code,
@@ -54,15 +55,7 @@ describe.each(targets)('authenticator app and token app ($name)', (target) => {
     const account = await factorAccount(ctx, username, {}, options);
     return { account, ...(await addToken(ctx, account.id, 'VSST12345678')) };
   }
-  const events = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('audit_events')
-        .select(['event', 'outcome'])
-        .where('account_id', '=', accountId)
-        .orderBy('at')
-        .execute()
-    ).map((e) => `${e.event}:${e.outcome}`);
+  const events = (accountId: string) => auditTrail(h.db, accountId);
   const sessionFactors = async (token: string) =>
     (
       await h.db

@@ -22,12 +22,14 @@ import {
 } from './support/factors.ts';
 import {
   api,
+  auditTrail,
   baseEnv,
   Client,
   code,
   expectFailureEnvelope,
   freshPGliteClient,
   json,
+  liveSessionCount,
   productionMail,
   productionSecret,
   rememberSecret,
@@ -81,24 +83,8 @@ describe.each(targets)('push approval ($name)', (target) => {
         .orderBy('level')
         .execute()
     ).map((f) => `${f.journey_kind}:${f.kind}`);
-  const auditEvents = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('audit_events')
-        .select(['event', 'outcome'])
-        .where('account_id', '=', accountId)
-        .orderBy('at')
-        .execute()
-    ).map((e) => `${e.event}:${e.outcome}`);
-  const liveSessions = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('sessions')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('ended_at', 'is', null)
-        .execute()
-    ).length;
+  const auditEvents = (accountId: string) => auditTrail(h.db, accountId);
+  const liveSessions = (accountId: string) => liveSessionCount(h.db, accountId);
 
   test('login by push: offered, sent, listed on the device, approved with its signature; the poll signs in and trusts the device', async () => {
     const { browser, phone, account, device, logs } = await start();

@@ -53,8 +53,8 @@ export function burst(app: FastifyInstance, client: Client, url: string, bodies:
   );
 }
 
-/** An authenticator app of the account, added long ago (established, as seeded: decision 030). */
-export async function addApp(ctx: Context, accountId: string) {
+/** An authenticator app of the account, added at `addedAt` (default: long ago, established, as seeded: decision 030). */
+export async function addApp(ctx: Context, accountId: string, addedAt = new Date(0)) {
   const secret = randomBytes(20);
   const credential = await ctx.credentials.add({
     accountId,
@@ -62,7 +62,7 @@ export async function addApp(ctx: Context, accountId: string) {
     name: 'Authenticator app',
     secret,
     data: { algorithm: 'SHA1', digits: 6, period: 30 },
-    createdAt: new Date(0),
+    createdAt: addedAt,
   });
   return { secret, credential };
 }
