@@ -9,6 +9,7 @@ import {
   auditTrail,
   Client,
   code,
+  expectFailureEnvelope,
   json,
   liveSessionCount,
   targets,
@@ -197,7 +198,7 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
       expect(statusOf(await pollPush(browser, sent.id))).toBe('COMPLETED_FAILURE');
       expect((await deviceView(phone, sent.id)).status).toBe('COMPLETED_FAILURE');
     }
-    expect(code(await browser.session())).not.toBe(1200);
+    expectFailureEnvelope(await browser.session(), 401, 4401);
     expect(await liveSessions(account.id)).toBe(0);
     const rows = await h.db
       .selectFrom('push_transactions')
