@@ -80,6 +80,21 @@ describe.each(targets)('abuse limits ($name)', (target) => {
 
   const { codeOf, nextStep } = appClock(h);
 
+  /** 100 wrong token codes at once: two from each of 50 journeys at the token screen. */
+  async function wrongTokenBurst(
+    app: FastifyInstance,
+    username: string,
+    credentialId: string,
+    secret: Uint8Array,
+  ) {
+    const browsers = await Promise.all(Array.from({ length: 50 }, () => atFactor(app, username)));
+    const wrong = { credentialId, securityCode1: wrongOf(codeOf(secret)) };
+    const answers = await Promise.all(
+      browsers.map((b) => burst(app, b, api(paths.svipAuthentication), [wrong, wrong])),
+    );
+    return answers.flat();
+  }
+
   /** A step-up with the app: the security page is open for SECURITY_STEPUP_MINUTES. */
   async function stepUp(browser: Client, secret: Uint8Array) {
     nextStep();
@@ -373,18 +388,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   test('token app: a burst of 100 wrong codes over 50 journeys compares exactly TOKEN_MAX_WRONG_TRIES and sets one block', async () => {
     const { app, ctx } = await h.start(WIDE_LIMITS);
     const { account, secret, credentialId } = await tokenAccount(ctx, 'holdtoken02');
-    const browsers = await Promise.all(Array.from({ length: 50 }, () => atFactor(app, 'holdtoken02')));
-    const wrong = wrongOf(codeOf(secret));
-    const answers = (
-      await Promise.all(
-        browsers.map((b) =>
-          burst(app, b, api(paths.svipAuthentication), [
-            { credentialId, securityCode1: wrong },
-            { credentialId, securityCode1: wrong },
-          ]),
-        ),
-      )
-    ).flat();
+    const answers = await wrongTokenBurst(app, 'holdtoken02', credentialId, secret);
     expect(answers.every((r) => r.statusCode === 200)).toBe(true);
     expect((await events(account.id, 'factor-failed')).length).toBe(5);
     expect((await events(account.id, 'factor-locked')).length).toBe(1);
@@ -413,18 +417,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
     expect(await block()).toEqual([1428, 1491, 1428, 1491, 1204, 1204]);
     h.clock.advance(5 * MINUTE + 1000);
     // The third block, as a burst of 100 from 50 journeys.
-    const browsers = await Promise.all(Array.from({ length: 50 }, () => atFactor(app, 'holdtoken03')));
-    const wrong = wrongOf(codeOf(secret));
-    const answers = (
-      await Promise.all(
-        browsers.map((b) =>
-          burst(app, b, api(paths.svipAuthentication), [
-            { credentialId, securityCode1: wrong },
-            { credentialId, securityCode1: wrong },
-          ]),
-        ),
-      )
-    ).flat();
+    const answers = await wrongTokenBurst(app, 'holdtoken03', credentialId, secret);
     expect(answers.every((r) => r.statusCode === 200)).toBe(true);
     expect((await events(account.id, 'factor-failed')).length).toBe(15);
     expect(await events(account.id, 'factor-held')).toHaveLength(1);
