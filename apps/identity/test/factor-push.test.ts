@@ -13,12 +13,10 @@ import { DeviceApp, prepared, pushContent, pushSendBody, TestDevice } from './su
 import {
   atFactor,
   authenticators,
-  check,
-  contacts,
   demoContacts,
   factorAccount,
   PASSWORD,
-  sendSms,
+  proveTextCode,
 } from './support/factors.ts';
 import {
   api,
@@ -517,19 +515,13 @@ describe.each(targets)('push approval ($name)', (target) => {
         proof: await d.proof(purpose),
       });
     expectFailureEnvelope(await register(new Client(app)), 401, 4401);
-    const latestCode = async () =>
-      (await h.db.selectFrom('outbox').select('code').orderBy('sent_at', 'desc').executeTakeFirstOrThrow())
-        .code!;
 
     // Signed in with a text code: the sign-in's own factor does not count.
     const browser = await atFactor(app, 'reguser001');
-    const phone = (await contacts(browser)).phone[0]!;
-    expect(code(await sendSms(browser, phone.value))).toBe(1200);
-    expect(code(await check(browser, 'sms', await latestCode()))).toBe(1200);
+    await proveTextCode(h.db, browser);
     expectFailureEnvelope(await register(browser), 200, 1403);
     // The step-up with the same (established) phone: registration works.
-    expect(code(await sendSms(browser, phone.value))).toBe(1200);
-    expect(code(await check(browser, 'sms', await latestCode()))).toBe(1200);
+    await proveTextCode(h.db, browser);
     expectFailureEnvelope(await register(browser, device, 'pushes'), 200, 1403);
     const other = await TestDevice.create(h.clock);
     const mismatched = await browser.post(api(paths.deviceRegister), {
