@@ -21,6 +21,7 @@ import {
   totpCheck,
   WIDE_LIMITS,
   wrongOf,
+  wrongTokenJourneys,
 } from './support/app-codes.ts';
 import { atFactor, contacts, factorAccount, sendSms, TEMPLATE } from './support/factors.ts';
 import {
@@ -403,15 +404,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   test('token app: the third block in a day holds it until the console lifts it; a burst on the last block holds it once, with one notice', async () => {
     const { app, ctx } = await h.start(WIDE_LIMITS);
     const { account, secret, credentialId } = await tokenAccount(ctx, 'holdtoken03');
-    const block = async () => {
-      const answers: number[] = [];
-      for (let journey = 0; journey < 3; journey++) {
-        const browser = await atFactor(app, 'holdtoken03');
-        for (let i = 0; i < 2; i++)
-          answers.push(code(await tokenCheck(browser, credentialId, wrongOf(codeOf(secret)))));
-      }
-      return answers;
-    };
+    const block = () => wrongTokenJourneys(app, 'holdtoken03', credentialId, () => codeOf(secret));
     expect(await block()).toEqual([1428, 1491, 1428, 1491, 1204, 1204]);
     h.clock.advance(5 * MINUTE + 1000);
     expect(await block()).toEqual([1428, 1491, 1428, 1491, 1204, 1204]);

@@ -4,10 +4,10 @@ import {
   addApp,
   appClock,
   tokenAccount,
-  tokenCheck,
   totpCheck,
   WIDE_LIMITS,
   wrongOf,
+  wrongTokenJourneys,
 } from './support/app-codes.ts';
 import { atFactor, contacts, DAY, factorAccount, sendSms } from './support/factors.ts';
 import { api, code, targets, useHarness } from './support/harness.ts';
@@ -46,15 +46,7 @@ describe.each(targets)('red team, round 3 ($name)', (target) => {
   test('every block of the token app is told to the owner once, and the block that holds it only as the hold', async () => {
     const { app, ctx } = await h.start({ ...WIDE_LIMITS, FACTOR_BLOCKS_BEFORE_HOLD: '2' });
     const { secret, credentialId } = await tokenAccount(ctx, 'tellblock1');
-    const block = async () => {
-      const answers: number[] = [];
-      for (let journey = 0; journey < 3; journey++) {
-        const browser = await atFactor(app, 'tellblock1');
-        for (let i = 0; i < 2; i++)
-          answers.push(code(await tokenCheck(browser, credentialId, wrongOf(codeOf(secret)))));
-      }
-      return answers;
-    };
+    const block = () => wrongTokenJourneys(app, 'tellblock1', credentialId, () => codeOf(secret));
     expect(await block()).toEqual([1428, 1491, 1428, 1491, 1204, 1204]);
     expect(await mails('tellblock1@example.com', BLOCKED_NOTICE)).toHaveLength(1);
     expect(await mails('tellblock1@example.com', HELD_NOTICE)).toHaveLength(0);

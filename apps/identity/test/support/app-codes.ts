@@ -3,8 +3,8 @@ import { headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../src/context.ts';
 import { codeAt, timeStep } from '../../src/factors/app-codes.ts';
-import { factorAccount } from './factors.ts';
-import { api, type Client, type Harness } from './harness.ts';
+import { atFactor, factorAccount } from './factors.ts';
+import { api, type Client, code, type Harness } from './harness.ts';
 
 /**
  * Calls and fixtures of the authenticator app (TOTPAUTHN) and the token app (TOTPSVIP): codes
@@ -104,4 +104,20 @@ export async function appAccount(ctx: Context, username: string) {
 export async function tokenAccount(ctx: Context, username: string) {
   const account = await factorAccount(ctx, username, { emails: [{ value: `${username}@example.com` }] });
   return { account, ...(await addToken(ctx, account.id, 'VSST87654321')) };
+}
+
+/** Three journeys to the token screen, two wrong codes in each: the answers' status codes. */
+export async function wrongTokenJourneys(
+  app: FastifyInstance,
+  username: string,
+  credentialId: string,
+  rightCode: () => string,
+) {
+  const answers: number[] = [];
+  for (let journey = 0; journey < 3; journey++) {
+    const browser = await atFactor(app, username);
+    for (let i = 0; i < 2; i++)
+      answers.push(code(await tokenCheck(browser, credentialId, wrongOf(rightCode()))));
+  }
+  return answers;
 }
