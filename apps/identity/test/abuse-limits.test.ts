@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   type ContactAddData,
   consolePaths,
@@ -12,8 +11,18 @@ import { Secret } from 'otpauth';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { StaffStore } from '../src/console/staff.ts';
-import type { Context } from '../src/context.ts';
-import { codeAt, timeStep } from '../src/factors/app-codes.ts';
+import {
+  appAccount,
+  appClock,
+  burst,
+  tokenAccount,
+  tokenCheck,
+  tokenSync,
+  totpCheck,
+  WIDE_LIMITS,
+  wrongOf,
+  wrongTokenJourneys,
+} from './support/app-codes.ts';
 import { atFactor, contacts, factorAccount, sendSms, TEMPLATE } from './support/factors.ts';
 import {
   api,
@@ -39,44 +48,10 @@ import { checkCode, identify, latestCode, maskedEmail, sendCode } from './suppor
  * (finding 8: codes 50 minutes old resynced it and the current code was refused).
  */
 
-const STEP = 30_000;
 const MINUTE = 60_000;
-const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
-/** The limits these tests do not count, out of the way. */
-const WIDE = {
-  CODE_CHECK_SESSION_MAX: '10000',
-  CODE_CHECK_ACCOUNT_MAX: '10000',
-  SECURITY_RATE_MAX: '10000',
-  RATE_LIMIT_ACCOUNT_MAX: '10000',
-  RATE_LIMIT_CLIENT_MAX: '10000',
-};
-
-const totpCheck = (client: Client, securityCode: string) =>
-  client.post(api(paths.totpAuthentication), { securityCode });
-const tokenCheck = (client: Client, credentialId: string, securityCode1: string) =>
-  client.post(api(paths.svipAuthentication), { credentialId, securityCode1 });
-const tokenSync = (client: Client, securityCode1: string, securityCode2: string) =>
-  client.post(api(paths.svipSynchronization), { securityCode1, securityCode2 });
 const addPhone = (client: Client, value: string, headers?: Record<string, string>) =>
   client.post(api(securityPaths.securityContacts), { kind: 'phone', value }, headers);
-
-/** Another code than `right` (a wrong guess). */
-const wrongOf = (right: string) => String((Number(right) + 500_001) % 1_000_000).padStart(6, '0');
 const message = (r: LightMyRequestResponse) => json(r).responseBaseInfo.status.message;
-
-/** The same request, sent by one browser `n` times at once. */
-function burst(app: FastifyInstance, client: Client, url: string, bodies: unknown[], method = 'POST') {
-  const headers = {
-    cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    [headerNames.csrf]: client.cookies.get('XSRF-TOKEN')!,
-    'content-type': 'application/json',
-  };
-  return Promise.all(
-    bodies.map((body) =>
-      app.inject({ method: method as 'POST' | 'PUT', url, headers, payload: JSON.stringify(body) }),
-    ),
-  );
-}
 
 describe('abuse limits: settings', () => {
   test('an invalid PHONE_* setting stops the start with one line naming it; the defaults refuse +1-900, +239 and +679', () => {
@@ -104,42 +79,21 @@ describe('abuse limits: settings', () => {
 describe.each(targets)('abuse limits ($name)', (target) => {
   const h = useHarness(target);
 
-  /** Moves the test clock 1 s into the next time step (a new code; no replay). */
-  function nextStep() {
-    const into = h.clock.now().getTime() % STEP;
-    h.clock.advance(STEP - into + 1000);
-  }
-  const codeOf = (secret: Uint8Array, offset = 0) =>
-    codeAt(secret, timeStep(h.clock.now(), 30) + offset, SHA1);
+  const { codeOf, nextStep } = appClock(h);
 
-  /** An account with an authenticator app and an e-mail address, both old; a factor due at sign-in. */
-  async function withTotp(ctx: Context, username: string) {
-    const account = await factorAccount(ctx, username, { emails: [{ value: `${username}@example.com` }] });
-    const secret = randomBytes(20);
-    await ctx.credentials.add({
-      accountId: account.id,
-      kind: 'totp',
-      name: 'Authenticator app',
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30 },
-      createdAt: new Date(0),
-    });
-    return { account, secret };
-  }
-  async function withToken(ctx: Context, username: string) {
-    const account = await factorAccount(ctx, username, { emails: [{ value: `${username}@example.com` }] });
-    const secret = randomBytes(20);
-    const credentialId = 'VSST87654321';
-    const credential = await ctx.credentials.add({
-      accountId: account.id,
-      kind: 'token',
-      name: 'VIP Access',
-      publicPart: credentialId,
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30, drift: 0 },
-      createdAt: new Date(0),
-    });
-    return { account, secret, credentialId, credential };
+  /** 100 wrong token codes at once: two from each of 50 journeys at the token screen. */
+  async function wrongTokenBurst(
+    app: FastifyInstance,
+    username: string,
+    credentialId: string,
+    secret: Uint8Array,
+  ) {
+    const browsers = await Promise.all(Array.from({ length: 50 }, () => atFactor(app, username)));
+    const wrong = { credentialId, securityCode1: wrongOf(codeOf(secret)) };
+    const answers = await Promise.all(
+      browsers.map((b) => burst(app, b, api(paths.svipAuthentication), [wrong, wrong])),
+    );
+    return answers.flat();
   }
 
   /** A step-up with the app: the security page is open for SECURITY_STEPUP_MINUTES. */
@@ -194,8 +148,8 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   test("a number gets at most PHONE_DESTINATION_HOURLY_MAX codes an hour from 'add a phone', across accounts, and PHONE_DESTINATION_DAILY_MAX a day", async () => {
     const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '100' });
     const victim = '+12025550199';
-    const a = await withTotp(ctx, 'pumpuser01');
-    const b = await withTotp(ctx, 'pumpuser02');
+    const a = await appAccount(ctx, 'pumpuser01');
+    const b = await appAccount(ctx, 'pumpuser02');
     const first = await securityPage(app, 'pumpuser01', a.secret);
     const second = await securityPage(app, 'pumpuser02', b.secret);
 
@@ -228,7 +182,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
     expect(await texts(victim)).toBe(10);
     // The day's 10 are spent: the next hour's window does not reopen it.
     h.clock.advance(60 * MINUTE + 1000);
-    const c = await withTotp(ctx, 'pumpuser03');
+    const c = await appAccount(ctx, 'pumpuser03');
     const third = await securityPage(app, 'pumpuser03', c.secret);
     expectFailureEnvelope(await addPhone(third, '202-555-0199'), 429, 4429);
     expect(await texts(victim)).toBe(10);
@@ -237,8 +191,8 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   });
 
   test("a burst of 100 'add a phone' calls for one number sends exactly PHONE_DESTINATION_HOURLY_MAX texts", async () => {
-    const { app, ctx } = await h.start({ ...WIDE, PHONE_NEW_NUMBERS_DAILY_MAX: '1000' });
-    const a = await withTotp(ctx, 'pumpuser04');
+    const { app, ctx } = await h.start({ ...WIDE_LIMITS, PHONE_NEW_NUMBERS_DAILY_MAX: '1000' });
+    const a = await appAccount(ctx, 'pumpuser04');
     const browser = await securityPage(app, 'pumpuser04', a.secret);
     const answers = await burst(
       app,
@@ -253,12 +207,12 @@ describe.each(targets)('abuse limits ($name)', (target) => {
 
   test('a burst of 100 texts to 100 numbers of one country sends exactly PHONE_COUNTRY_DAILY_MAX; another country still gets its own', async () => {
     const { app, ctx } = await h.start({
-      ...WIDE,
+      ...WIDE_LIMITS,
       PHONE_NEW_NUMBERS_DAILY_MAX: '1000',
       PHONE_COUNTRY_DAILY_MAX: '7',
       PHONE_COUNTRY_DAILY_LIMITS: 'GB:2',
     });
-    const a = await withTotp(ctx, 'pumpuser05');
+    const a = await appAccount(ctx, 'pumpuser05');
     const browser = await securityPage(app, 'pumpuser05', a.secret);
     const numbers = Array.from({ length: 100 }, (_, i) => `+1 202 555 ${String(1000 + i).padStart(4, '0')}`);
     const answers = await burst(
@@ -283,7 +237,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   });
 
   test('one-time codes by text: a burst of 100 sends to one phone sends exactly PHONE_DESTINATION_HOURLY_MAX, and a second account with the same number gets none that hour', async () => {
-    const { app, ctx } = await h.start({ ...WIDE, FACTOR_MAX_SENDS: '100' });
+    const { app, ctx } = await h.start({ ...WIDE_LIMITS, FACTOR_MAX_SENDS: '100' });
     const phone = { value: '2025550166', voice: true };
     await factorAccount(ctx, 'smspump01', { phones: [phone] });
     await factorAccount(ctx, 'smspump02', { phones: [phone] });
@@ -308,7 +262,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
 
   test("premium-rate, shared-cost and high-risk numbers are refused where a phone is added, in the customer's language; nothing is sent", async () => {
     const { app, ctx } = await h.start({ SECURITY_RATE_MAX: '100' });
-    const a = await withTotp(ctx, 'premium01');
+    const a = await appAccount(ctx, 'premium01');
     const browser = await securityPage(app, 'premium01', a.secret);
     // +1-900 (premium rate), São Tomé (+239), Fiji (+679), a UK premium-rate and personal number,
     // a French premium-rate number.
@@ -342,7 +296,7 @@ describe.each(targets)('abuse limits ($name)', (target) => {
 
   test('PHONE_REFUSED_RANGES refuses the prefixes and regions it lists, and a phone on file in a refused range gets no one-time code', async () => {
     const { app, ctx } = await h.start({ PHONE_REFUSED_RANGES: '+1202555016,CA' });
-    const a = await withTotp(ctx, 'premium02');
+    const a = await appAccount(ctx, 'premium02');
     const browser = await securityPage(app, 'premium02', a.secret);
     expectFailureEnvelope(await addPhone(browser, '+1 202 555 0161'), 200, 1400);
     expectFailureEnvelope(await addPhone(browser, '+1 416 555 0123'), 200, 1400);
@@ -359,8 +313,8 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   // --- cumulative second-factor blocks --------------------------------------------------------------
 
   test('authenticator app: the third block in a day holds it until a recovery (a right code refused, uncompared); the owner is told', async () => {
-    const { app, ctx } = await h.start(WIDE);
-    const { account, secret } = await withTotp(ctx, 'holdtotp01');
+    const { app, ctx } = await h.start(WIDE_LIMITS);
+    const { account, secret } = await appAccount(ctx, 'holdtotp01');
     const guess = async () => {
       const browser = await atFactor(app, 'holdtotp01');
       const answers = [];
@@ -405,8 +359,8 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   });
 
   test('token app: wrong codes count per account across journeys, at most TOKEN_MAX_WRONG_TRIES compared however many journeys', async () => {
-    const { app, ctx } = await h.start(WIDE);
-    const { account, secret, credentialId } = await withToken(ctx, 'holdtoken01');
+    const { app, ctx } = await h.start(WIDE_LIMITS);
+    const { account, secret, credentialId } = await tokenAccount(ctx, 'holdtoken01');
     // The finding: each new sign-in gave 2 more wrong codes (20 compared per 15 minutes).
     const answers: number[] = [];
     for (let journey = 0; journey < 10; journey++) {
@@ -433,20 +387,9 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   });
 
   test('token app: a burst of 100 wrong codes over 50 journeys compares exactly TOKEN_MAX_WRONG_TRIES and sets one block', async () => {
-    const { app, ctx } = await h.start(WIDE);
-    const { account, secret, credentialId } = await withToken(ctx, 'holdtoken02');
-    const browsers = await Promise.all(Array.from({ length: 50 }, () => atFactor(app, 'holdtoken02')));
-    const wrong = wrongOf(codeOf(secret));
-    const answers = (
-      await Promise.all(
-        browsers.map((b) =>
-          burst(app, b, api(paths.svipAuthentication), [
-            { credentialId, securityCode1: wrong },
-            { credentialId, securityCode1: wrong },
-          ]),
-        ),
-      )
-    ).flat();
+    const { app, ctx } = await h.start(WIDE_LIMITS);
+    const { account, secret, credentialId } = await tokenAccount(ctx, 'holdtoken02');
+    const answers = await wrongTokenBurst(app, 'holdtoken02', credentialId, secret);
     expect(answers.every((r) => r.statusCode === 200)).toBe(true);
     expect((await events(account.id, 'factor-failed')).length).toBe(5);
     expect((await events(account.id, 'factor-locked')).length).toBe(1);
@@ -459,34 +402,15 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   });
 
   test('token app: the third block in a day holds it until the console lifts it; a burst on the last block holds it once, with one notice', async () => {
-    const { app, ctx } = await h.start(WIDE);
-    const { account, secret, credentialId } = await withToken(ctx, 'holdtoken03');
-    const block = async () => {
-      const answers: number[] = [];
-      for (let journey = 0; journey < 3; journey++) {
-        const browser = await atFactor(app, 'holdtoken03');
-        for (let i = 0; i < 2; i++)
-          answers.push(code(await tokenCheck(browser, credentialId, wrongOf(codeOf(secret)))));
-      }
-      return answers;
-    };
+    const { app, ctx } = await h.start(WIDE_LIMITS);
+    const { account, secret, credentialId } = await tokenAccount(ctx, 'holdtoken03');
+    const block = () => wrongTokenJourneys(app, 'holdtoken03', credentialId, () => codeOf(secret));
     expect(await block()).toEqual([1428, 1491, 1428, 1491, 1204, 1204]);
     h.clock.advance(5 * MINUTE + 1000);
     expect(await block()).toEqual([1428, 1491, 1428, 1491, 1204, 1204]);
     h.clock.advance(5 * MINUTE + 1000);
     // The third block, as a burst of 100 from 50 journeys.
-    const browsers = await Promise.all(Array.from({ length: 50 }, () => atFactor(app, 'holdtoken03')));
-    const wrong = wrongOf(codeOf(secret));
-    const answers = (
-      await Promise.all(
-        browsers.map((b) =>
-          burst(app, b, api(paths.svipAuthentication), [
-            { credentialId, securityCode1: wrong },
-            { credentialId, securityCode1: wrong },
-          ]),
-        ),
-      )
-    ).flat();
+    const answers = await wrongTokenBurst(app, 'holdtoken03', credentialId, secret);
     expect(answers.every((r) => r.statusCode === 200)).toBe(true);
     expect((await events(account.id, 'factor-failed')).length).toBe(15);
     expect(await events(account.id, 'factor-held')).toHaveLength(1);
@@ -549,7 +473,11 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   });
 
   test('one-time codes by text: the third lock in a day holds the channel, and no text is sent while it is held', async () => {
-    const { app, ctx } = await h.start({ ...WIDE, FACTOR_MAX_WRONG_TRIES: '2', FACTOR_MAX_SENDS: '100' });
+    const { app, ctx } = await h.start({
+      ...WIDE_LIMITS,
+      FACTOR_MAX_WRONG_TRIES: '2',
+      FACTOR_MAX_SENDS: '100',
+    });
     const account = await factorAccount(ctx, 'holdsms01', {
       phones: [{ value: '2025550188' }],
       emails: [{ value: 'holdsms01@example.com' }],
@@ -587,9 +515,9 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   // --- token resync --------------------------------------------------------------------------------
 
   test("token resync looks only TOKEN_RESYNC_WINDOW_MINUTES either way of the token's clock: codes 50 minutes old are refused", async () => {
-    const { app, ctx } = await h.start(WIDE);
+    const { app, ctx } = await h.start(WIDE_LIMITS);
     nextStep();
-    const { credential, secret, credentialId } = await withToken(ctx, 'resync01');
+    const { credential, secret, credentialId } = await tokenAccount(ctx, 'resync01');
     const browser = await atFactor(app, 'resync01');
     // Two codes an attacker saw 50 minutes ago (100 steps).
     expectFailureEnvelope(await tokenSync(browser, codeOf(secret, -101), codeOf(secret, -100)), 200, 1428);
@@ -601,9 +529,9 @@ describe.each(targets)('abuse limits ($name)', (target) => {
   });
 
   test("after a resync the token's current code signs in once; codes older than the last accepted step never again", async () => {
-    const { app, ctx } = await h.start(WIDE);
+    const { app, ctx } = await h.start(WIDE_LIMITS);
     nextStep();
-    const { credential, secret, credentialId } = await withToken(ctx, 'resync02');
+    const { credential, secret, credentialId } = await tokenAccount(ctx, 'resync02');
     const drifted = (extra = 0) => codeOf(secret, 7 + extra);
     const browser = await atFactor(app, 'resync02');
     expectFailureEnvelope(await tokenCheck(browser, credentialId, drifted()), 200, 1428);

@@ -1,17 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { type AuthenticatorItem, headers as headerNames, paths } from '@gatehouse/contract';
+import { type AuthenticatorItem, paths } from '@gatehouse/contract';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
-import { codeAt, timeStep } from '../src/factors/app-codes.ts';
 import { allowedAuthenticators, factorModules, unbuiltFactors } from '../src/factors/registry.ts';
 import { sha256 } from '../src/lib/crypto.ts';
+import {
+  addApp,
+  addToken,
+  appClock,
+  burst,
+  STEP,
+  tokenCheck,
+  tokenStatus,
+  tokenSync,
+  totpCheck,
+  wrongOf,
+} from './support/app-codes.ts';
 import { atFactor, authenticators, demoContacts, factorAccount, PASSWORD } from './support/factors.ts';
 import {
   api,
+  auditTrail,
   baseEnv,
   Client,
   code,
@@ -28,92 +39,23 @@ import {
  * credential's secret as the apps would, on the test clock.
  */
 
-const STEP = 30_000;
-const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
 /** Generous code-check limits, for the bursts (the limiter is not what these tests count). */
 const BURST_ENV = { CODE_CHECK_SESSION_MAX: '10000', CODE_CHECK_ACCOUNT_MAX: '10000' };
-
-const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =>
-  client.post(api(paths.totpAuthentication), {
-    securityCode,
-    ...(bindDevice === undefined ? {} : { bindDevice }),
-  });
-const tokenStatus = (client: Client) => client.get(api(paths.svipStatus));
-const tokenCheck = (client: Client, credentialId: string, securityCode1: string, bindDevice?: boolean) =>
-  client.post(api(paths.svipAuthentication), {
-    credentialId,
-    securityCode1,
-    ...(bindDevice === undefined ? {} : { bindDevice }),
-  });
-const tokenSync = (client: Client, securityCode1: string, securityCode2: string) =>
-  client.post(api(paths.svipSynchronization), { securityCode1, securityCode2 });
-
-/** The same request, sent by one browser `n` times at once. */
-async function burst(app: FastifyInstance, client: Client, url: string, bodies: unknown[]) {
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const headers = {
-    cookie,
-    [headerNames.csrf]: client.cookies.get('XSRF-TOKEN')!,
-    'content-type': 'application/json',
-  };
-  return Promise.all(
-    bodies.map((body) => app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) })),
-  );
-}
-
-/** Another code than `right` (a wrong guess). */
-const wrongOf = (right: string) => String((Number(right) + 500_001) % 1_000_000).padStart(6, '0');
 
 describe.each(targets)('authenticator app and token app ($name)', (target) => {
   const h = useHarness(target);
 
-  /** Moves the test clock to 1 s into a time step, so a test's codes do not cross a step. */
-  function alignClock() {
-    const into = h.clock.now().getTime() % STEP;
-    h.clock.advance(STEP - into + 1000);
-  }
-  /** The code of an app whose clock runs `offset` steps from the server's. */
-  const codeOf = (secret: Uint8Array, offset = 0) =>
-    codeAt(secret, timeStep(h.clock.now(), 30) + offset, SHA1);
+  const { codeOf, nextStep: alignClock } = appClock(h);
 
   async function withTotp(ctx: Context, username: string, options: { secondFactor?: boolean } = {}) {
     const account = await factorAccount(ctx, username, {}, options);
-    const secret = randomBytes(20);
-    const credential = await ctx.credentials.add({
-      accountId: account.id,
-      kind: 'totp',
-      name: 'Authenticator app',
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30 },
-      // Established, as seeded (a recent app cannot step up: decision 030).
-      createdAt: new Date(0),
-    });
-    return { account, secret, credential };
+    return { account, ...(await addApp(ctx, account.id)) };
   }
   async function withToken(ctx: Context, username: string, options: { secondFactor?: boolean } = {}) {
     const account = await factorAccount(ctx, username, {}, options);
-    const secret = randomBytes(20);
-    const credentialId = 'VSST12345678';
-    const credential = await ctx.credentials.add({
-      accountId: account.id,
-      kind: 'token',
-      name: 'VIP Access',
-      publicPart: credentialId,
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30, drift: 0 },
-      createdAt: new Date(0),
-    });
-    return { account, secret, credential, credentialId };
+    return { account, ...(await addToken(ctx, account.id, 'VSST12345678')) };
   }
-  const events = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('audit_events')
-        .select(['event', 'outcome'])
-        .where('account_id', '=', accountId)
-        .orderBy('at')
-        .execute()
-    ).map((e) => `${e.event}:${e.outcome}`);
+  const events = (accountId: string) => auditTrail(h.db, accountId);
   const sessionFactors = async (token: string) =>
     (
       await h.db

@@ -13,21 +13,21 @@ import { DeviceApp, prepared, pushContent, pushSendBody, TestDevice } from './su
 import {
   atFactor,
   authenticators,
-  check,
-  contacts,
   demoContacts,
   factorAccount,
   PASSWORD,
-  sendSms,
+  proveTextCode,
 } from './support/factors.ts';
 import {
   api,
+  auditTrail,
   baseEnv,
   Client,
   code,
   expectFailureEnvelope,
   freshPGliteClient,
   json,
+  liveSessionCount,
   productionMail,
   productionSecret,
   rememberSecret,
@@ -81,24 +81,8 @@ describe.each(targets)('push approval ($name)', (target) => {
         .orderBy('level')
         .execute()
     ).map((f) => `${f.journey_kind}:${f.kind}`);
-  const auditEvents = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('audit_events')
-        .select(['event', 'outcome'])
-        .where('account_id', '=', accountId)
-        .orderBy('at')
-        .execute()
-    ).map((e) => `${e.event}:${e.outcome}`);
-  const liveSessions = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('sessions')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('ended_at', 'is', null)
-        .execute()
-    ).length;
+  const auditEvents = (accountId: string) => auditTrail(h.db, accountId);
+  const liveSessions = (accountId: string) => liveSessionCount(h.db, accountId);
 
   test('login by push: offered, sent, listed on the device, approved with its signature; the poll signs in and trusts the device', async () => {
     const { browser, phone, account, device, logs } = await start();
@@ -531,19 +515,13 @@ describe.each(targets)('push approval ($name)', (target) => {
         proof: await d.proof(purpose),
       });
     expectFailureEnvelope(await register(new Client(app)), 401, 4401);
-    const latestCode = async () =>
-      (await h.db.selectFrom('outbox').select('code').orderBy('sent_at', 'desc').executeTakeFirstOrThrow())
-        .code!;
 
     // Signed in with a text code: the sign-in's own factor does not count.
     const browser = await atFactor(app, 'reguser001');
-    const phone = (await contacts(browser)).phone[0]!;
-    expect(code(await sendSms(browser, phone.value))).toBe(1200);
-    expect(code(await check(browser, 'sms', await latestCode()))).toBe(1200);
+    await proveTextCode(h.db, browser);
     expectFailureEnvelope(await register(browser), 200, 1403);
     // The step-up with the same (established) phone: registration works.
-    expect(code(await sendSms(browser, phone.value))).toBe(1200);
-    expect(code(await check(browser, 'sms', await latestCode()))).toBe(1200);
+    await proveTextCode(h.db, browser);
     expectFailureEnvelope(await register(browser, device, 'pushes'), 200, 1403);
     const other = await TestDevice.create(h.clock);
     const mismatched = await browser.post(api(paths.deviceRegister), {

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { StaffStore } from '../src/console/staff.ts';
 import { cleanClientText, luhnValid } from '../src/plugins/client-logs.ts';
 import { TestDevice } from './support/device.ts';
-import { atFactor, check, contacts, demoContacts, factorAccount, sendSms } from './support/factors.ts';
+import { atFactor, demoContacts, factorAccount, proveTextCode } from './support/factors.ts';
 import {
   api,
   baseEnv,
@@ -51,14 +51,7 @@ describe.each(targets)('lone surrogates ($name)', (target) => {
     const account = await factorAccount(ctx, 'surrogate01', demoContacts('surrogate01', new Date(0)));
     // A session that proved a text code just now: the registration's other conditions hold.
     const browser = await atFactor(app, 'surrogate01');
-    const phone = (await contacts(browser)).phone[0]!;
-    expect(code(await sendSms(browser, phone.value))).toBe(1200);
-    const sent = await h.db
-      .selectFrom('outbox')
-      .select('code')
-      .orderBy('sent_at', 'desc')
-      .executeTakeFirstOrThrow();
-    expect(code(await check(browser, 'sms', sent.code!))).toBe(1200);
+    await proveTextCode(h.db, browser);
     const device = await TestDevice.create(h.clock);
 
     await fc.assert(

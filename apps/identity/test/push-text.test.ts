@@ -4,7 +4,17 @@ import { describe, expect, test } from 'vitest';
 import { up as serverText } from '../src/factors/push/migrations/025_push_server_text.ts';
 import { DeviceApp, pushSendBody, TestDevice } from './support/device.ts';
 import { atFactor, factorAccount, PASSWORD } from './support/factors.ts';
-import { api, Client, code, json, targets, useHarness } from './support/harness.ts';
+import {
+  api,
+  auditTrail,
+  Client,
+  code,
+  expectFailureEnvelope,
+  json,
+  liveSessionCount,
+  targets,
+  useHarness,
+} from './support/harness.ts';
 
 /**
  * Server-owned push text and typed number matching (issue 22, build point 4; decision 032).
@@ -68,24 +78,8 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
     expect(code(listed)).toBe(1200);
     return json<{ pushes: DevicePushView[] }>(listed).successData!.pushes.find((p) => p.id === id)!;
   };
-  const auditOf = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('audit_events')
-        .select(['event', 'outcome'])
-        .where('account_id', '=', accountId)
-        .orderBy('at')
-        .execute()
-    ).map((e) => `${e.event}:${e.outcome}`);
-  const liveSessions = async (accountId: string) =>
-    (
-      await h.db
-        .selectFrom('sessions')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('ended_at', 'is', null)
-        .execute()
-    ).length;
+  const auditOf = (accountId: string) => auditTrail(h.db, accountId);
+  const liveSessions = (accountId: string) => liveSessionCount(h.db, accountId);
 
   test("a sign-in push's card is the server's own: the caller's description, browser, system, journey, host and time never reach the device", async () => {
     const { app, phone } = await start();
@@ -204,7 +198,7 @@ describe.each(targets)('push text and number matching ($name)', (target) => {
       expect(statusOf(await pollPush(browser, sent.id))).toBe('COMPLETED_FAILURE');
       expect((await deviceView(phone, sent.id)).status).toBe('COMPLETED_FAILURE');
     }
-    expect(code(await browser.session())).not.toBe(1200);
+    expectFailureEnvelope(await browser.session(), 401, 4401);
     expect(await liveSessions(account.id)).toBe(0);
     const rows = await h.db
       .selectFrom('push_transactions')

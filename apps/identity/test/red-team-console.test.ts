@@ -1,12 +1,9 @@
 import { paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { Secret } from 'otpauth';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { StaffStore } from '../src/console/staff.ts';
 import type { Context } from '../src/context.ts';
-import { codeAt, timeStep } from '../src/factors/app-codes.ts';
-import { ConsoleClient, STAFF_PASSWORD } from './support/console.ts';
+import { addStaff, ConsoleClient, type StaffFixture, staffCode } from './support/console.ts';
 import { PASSWORD } from './support/factors.ts';
 import {
   api,
@@ -15,7 +12,6 @@ import {
   createAccount,
   expectFailureEnvelope,
   json,
-  rememberSecret,
   targets,
   useHarness,
 } from './support/harness.ts';
@@ -31,9 +27,7 @@ import {
  * and who may see it, per-staff limits, and that only a staff session opens any of it.
  */
 
-const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
-
-type StaffFixture = { name: string; secret: Uint8Array };
+const _SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
 
 describe.each(targets)('red team: representative console ($name)', (target) => {
   const h = useHarness(target);
@@ -42,23 +36,7 @@ describe.each(targets)('red team: representative console ($name)', (target) => {
     await sql`truncate staff, staff_sessions, rep_codes, otp_counters cascade`.execute(h.db);
   });
 
-  async function addStaff(
-    ctx: Context,
-    name: string,
-    role: 'representative' | 'supervisor',
-    customerUsername?: string,
-  ): Promise<StaffFixture> {
-    const store = new StaffStore(ctx.db, ctx.clock, ctx.hasher, ctx.config);
-    rememberSecret(STAFF_PASSWORD);
-    const { totpSecret } = await store.add({ name, role, password: STAFF_PASSWORD, customerUsername });
-    rememberSecret(totpSecret);
-    return { name, secret: new Uint8Array(Secret.fromBase32(totpSecret).buffer) };
-  }
-  function codeNow(staff: StaffFixture) {
-    const into = h.clock.now().getTime() % 30_000;
-    h.clock.advance(30_000 - into + 1000);
-    return codeAt(staff.secret, timeStep(h.clock.now(), 30), SHA1);
-  }
+  const codeNow = (staff: StaffFixture) => staffCode(h, staff);
   async function signedIn(app: FastifyInstance, staff: StaffFixture) {
     const c = new ConsoleClient(app);
     expect(code(await c.signInPassword(staff.name))).toBe(1200);

@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { TestClock } from '../src/lib/clock.ts';
 import { DeviceApp, prepared, pushContent, pushSendBody, TestDevice } from './support/device.ts';
-import { atFactor, check, contacts, demoContacts, factorAccount, sendSms } from './support/factors.ts';
+import { atFactor, demoContacts, factorAccount, proveTextCode } from './support/factors.ts';
 import {
   api,
   baseEnv,
@@ -196,16 +196,7 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
    */
   async function signedInWithCode(app: FastifyInstance, username: string) {
     const browser = await atFactor(app, username);
-    const phone = (await contacts(browser)).phone[0]!;
-    for (let i = 0; i < 2; i++) {
-      expect(code(await sendSms(browser, phone.value))).toBe(1200);
-      const sent = await h.db
-        .selectFrom('outbox')
-        .select('code')
-        .orderBy('sent_at', 'desc')
-        .executeTakeFirstOrThrow();
-      expect(code(await check(browser, 'sms', sent.code!))).toBe(1200);
-    }
+    for (let i = 0; i < 2; i++) await proveTextCode(h.db, browser);
     return browser;
   }
 

@@ -1,60 +1,36 @@
-import { randomBytes } from 'node:crypto';
 import { paths } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
-import type { Context } from '../src/context.ts';
-import { codeAt, timeStep } from '../src/factors/app-codes.ts';
+import {
+  addApp,
+  appClock,
+  tokenAccount,
+  totpCheck,
+  WIDE_LIMITS,
+  wrongOf,
+  wrongTokenJourneys,
+} from './support/app-codes.ts';
 import { atFactor, contacts, DAY, factorAccount, sendSms } from './support/factors.ts';
-import { api, type Client, code, targets, useHarness } from './support/harness.ts';
+import { api, code, targets, useHarness } from './support/harness.ts';
 
 /**
  * Security round 3, red team on the merged result (issue 22; decisions 030-034): attacks where the
  * five pieces meet. Each test is named after the property it holds.
  */
 
-const STEP = 30_000;
 const MINUTE = 60_000;
-const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
-/** The limits these tests do not count, out of the way. */
-const WIDE = {
-  CODE_CHECK_SESSION_MAX: '10000',
-  CODE_CHECK_ACCOUNT_MAX: '10000',
-  SECURITY_RATE_MAX: '10000',
-  RATE_LIMIT_ACCOUNT_MAX: '10000',
-  RATE_LIMIT_CLIENT_MAX: '10000',
-};
 /** The notice of a block (factorBlockedBody) and of a hold (factorHeldBody), as e-mailed in English. */
 const BLOCKED_NOTICE = 'so it is blocked for a while';
 const HELD_NOTICE = 'so we blocked that method';
 
-const wrongOf = (right: string) => String((Number(right) + 500_001) % 1_000_000).padStart(6, '0');
-const totpCheck = (client: Client, securityCode: string) =>
-  client.post(api(paths.totpAuthentication), { securityCode });
-const tokenCheck = (client: Client, credentialId: string, securityCode1: string) =>
-  client.post(api(paths.svipAuthentication), { credentialId, securityCode1 });
-
 describe.each(targets)('red team, round 3 ($name)', (target) => {
   const h = useHarness(target);
 
-  const codeOf = (secret: Uint8Array, offset = 0) =>
-    codeAt(secret, timeStep(h.clock.now(), STEP / 1000) + offset, SHA1);
+  const { codeOf } = appClock(h);
   const mails = async (to: string, containing: string) =>
     (await h.db.selectFrom('outbox').select('text').where('recipient', '=', to).execute()).filter((m) =>
       m.text.includes(containing),
     );
 
-  /** An authenticator app of the account, added long ago (established). */
-  async function addApp(ctx: Context, accountId: string) {
-    const secret = randomBytes(20);
-    await ctx.credentials.add({
-      accountId,
-      kind: 'totp',
-      name: 'Authenticator app',
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30 },
-      createdAt: new Date(0),
-    });
-    return secret;
-  }
   const textsTo = async (to: string) =>
     (
       await h.db
@@ -65,36 +41,12 @@ describe.each(targets)('red team, round 3 ($name)', (target) => {
         .execute()
     ).length;
 
-  async function withToken(ctx: Context, username: string) {
-    const account = await factorAccount(ctx, username, { emails: [{ value: `${username}@example.com` }] });
-    const secret = randomBytes(20);
-    const credentialId = 'VSST87654321';
-    await ctx.credentials.add({
-      accountId: account.id,
-      kind: 'token',
-      name: 'VIP Access',
-      publicPart: credentialId,
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30, drift: 0 },
-      createdAt: new Date(0),
-    });
-    return { account, secret, credentialId };
-  }
-
   // --- notices of blocks and holds (030 x 033) -------------------------------------------------------
 
   test('every block of the token app is told to the owner once, and the block that holds it only as the hold', async () => {
-    const { app, ctx } = await h.start({ ...WIDE, FACTOR_BLOCKS_BEFORE_HOLD: '2' });
-    const { secret, credentialId } = await withToken(ctx, 'tellblock1');
-    const block = async () => {
-      const answers: number[] = [];
-      for (let journey = 0; journey < 3; journey++) {
-        const browser = await atFactor(app, 'tellblock1');
-        for (let i = 0; i < 2; i++)
-          answers.push(code(await tokenCheck(browser, credentialId, wrongOf(codeOf(secret)))));
-      }
-      return answers;
-    };
+    const { app, ctx } = await h.start({ ...WIDE_LIMITS, FACTOR_BLOCKS_BEFORE_HOLD: '2' });
+    const { secret, credentialId } = await tokenAccount(ctx, 'tellblock1');
+    const block = () => wrongTokenJourneys(app, 'tellblock1', credentialId, () => codeOf(secret));
     expect(await block()).toEqual([1428, 1491, 1428, 1491, 1204, 1204]);
     expect(await mails('tellblock1@example.com', BLOCKED_NOTICE)).toHaveLength(1);
     expect(await mails('tellblock1@example.com', HELD_NOTICE)).toHaveLength(0);
@@ -106,7 +58,7 @@ describe.each(targets)('red team, round 3 ($name)', (target) => {
 
   test('the lock of a one-time-code channel that holds it is told to the owner once, as the hold', async () => {
     const { app, ctx } = await h.start({
-      ...WIDE,
+      ...WIDE_LIMITS,
       FACTOR_MAX_WRONG_TRIES: '2',
       FACTOR_MAX_SENDS: '100',
       FACTOR_BLOCKS_BEFORE_HOLD: '2',
@@ -137,13 +89,13 @@ describe.each(targets)('red team, round 3 ($name)', (target) => {
 
   test("security notices by text pass the same gate as every text: the service's daily ceiling holds, and a number of a refused range gets none", async () => {
     const { app, ctx } = await h.start({
-      ...WIDE,
+      ...WIDE_LIMITS,
       TOTP_MAX_WRONG_TRIES: '1',
       FACTOR_BLOCKS_BEFORE_HOLD: '100',
       PHONE_DAILY_MAX: '3',
     });
     const owner = await factorAccount(ctx, 'noticegate1', { phones: [{ value: '2025550147' }] });
-    const secret = await addApp(ctx, owner.id);
+    const { secret } = await addApp(ctx, owner.id);
     // Someone with the password blocks the app four times within the hour: four notices.
     for (let block = 0; block < 4; block++) {
       const browser = await atFactor(app, 'noticegate1');
@@ -155,7 +107,7 @@ describe.each(targets)('red team, round 3 ($name)', (target) => {
 
     // A number on file from before its range was refused (+1-900): no notice by text, the e-mail goes.
     const premium = await factorAccount(ctx, 'noticegate2', { phones: [{ value: '9005550123' }] });
-    const other = await addApp(ctx, premium.id);
+    const { secret: other } = await addApp(ctx, premium.id);
     h.clock.advance(DAY + MINUTE);
     const browser = await atFactor(app, 'noticegate2');
     expect(code(await totpCheck(browser, wrongOf(codeOf(other))))).toBe(1491);

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { type AuthenticatorEnrollmentData, paths, securityPaths } from '@gatehouse/contract';
+import { type AuthenticatorEnrollmentData, securityPaths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { Secret } from 'otpauth';
 import { describe, expect, test } from 'vitest';
 import type { Context } from '../src/context.ts';
-import { codeAt, timeStep } from '../src/factors/app-codes.ts';
 import { cleanUp } from '../src/services/cleanup.ts';
+import { addApp, appClock, totpCheck, wrongOf } from './support/app-codes.ts';
 import { factorAccount, PASSWORD } from './support/factors.ts';
 import {
   api,
@@ -28,8 +27,6 @@ import {
  * e-mail notices; hostile input; a database fault.
  */
 
-const STEP = 30_000;
-const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const _FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -72,21 +69,8 @@ const revoke = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securityTrustedBrowserRevoke), body);
 const endSession = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securitySessionEnd), body);
-const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =>
-  client.post(api(paths.totpAuthentication), {
-    securityCode,
-    ...(bindDevice === undefined ? {} : { bindDevice }),
-  });
-
-/** Another code than `right`. */
-const wrongOf = (right: string) => String((Number(right) + 500_001) % 1_000_000).padStart(6, '0');
 
 /** The test clock runs with real time: `at` is `expected` or up to 5 s before it. */
-const _expectNear = (at: number, expected: number) => {
-  expect(at).toBeLessThanOrEqual(expected);
-  expect(at).toBeGreaterThan(expected - 5_000);
-};
-
 const data = <T>(r: LightMyRequestResponse) => {
   expect(code(r), r.body).toBe(1200);
   return json<T>(r).successData!;
@@ -95,12 +79,7 @@ const data = <T>(r: LightMyRequestResponse) => {
 describe.each(targets)('red team: the security page ($name)', (target) => {
   const h = useHarness(target);
 
-  /** Moves the test clock 1 s into the next time step (a new code; no replay). */
-  function nextStep() {
-    const into = h.clock.now().getTime() % STEP;
-    h.clock.advance(STEP - into + 1000);
-  }
-  const codeOf = (secret: Uint8Array) => codeAt(secret, timeStep(h.clock.now(), 30), SHA1);
+  const { codeOf, nextStep } = appClock(h);
 
   /**
    * An account with an authenticator app (its secret, for step-ups and sign-ins) and an e-mail
@@ -121,15 +100,7 @@ describe.each(targets)('red team: the security page ($name)', (target) => {
       },
       { secondFactor: options.secondFactor ?? false },
     );
-    const secret = randomBytes(20);
-    const app = await ctx.credentials.add({
-      accountId: row.id,
-      kind: 'totp',
-      name: 'Authenticator app',
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30 },
-      createdAt: new Date(0),
-    });
+    const { secret, credential: app } = await addApp(ctx, row.id);
     return { account: row, secret, app };
   }
 

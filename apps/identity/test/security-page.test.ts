@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   type AuthenticatorEnrollmentData,
   type ContactAddData,
@@ -13,8 +12,8 @@ import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
-import { codeAt, timeStep } from '../src/factors/app-codes.ts';
 import { TestClock } from '../src/lib/clock.ts';
+import { addApp, appClock, STEP, totpCheck, wrongOf } from './support/app-codes.ts';
 import { atFactor, contacts, DAY, factorAccount, latestMessage, PASSWORD } from './support/factors.ts';
 import {
   api,
@@ -37,8 +36,6 @@ import {
  * e-mail notices; hostile input; a database fault.
  */
 
-const STEP = 30_000;
-const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -81,14 +78,6 @@ const revoke = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securityTrustedBrowserRevoke), body);
 const endSession = (client: Client, body: unknown) =>
   client.post(api(securityPaths.securitySessionEnd), body);
-const totpCheck = (client: Client, securityCode: string, bindDevice?: boolean) =>
-  client.post(api(paths.totpAuthentication), {
-    securityCode,
-    ...(bindDevice === undefined ? {} : { bindDevice }),
-  });
-
-/** Another code than `right`. */
-const wrongOf = (right: string) => String((Number(right) + 500_001) % 1_000_000).padStart(6, '0');
 
 /** The test clock runs with real time: `at` is `expected` or up to 5 s before it. */
 const expectNear = (at: number, expected: number) => {
@@ -104,12 +93,7 @@ const data = <T>(r: LightMyRequestResponse) => {
 describe.each(targets)('the security page ($name)', (target) => {
   const h = useHarness(target);
 
-  /** Moves the test clock 1 s into the next time step (a new code; no replay). */
-  function nextStep() {
-    const into = h.clock.now().getTime() % STEP;
-    h.clock.advance(STEP - into + 1000);
-  }
-  const codeOf = (secret: Uint8Array) => codeAt(secret, timeStep(h.clock.now(), 30), SHA1);
+  const { codeOf, nextStep } = appClock(h);
 
   /**
    * An account with an authenticator app (its secret, for step-ups and sign-ins) and an e-mail
@@ -130,15 +114,7 @@ describe.each(targets)('the security page ($name)', (target) => {
       },
       { secondFactor: options.secondFactor ?? false },
     );
-    const secret = randomBytes(20);
-    const app = await ctx.credentials.add({
-      accountId: row.id,
-      kind: 'totp',
-      name: 'Authenticator app',
-      secret,
-      data: { algorithm: 'SHA1', digits: 6, period: 30 },
-      createdAt: new Date(0),
-    });
+    const { secret, credential: app } = await addApp(ctx, row.id);
     return { account: row, secret, app };
   }
 
@@ -681,22 +657,12 @@ describe('the security page: a database fault (PGlite)', () => {
     });
     try {
       const row = await factorAccount(ctx, 'dbfault01', {}, { secondFactor: false });
-      const secret = randomBytes(20);
-      await ctx.credentials.add({
-        accountId: row.id,
-        kind: 'totp',
-        name: 'Authenticator app',
-        secret,
-        data: { algorithm: 'SHA1', digits: 6, period: 30 },
-        // Established (added long ago): a recent app cannot step up (decision 030).
-        createdAt: new Date(0),
-      });
+      // Established (added long ago): a recent app cannot step up (decision 030).
+      const { secret } = await addApp(ctx, row.id);
       const browser = new Client(app);
       await browser.signIn('dbfault01', PASSWORD);
       clock.advance(STEP);
-      const stepped = await browser.post(api(paths.totpAuthentication), {
-        securityCode: codeAt(secret, timeStep(clock.now(), 30), SHA1),
-      });
+      const stepped = await totpCheck(browser, appClock({ clock }).codeOf(secret));
       expect(code(stepped)).toBe(1200);
       expect(code(await overviewOf(browser))).toBe(1200);
       await pglite.close();

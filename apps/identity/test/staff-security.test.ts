@@ -1,12 +1,17 @@
 import { consolePaths, headers as headerNames, paths } from '@gatehouse/contract';
 import { sql } from 'kysely';
-import { Secret } from 'otpauth';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { StaffStore } from '../src/console/staff.ts';
 import type { Context } from '../src/context.ts';
 import { codeAt, timeStep } from '../src/factors/app-codes.ts';
-import { CONSOLE_HOST, ConsoleClient, STAFF_PASSWORD } from './support/console.ts';
+import {
+  addStaff,
+  CONSOLE_HOST,
+  ConsoleClient,
+  STAFF_PASSWORD,
+  type StaffFixture,
+  staffCode,
+} from './support/console.ts';
 import { PASSWORD } from './support/factors.ts';
 import {
   api,
@@ -18,7 +23,6 @@ import {
   json,
   productionMail,
   productionSecret,
-  rememberSecret,
   targets,
   useHarness,
 } from './support/harness.ts';
@@ -36,8 +40,6 @@ const SHA1 = { algorithm: 'SHA1', digits: 6 } as const;
 const CUSTOMER_HOST = 'localhost:8080';
 const BURST = 300;
 
-type StaffFixture = { name: string; secret: Uint8Array };
-
 describe.each(targets)('staff like customers ($name)', (target) => {
   const h = useHarness(target);
 
@@ -45,24 +47,7 @@ describe.each(targets)('staff like customers ($name)', (target) => {
     await sql`truncate staff, staff_sessions, rep_codes, otp_counters cascade`.execute(h.db);
   });
 
-  async function addStaff(
-    ctx: Context,
-    name: string,
-    role: 'representative' | 'supervisor' = 'representative',
-  ) {
-    const store = new StaffStore(ctx.db, ctx.clock, ctx.hasher, ctx.config);
-    rememberSecret(STAFF_PASSWORD);
-    const { totpSecret } = await store.add({ name, role, password: STAFF_PASSWORD });
-    rememberSecret(totpSecret);
-    return { name, secret: new Uint8Array(Secret.fromBase32(totpSecret).buffer) } as StaffFixture;
-  }
-
-  /** The staff member's authenticator code now (the clock moved to a new time step first). */
-  function codeNow(staff: StaffFixture) {
-    const into = h.clock.now().getTime() % 30_000;
-    h.clock.advance(30_000 - into + 1000);
-    return codeAt(staff.secret, timeStep(h.clock.now(), 30), SHA1);
-  }
+  const codeNow = (staff: StaffFixture) => staffCode(h, staff);
 
   /** `count` distinct codes none of which the authenticator accepts now (one step either way). */
   function wrongCodes(staff: StaffFixture, count: number): string[] {

@@ -1,6 +1,10 @@
 import { consolePaths, headers as headerNames } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
-import { api, Client, type Response } from './harness.ts';
+import { Secret } from 'otpauth';
+import { StaffStore } from '../../src/console/staff.ts';
+import type { Context } from '../../src/context.ts';
+import { appClock } from './app-codes.ts';
+import { api, Client, type Harness, type Response, rememberSecret } from './harness.ts';
 
 /** The password every test staff member is given. */
 export const STAFF_PASSWORD = 'Staff-Password-42';
@@ -62,4 +66,27 @@ export class ConsoleClient {
   audit(query = '') {
     return this.call('GET', consolePaths.consoleAudit, undefined, query);
   }
+}
+
+export type StaffFixture = { name: string; secret: Uint8Array };
+
+/** A staff member with STAFF_PASSWORD, and its authenticator's secret (both kept out of the logs). */
+export async function addStaff(
+  ctx: Context,
+  name: string,
+  role: 'representative' | 'supervisor' = 'representative',
+  customerUsername?: string,
+): Promise<StaffFixture> {
+  const store = new StaffStore(ctx.db, ctx.clock, ctx.hasher, ctx.config);
+  rememberSecret(STAFF_PASSWORD);
+  const { totpSecret } = await store.add({ name, role, password: STAFF_PASSWORD, customerUsername });
+  rememberSecret(totpSecret);
+  return { name, secret: new Uint8Array(Secret.fromBase32(totpSecret).buffer) };
+}
+
+/** The staff member's authenticator code now (the harness's clock moved to a new time step first). */
+export function staffCode(h: Pick<Harness, 'clock'>, staff: StaffFixture) {
+  const { codeOf, nextStep } = appClock(h);
+  nextStep();
+  return codeOf(staff.secret);
 }

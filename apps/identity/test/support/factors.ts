@@ -106,3 +106,18 @@ export async function latestMessage(db: DB, to: string) {
 
 export const trustDevice = (client: Client, bindDevice: boolean) =>
   client.post(api(paths.trustedDevice), { bindDevice });
+
+/**
+ * A text code sent to the account's first phone and checked (1200 asserted): at the factor it signs
+ * in; in a signed-in session it is a step-up with that phone.
+ */
+export async function proveTextCode(db: DB, client: Client) {
+  const phone = (await contacts(client)).phone[0]!;
+  expect(code(await sendSms(client, phone.value))).toBe(1200);
+  const sent = await db
+    .selectFrom('outbox')
+    .select('code')
+    .orderBy('sent_at', 'desc')
+    .executeTakeFirstOrThrow();
+  expect(code(await check(client, 'sms', sent.code!))).toBe(1200);
+}

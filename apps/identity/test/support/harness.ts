@@ -406,3 +406,25 @@ export function registeredRoutes(app: FastifyInstance): Array<{ method: string; 
   }
   return routes;
 }
+
+/** The account's audit trail in order, as `event:outcome`. */
+export const auditTrail = async (db: DB, accountId: string) =>
+  (
+    await db
+      .selectFrom('audit_events')
+      .select(['event', 'outcome'])
+      .where('account_id', '=', accountId)
+      .orderBy('at')
+      .execute()
+  ).map((e) => `${e.event}:${e.outcome}`);
+
+/** How many of the account's sessions are not ended. */
+export const liveSessionCount = async (db: DB, accountId: string) =>
+  (
+    await db
+      .selectFrom('sessions')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('ended_at', 'is', null)
+      .execute()
+  ).length;
