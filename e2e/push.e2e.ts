@@ -373,7 +373,7 @@ describe('push with a typed number, a blind approver, and a denied step-up', () 
     const session = await page.evaluate(
       async () => (await (await fetch('/api/user/session/login')).json()).responseBaseInfo.status.code,
     );
-    expect(session).not.toBe(1200);
+    expect(session).toBe(4401);
     const rows = await server.ctx.db
       .selectFrom('audit_events')
       .select('event')
