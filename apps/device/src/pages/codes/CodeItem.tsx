@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogClose, VisuallyHidden } from '@gatehouse/ui';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useAnnounce } from '../../announcer.tsx';
 import type { CodeEntry } from '../../codes/codeStore.ts';
 import { codeAt, entryName, groupCode } from '../../codes/otpUri.ts';
@@ -24,6 +24,8 @@ export function CodeItem({
 }) {
   const announce = useAnnounce();
   const [confirming, setConfirming] = useState(false);
+  /** A removal was confirmed: the dialog closes without returning focus to its trigger. */
+  const removing = useRef(false);
   /** What the last Copy did, shown beside it for a few seconds (and announced). */
   const [copyNote, setCopyNote] = useState<string | null>(null);
   const name = entryName(entry);
@@ -73,6 +75,12 @@ export function CodeItem({
           description={tc('codes.removeDescription')}
           open={confirming}
           onOpenChange={setConfirming}
+          // A confirmed removal hands focus to the list's heading (CodesPage); the dialog must not
+          // hand it back to its trigger afterwards, which the removal takes away (focus would fall
+          // to the page's body).
+          onCloseAutoFocus={(event) => {
+            if (removing.current) event.preventDefault();
+          }}
           trigger={
             <Button variant="danger" aria-label={tc('codes.removeName', name)}>
               {tc('codes.remove')}
@@ -83,6 +91,7 @@ export function CodeItem({
               <Button
                 variant="danger"
                 onClick={() => {
+                  removing.current = true;
                   setConfirming(false);
                   void onRemove(entry);
                 }}
