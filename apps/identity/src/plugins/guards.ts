@@ -62,7 +62,7 @@ declare module 'fastify' {
   }
 }
 
-const consoleNoSession = () =>
+export const consoleNoSession = () =>
   new ApiError(401, Status.UNAUTHENTICATED, serverMessages.consoleSignInRequired);
 
 async function staffAt(request: FastifyRequest, stage: 'factor' | 'active'): Promise<SignedInStaff> {
