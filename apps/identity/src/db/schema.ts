@@ -109,10 +109,11 @@ export interface SessionFactorsTable {
  */
 export interface JourneysTable {
   id: Generated<string>;
-  /** login | stepup | recovery */
+  /** login | stepup | recovery (a CHECK holds it to these: migration 029). */
   kind: string;
   /** login: password | factor | completed | failed | ended; stepup: factor | completed | ended;
-   * recovery: identified | code_sent | confirmed | consumed | ended; every kind: expired. */
+   * recovery: identified | code_sent | confirmed | consumed | ended; every kind: expired (a CHECK
+   * holds each kind to its states: migration 029). */
   state: string;
   /** The browser binding: SHA-256 of the cookie that carries the journey (login: ET; recovery: GH_RECOVERY). */
   token_hash: string | null;
@@ -122,7 +123,7 @@ export interface JourneysTable {
   account_id: string | null;
   /** The factors passed so far: [{ kind, level, at }]. */
   factors: ColumnType<PassedFactor[], string | undefined, string>;
-  /** Kind-specific: the host context (SESSION_CTX), ... */
+  /** Kind-specific: the host context (SESSION_CTX), why it ended. Never a count: tries are journey_tries. */
   data: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -130,6 +131,18 @@ export interface JourneysTable {
   completed_at: Timestamp | null;
   client_ip: string | null;
   user_agent: string | null;
+}
+
+/**
+ * A journey's count of tries under a counter (migration 028): e.g. the token's wrong codes
+ * ('token-wrong') and failed resyncs ('token-sync-wrong'). Written only by JourneyStore (one
+ * conditional upsert per try); the rows go with their journey.
+ */
+export interface JourneyTriesTable {
+  journey_id: string;
+  counter: string;
+  /** Never below 0 (a CHECK: migration 029). */
+  tries: number;
 }
 
 export type PassedFactor = { kind: string; level: number; at: string };
@@ -348,6 +361,7 @@ export interface Database {
   sessions: SessionsTable;
   session_factors: SessionFactorsTable;
   journeys: JourneysTable;
+  journey_tries: JourneyTriesTable;
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
   outbox: OutboxTable;

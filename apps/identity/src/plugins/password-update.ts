@@ -136,16 +136,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     const changed = await db.transaction().execute(async (tx) => {
       if (flow) {
         // The flow is used once: of simultaneous updates on one flow exactly one goes through.
-        const consumed = await tx
-          .updateTable('journeys')
-          .set({ state: 'consumed', updated_at: now, completed_at: now })
-          .where('id', '=', flow.id)
-          .where('kind', '=', 'recovery')
-          .where('state', '=', 'confirmed')
-          .where('expires_at', '>', now)
-          .returning('id')
-          .executeTakeFirst();
-        if (!consumed) return false;
+        if (!(await ctx.journeys.withDb(tx).consumeRecovery(flow.id))) return false;
       }
       const updated = await tx
         .updateTable('accounts')

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { PassedFactor, Session } from '../db/schema.ts';
-import { finalStates } from '../journeys/store.ts';
+import { JourneyStore } from '../journeys/store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 
@@ -257,21 +257,12 @@ export class SessionStore {
       .where('ended_at', 'is', null);
     if (exceptId) query = query.where('id', '!=', exceptId);
     await query.execute();
-    // Sign-ins and step-ups in flight end with them.
-    let journeys = this.db
-      .updateTable('journeys')
-      .set({ state: 'ended', updated_at: this.clock.now(), completed_at: this.clock.now() })
-      .where('account_id', '=', accountId)
-      // A change of proof (keep.recovery) ends recovery journeys too: a confirmed one of another
-      // browser must not reset the new password again.
-      .where('kind', 'in', keep.recovery ? ['login', 'stepup', 'recovery'] : ['login', 'stepup'])
-      .where('state', 'not in', [...finalStates]);
-    if (keep.journeyIds?.length) journeys = journeys.where('id', 'not in', [...keep.journeyIds]);
-    if (exceptId) {
-      journeys = journeys.where((eb) =>
-        eb.or([eb('session_id', 'is', null), eb('session_id', '!=', exceptId)]),
-      );
-    }
-    await journeys.execute();
+    // Sign-ins and step-ups in flight end with them. A change of proof (keep.recovery) ends recovery
+    // journeys too: a confirmed one of another browser must not reset the new password again.
+    await new JourneyStore(this.db, this.clock, this.config).endForAccount(
+      accountId,
+      keep.recovery ? ['login', 'stepup', 'recovery'] : ['login', 'stepup'],
+      { journeyIds: keep.journeyIds, sessionId: exceptId },
+    );
   }
 }

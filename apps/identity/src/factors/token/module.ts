@@ -13,17 +13,7 @@ import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { usableFor, useOfJourney } from '../../security/credential-policy.ts';
 import { notifyOwner } from '../../services/account-security.ts';
-import {
-  claimStep,
-  clearJourneyTries,
-  findConsecutive,
-  findStep,
-  giveBackJourneyTry,
-  parametersOf,
-  reserveJourneyTry,
-  TryCounter,
-  timeStep,
-} from '../app-codes.ts';
+import { claimStep, findConsecutive, findStep, parametersOf, TryCounter, timeStep } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
 import type { FactorModule } from '../registry.ts';
@@ -45,9 +35,9 @@ export const TOKEN_SCREEN_PATH = '/authenticator/svip';
  * the hold (factors/holds.ts; decision 033). A new journey never starts the count again.
  */
 export const TOKEN_COUNTER = 'factor:token';
-/** The journey's counts, in its data. */
-const WRONG = 'tokenWrong';
-const SYNC_WRONG = 'tokenSyncWrong';
+/** The journey's counts (journey_tries, through JourneyStore). */
+const WRONG = 'token-wrong';
+const SYNC_WRONG = 'token-sync-wrong';
 
 /** The account's tokens that may serve the journey (a recent one signs in, never a step-up: credential-policy.ts). */
 const tokens = async (ctx: Context, accountId: string, journey: 'login' | 'stepup') =>
@@ -84,7 +74,7 @@ function routes(app: FastifyInstance, ctx: Context) {
   /** Reserves a try of the account (undefined: none left; the journey's try `giveBack` goes back). */
   const reserveAccountTry = async (fj: FactorJourney, giveBack: string) => {
     const reserved = await accountTries.reserve(fj.account.id, token.maxWrongTries, token.blockMs);
-    if (reserved === undefined) await giveBackJourneyTry(ctx.db, fj.journey.id, giveBack);
+    if (reserved === undefined) await ctx.journeys.giveBackTry(fj.journey.id, giveBack);
     return reserved;
   };
   /**
@@ -161,7 +151,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       const refused = await refusal(request, reply, fj);
       if (refused) return refused;
 
-      const tries = await reserveJourneyTry(ctx.db, fj.journey.id, WRONG, token.failuresBeforeSync);
+      const tries = await ctx.journeys.countTry(fj.journey.id, WRONG, token.failuresBeforeSync);
       // The journey's wrong codes are spent: only a resync lets it try again (nothing is compared).
       if (tries === undefined) {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'tokenSyncRequired' });
@@ -199,7 +189,7 @@ function routes(app: FastifyInstance, ctx: Context) {
           });
         }
         // A step accepted before (a replay, or the loser of a double submit): refused, not counted.
-        await giveBackJourneyTry(ctx.db, fj.journey.id, WRONG);
+        await ctx.journeys.giveBackTry(fj.journey.id, WRONG);
         await accountTries.giveBack(fj.account.id, token.maxWrongTries);
         await ctx.audit.record(request, {
           event: 'factor-failed',
@@ -240,7 +230,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       await checkLimits(request, fj);
       const refused = await refusal(request, reply, fj);
       if (refused) return refused;
-      const tries = await reserveJourneyTry(ctx.db, fj.journey.id, SYNC_WRONG, token.syncMaxTries);
+      const tries = await ctx.journeys.countTry(fj.journey.id, SYNC_WRONG, token.syncMaxTries);
       if (tries === undefined) {
         return answer(request, reply, Status.TOTP_REDIRECT_REP, { message: 'factorLimitReached' });
       }
@@ -270,7 +260,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       const drift = first === null ? 0 : first + 1 - serverStep;
       if (first !== null && (await claimStep(ctx.db, ctx.clock, credential.id, first, { drift }, first))) {
         await accountTries.clear(fj.account.id);
-        await clearJourneyTries(ctx.db, fj.journey.id, [WRONG, SYNC_WRONG]);
+        await ctx.journeys.clearTries(fj.journey.id, [WRONG, SYNC_WRONG]);
         await ctx.audit.record(request, {
           event: 'token-resynced',
           outcome: 'success',
