@@ -103,6 +103,8 @@ const overview: SecurityOverviewData = {
       recentlyAdded: false,
     },
   ],
+  // The generic map (by factor key): these factors' sections read their typed lists above.
+  credentials: {},
   trustedBrowsers: [
     {
       id: 'tb1',
