@@ -57,7 +57,7 @@ export type ForwardCall = 'sessionLogin' | 'passwordEnrollmentPut' | 'passwordEn
 
 /**
  * What the client does (both specs §4): SUCCESS, FORWARD to a next call, REDIRECT to a screen,
- * FOLLOW the answer's redirectPath, a CUSTOM callback, COMPLETE, or a named ERROR (`server`: show
+ * FOLLOW the answer's redirectPath, a CUSTOM callback, or a named ERROR (`server`: show
  * the server's own text).
  */
 export type ClientAction =
@@ -66,7 +66,6 @@ export type ClientAction =
   | { readonly kind: 'REDIRECT'; readonly to: Screen; readonly state?: Readonly<Record<string, unknown>> }
   | { readonly kind: 'FOLLOW' }
   | { readonly kind: 'CUSTOM'; readonly name: 'callbacks' | 'totpCustom' }
-  | { readonly kind: 'COMPLETE' }
   | { readonly kind: 'ERROR'; readonly error: ErrorName; readonly server?: true };
 
 export type Outcome = {

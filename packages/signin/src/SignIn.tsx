@@ -1,26 +1,37 @@
 import { limits } from '@gatehouse/contract/client';
 import { pickLanguage } from '@gatehouse/i18n';
-import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  type ComponentType,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Route, Switch } from 'wouter';
 import { ApiClient } from './api/client.ts';
 import { type FinishResult, resolveConfig, type SignInConfig } from './config.ts';
 import { useWidget as useWidgetInternal, WidgetContext } from './context.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { factorEntries } from './factors.ts';
 import { loadScreenTexts, loadTexts, t, textsLanguage } from './messages/index.ts';
 import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
 import { Loading } from './shared/Loading.tsx';
-import { onDemand } from './shared/onDemand.tsx';
+import { type OnDemand, onDemand } from './shared/onDemand.tsx';
 import { alertChunk } from './shared/onDemandAlert.tsx';
 import { answerTables } from './shared/useCall.ts';
 import { useShownLanguage } from './shared/useShownLanguage.ts';
 import './signin.css';
 
-// Screens off the login route load on demand, all in one chunk (issue 4: the login route stays
-// within budget), fetched when the browser is idle so the next screen does not wait (issue 14).
-// Their texts come with them, in the current language.
+// Screens off the login route load on demand (issue 4: the login route stays within budget),
+// fetched when the browser is idle so the next screen does not wait (issue 14): the widget's own in
+// one chunk, each factor's through its entry (screens/<key>/entry.ts) with that chunk. Their texts
+// come with them, all screens' in one part, in the current language.
 const screens = onDemand(() =>
   import('./screens/lazy.ts').then(async (module) => {
     await loadScreenTexts(module.screenTexts);
@@ -32,16 +43,25 @@ const BlockedRoute = screens.component((m) => m.BlockedRoute);
 const RejectRoute = screens.component((m) => m.RejectRoute);
 const ChangeUsernameScreen = screens.component((m) => m.ChangeUsernameScreen);
 const AuthenticatorEntry = screens.component((m) => m.AuthenticatorEntry);
-const OtpContactScreen = screens.component((m) => m.OtpContactScreen);
-const OtpCodeScreen = screens.component((m) => m.OtpCodeScreen);
-const RepScreen = screens.component((m) => m.RepScreen);
-const PushScreen = screens.component((m) => m.PushScreen);
-const PushDeniedScreen = screens.component((m) => m.PushDeniedScreen);
 const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmationScreen);
 const ExtendSession = screens.component((m) => m.ExtendSession);
-const TokenScreen = screens.component((m) => m.TokenScreen);
-const TokenSyncScreen = screens.component((m) => m.TokenSyncScreen);
-const TotpScreen = screens.component((m) => m.TotpScreen);
+
+/**
+ * Each factor's screens, by route. A screen of several routes is one component, loaded once: moving
+ * between its routes keeps it mounted, as one component in two routes of the switch would.
+ */
+const factorChunks = new Map<() => Promise<ComponentType>, { key: string; chunk: OnDemand<ComponentType> }>();
+const factorRoutes = factorEntries.flatMap((entry) =>
+  Object.entries(entry.screens).map(([path, load]) => {
+    let screen = factorChunks.get(load);
+    if (!screen) {
+      const chunk = onDemand(() => Promise.all([load(), screens.load()]).then(([loaded]) => loaded));
+      screen = { key: `${entry.key}:${factorChunks.size}`, chunk };
+      factorChunks.set(load, screen);
+    }
+    return { path, key: screen.key, Screen: screen.chunk.component((loaded) => loaded) };
+  }),
+);
 
 /**
  * The error route: an ended session (HTTP 401) has its own page, '401 Unauthorized' with a way to
@@ -116,48 +136,14 @@ function Screens() {
           <Route path={routes.authenticator}>
             <AuthenticatorEntry />
           </Route>
-          <Route path={routes.authenticatorOtp}>
-            <OtpContactScreen />
-          </Route>
-          <Route path={routes.otp}>
-            <OtpContactScreen />
-          </Route>
-          <Route path={routes.authenticatorOtpCode}>
-            <OtpCodeScreen />
-          </Route>
-          <Route path={routes.securityCode}>
-            <OtpCodeScreen />
-          </Route>
-          <Route path={routes.authenticatorRep}>
-            <RepScreen />
-          </Route>
-          <Route path={routes.rep}>
-            <RepScreen />
-          </Route>
-          <Route path={routes.authenticatorPush}>
-            <PushScreen />
-          </Route>
-          <Route path={routes.push}>
-            <PushScreen />
-          </Route>
-          <Route path={routes.authenticatorPushDenied}>
-            <PushDeniedScreen />
-          </Route>
-          <Route path={routes.pushDenied}>
-            <PushDeniedScreen />
-          </Route>
           <Route path={routes.extendSession}>
             <ExtendSession />
           </Route>
-          <Route path={routes.authenticatorSvip}>
-            <TokenScreen />
-          </Route>
-          <Route path={routes.authenticatorSvipSync}>
-            <TokenSyncScreen />
-          </Route>
-          <Route path={routes.authenticatorTotp}>
-            <TotpScreen />
-          </Route>
+          {factorRoutes.map(({ path, key, Screen }) => (
+            <Route key={key} path={path}>
+              <Screen />
+            </Route>
+          ))}
           <Route path={routes.error}>
             <ErrorRoute />
           </Route>
@@ -221,6 +207,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
   // Once the login route is up: the other screens and the status tables, while the browser is idle.
   useEffect(() => {
     screens.prefetch();
+    for (const { chunk } of factorChunks.values()) chunk.prefetch();
     answerTables.prefetch();
     alertChunk.prefetch();
   }, []);

@@ -11,10 +11,10 @@ import { Loading } from '../../shared/Loading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { codeProblem } from '../app-codes/code.ts';
+import { tx } from '../app-codes/messages.ts';
+import { providerName, tokenAppName } from '../app-codes/names.ts';
 import { RecentNotice } from '../authenticator/RecentNotice.tsx';
-import { codeProblem } from './code.ts';
-import { tx } from './messages.ts';
-import { providerName, tokenAppName } from './names.ts';
 
 type Credentials = { credentials?: Array<{ credentialId: string }> };
 

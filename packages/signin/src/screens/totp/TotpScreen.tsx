@@ -7,10 +7,10 @@ import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useContinueJourney } from '../../shared/useContinueJourney.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
+import { codeProblem } from '../app-codes/code.ts';
+import { tx } from '../app-codes/messages.ts';
+import { providerName } from '../app-codes/names.ts';
 import { RecentNotice } from '../authenticator/RecentNotice.tsx';
-import { codeProblem } from './code.ts';
-import { tx } from './messages.ts';
-import { providerName } from './names.ts';
 
 /**
  * Widget spec §2 "Authenticator-app (TOTP) screen", §4 its status mapping (the contract's

@@ -6,9 +6,9 @@ import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
-import { tx } from './messages.ts';
-import type { OtpNavState } from './otp-state.ts';
-import './Otp.css';
+import { tx } from '../otp/messages.ts';
+import type { OtpNavState } from '../otp/otp-state.ts';
+import '../otp/Otp.css';
 import { RecentNotice } from '../authenticator/RecentNotice.tsx';
 
 /**

@@ -6,9 +6,9 @@ import { type FormError, useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
-import { codeProblem } from './code.ts';
-import { tx } from './messages.ts';
-import { tokenAppName } from './names.ts';
+import { codeProblem } from '../app-codes/code.ts';
+import { tx } from '../app-codes/messages.ts';
+import { tokenAppName } from '../app-codes/names.ts';
 
 /**
  * Widget spec §2 "Token resync screen", §5 (both codes required and 6 digits, the same messages

@@ -1,0 +1,41 @@
+import { customerPaths as paths } from '@gatehouse/contract/client';
+import type { FactorEntry } from '../../factors.ts';
+
+/** Push to the device app (widget spec §2 "Push screen", "Push denied screen"). */
+const routes = {
+  push: '/push',
+  pushDenied: '/pushdenied',
+  authenticatorPush: '/authenticator/push',
+  authenticatorPushDenied: '/authenticator/pushdenied',
+} as const;
+
+const calls = {
+  pushAuthentication: { method: 'POST', path: paths.pushAuthentication, factor: 'PUSH' },
+  pushStatus: { method: 'POST', path: paths.pushStatus, factor: 'PUSH' },
+} as const;
+
+type PushRoutes = typeof routes;
+type PushCalls = typeof calls;
+declare module '../../factors.ts' {
+  interface FactorRoutes extends PushRoutes {}
+  interface FactorCalls extends PushCalls {}
+}
+
+const PushScreen = () => import('./PushScreen.tsx').then((m) => m.PushScreen);
+const PushDeniedScreen = () => import('./PushDeniedScreen.tsx').then((m) => m.PushDeniedScreen);
+
+export const entry = {
+  key: 'push',
+  types: ['PUSH'],
+  routes,
+  screens: {
+    [routes.authenticatorPush]: PushScreen,
+    [routes.push]: PushScreen,
+    [routes.authenticatorPushDenied]: PushDeniedScreen,
+    [routes.pushDenied]: PushDeniedScreen,
+  },
+  opens: { PUSH: routes.authenticatorPush },
+  calls,
+  textGroups: ['push'],
+  texts: import.meta.glob('../../../messages/*.json', { query: { groups: 'push' }, import: 'default' }),
+} satisfies FactorEntry;
