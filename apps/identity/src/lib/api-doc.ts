@@ -64,12 +64,12 @@ export function outcomeTableMarkdown(name: AnyCallName | 'generic'): string {
   }
   const table: OutcomeTable = allOutcomeTables[name];
   const lines = [
-    `\`${table.method} ${API_BASE}${table.path}\`${table.unserved ? ' (not served yet)' : ''}`,
+    `\`${table.method} ${API_BASE}${table.path}\``,
     '',
     ...header,
     ...rows(table.codes, (code) => outcomeDoc(name, code)),
   ];
-  if (!table.unserved) lines.push('', 'And the [generic answers](#generic-answers) of every call.');
+  lines.push('', 'And the [generic answers](#generic-answers) of every call.');
   return lines.join('\n');
 }
 
