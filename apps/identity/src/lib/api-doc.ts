@@ -58,7 +58,7 @@ function rows(codes: Codes, meaning: (code: number) => string): string[] {
 const header = ['| HTTP | code | message | client action | meaning |', '| --- | --- | --- | --- | --- |'];
 
 /** The markdown of one call's table (its own codes; the generic ones are listed once). */
-export function outcomeTableMarkdown(name: AnyCallName | 'generic'): string {
+function outcomeTableMarkdown(name: AnyCallName | 'generic'): string {
   if (name === 'generic') {
     return [...header, ...rows(genericOutcomes, (code) => genericOutcomeDocs[code] ?? '')].join('\n');
   }
