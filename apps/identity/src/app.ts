@@ -50,7 +50,7 @@ export const version: string = JSON.parse(
 ).version;
 
 /** Log fields that must never be written: secrets are replaced before a line leaves pino. */
-export const redactPaths = [
+const redactPaths = [
   'req.headers.cookie',
   'req.headers["x-xsrf-token"]',
   'req.headers.authorization',

@@ -93,8 +93,6 @@ export type OutcomeTable = {
   readonly path: string;
   /** envelope (default), raw JSON (health, outbox, the OpenAPI document) or an HTML page. */
   readonly body?: 'raw' | 'html';
-  /** A call of a spec this server does not serve yet (docs/decisions/014-unbuilt-factors.md). */
-  readonly unserved?: true;
   readonly codes: Codes;
 };
 

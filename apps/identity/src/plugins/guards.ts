@@ -15,7 +15,7 @@ import { requireSession } from '../services/session-guard.ts';
  */
 
 /** What a staff member's role lets them do: decided here once, read where it matters. */
-export type StaffPermissions = {
+type StaffPermissions = {
   /** Act on the customer account of another staff member (issue codes, lift). */
   actOnStaffAccounts: boolean;
   /** Read every staff member's console actions, not only their own. */

@@ -26,7 +26,7 @@ import { browserSubject } from '../services/session-guard.ts';
  * The password state as the portal's enrollment rule reads it (portal spec §4): 1203 blocked or
  * locked, 1205 expired, 1201 temporary (POST with only the password), 1200 normal.
  */
-export function passwordStateCode(account: Account): number {
+function passwordStateCode(account: Account): number {
   if (account.status === 'locked' || account.status === 'blocked') return Status.BLOCKED_FOR_RESET;
   if (account.password_state === 'expired') return Status.PASSWORD_EXPIRED;
   if (account.password_state === 'temporary') return Status.PASSWORD_TEMPORARY;

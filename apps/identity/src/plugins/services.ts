@@ -24,7 +24,7 @@ import { createPhoneSender } from '../services/sms.ts';
  */
 
 /** The settings, the database, the clock and the cookie names: what every other service is built on. */
-export const corePlugin = fp(
+const corePlugin = fp(
   async (app: FastifyInstance, options: { config: Config; db: DB; clock: Clock }) => {
     app.decorate('config', options.config);
     app.decorate('db', options.db);
@@ -35,7 +35,7 @@ export const corePlugin = fp(
 );
 
 /** The stores and the password hasher. */
-export const storesPlugin = fp(
+const storesPlugin = fp(
   async (app: FastifyInstance) => {
     const { config, db, clock } = app;
     app.decorate('hasher', new PasswordHasher(config.argon2, config.argon2Pool));
@@ -50,7 +50,7 @@ export const storesPlugin = fp(
 );
 
 /** E-mail and phone delivery. */
-export const deliveryPlugin = fp(
+const deliveryPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('mailer', createMailer(app.config, app.db, app.clock));
     app.decorate('phone', createPhoneSender(app.config, app.db, app.clock));
@@ -62,7 +62,7 @@ export const deliveryPlugin = fp(
  * The factor engine: it works on the instance's services, the stores and the delivery among them
  * (it reads them when a request needs them, so the instance itself is its context).
  */
-export const enginePlugin = fp(
+const enginePlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('engine', new FactorEngine(app));
   },
