@@ -107,14 +107,28 @@ export interface SessionFactorsTable {
  * A journey (Ory Kratos's flows): a login transaction, a step-up, a recovery, a push transaction.
  * Any instance continues it; its state changes, expiry and single use are conditional UPDATEs.
  */
+/** The kinds of journey (a CHECK holds `journeys.kind` to these: migration 029). */
+export type JourneyKind = 'login' | 'stepup' | 'recovery';
+/** Every state a journey of some kind may be in (per kind: JourneysTable.state; migration 029's CHECK). */
+export type JourneyState =
+  | 'password'
+  | 'factor'
+  | 'identified'
+  | 'code_sent'
+  | 'confirmed'
+  | 'completed'
+  | 'consumed'
+  | 'failed'
+  | 'ended'
+  | 'expired';
+
 export interface JourneysTable {
   id: Generated<string>;
-  /** login | stepup | recovery (a CHECK holds it to these: migration 029). */
-  kind: string;
+  kind: JourneyKind;
   /** login: password | factor | completed | failed | ended; stepup: factor | completed | ended;
    * recovery: identified | code_sent | confirmed | consumed | ended; every kind: expired (a CHECK
    * holds each kind to its states: migration 029). */
-  state: string;
+  state: JourneyState;
   /** The browser binding: SHA-256 of the cookie that carries the journey (login: ET; recovery: GH_RECOVERY). */
   token_hash: string | null;
   /** Step-up: the signed-in session it proves again (its id). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
-import type { Journey, PassedFactor, Session } from '../db/schema.ts';
+import type { Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 
@@ -12,10 +12,16 @@ import { randomToken, sha256 } from '../lib/crypto.ts';
  * continues any journey, and every change of state is one conditional UPDATE (`WHERE state IN
  * (...) AND expires_at > now`), so of two instances or two concurrent calls exactly one moves it.
  */
-export type JourneyKind = 'login' | 'stepup' | 'recovery';
+export type { JourneyKind, JourneyState };
 
 /** States a journey does not leave. */
-export const finalStates = ['completed', 'failed', 'ended', 'expired', 'consumed'] as const;
+export const finalStates = [
+  'completed',
+  'failed',
+  'ended',
+  'expired',
+  'consumed',
+] as const satisfies readonly JourneyState[];
 
 /** A factor as a journey records it. `level` 1: the password; 2: a second factor. */
 export const passed = (kind: string, level: number, at: Date): PassedFactor => ({
@@ -42,7 +48,7 @@ export class JourneyStore {
    */
   async start(input: {
     kind: JourneyKind;
-    state: string;
+    state: JourneyState;
     accountId: string | null;
     ttlMs: number;
     bound?: boolean;
@@ -101,8 +107,8 @@ export class JourneyStore {
    */
   async transition(
     journey: Pick<Journey, 'id'>,
-    from: readonly string[],
-    to: string,
+    from: readonly JourneyState[],
+    to: JourneyState,
     change: { factor?: PassedFactor; data?: Record<string, unknown>; ttlMs?: number } = {},
   ): Promise<Journey | null> {
     const now = this.clock.now();
@@ -229,7 +235,11 @@ export class JourneyStore {
   }
 
   /** Ends the live journey of a kind bound to a browser token, if any. */
-  async endByToken(kind: JourneyKind, token: string | undefined, state = 'ended'): Promise<void> {
+  async endByToken(
+    kind: JourneyKind,
+    token: string | undefined,
+    state: JourneyState = 'ended',
+  ): Promise<void> {
     if (!token || token.length > 100) return;
     await this.db
       .updateTable('journeys')
