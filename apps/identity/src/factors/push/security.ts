@@ -7,7 +7,11 @@ import { appItem } from '../../security/service.ts';
  */
 export const security: FactorSecurity = {
   policy: {
-    cap: { group: 'pushDevices', max: (config) => config.security.caps.pushDevices, message: 'capApps' },
+    cap: {
+      group: 'pushDevices',
+      max: (config) => config.security.caps.pushDevices,
+      message: 'capPushDevices',
+    },
     recentSignsIn: true,
     recovery: false,
   },
