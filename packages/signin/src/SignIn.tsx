@@ -52,14 +52,16 @@ const ExtendSession = screens.component((m) => m.ExtendSession);
  */
 const factorScreens = new Map<string, ComponentType>();
 const factorRoutes = factorEntries.flatMap((entry) =>
-  Object.entries(entry.screens).map(([path, name]) => {
+  Object.entries(entry.screens).flatMap(([route, name]) => {
+    const path = entry.routes[route];
+    if (!path) return [];
     const key = `${entry.key}/${name}`;
     let Screen = factorScreens.get(key);
     if (!Screen) {
       Screen = screens.component((m) => m.factorScreen(entry.key, name));
       factorScreens.set(key, Screen);
     }
-    return { path, key, Screen };
+    return [{ path, key, Screen }];
   }),
 );
 

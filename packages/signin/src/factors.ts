@@ -16,7 +16,7 @@ export interface FactorEntry {
   /** Its routes, by the name the code and the contract's outcome tables use: name -> path. */
   readonly routes: Readonly<Record<string, string>>;
   /**
-   * The screen of each of its routes: path -> the name its folder's `screens.ts` exports it by.
+   * The screen of each of its routes: route name -> the name its folder's `screens.ts` exports it by.
    * That module (its screens and their texts) is fetched on demand, with every factor's, in the
    * one chunk of the screens off the login route (screens/lazy.ts): a chunk a factor would cost the
    * login route the code that loads it (docs/decisions/039-widget-factor-registry.md).

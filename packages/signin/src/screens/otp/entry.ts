@@ -32,11 +32,11 @@ export const entry = {
   types: ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL'],
   routes,
   screens: {
-    [routes.authenticatorOtp]: 'OtpContactScreen',
-    [routes.otp]: 'OtpContactScreen',
-    [routes.authenticatorOtpCode]: 'OtpCodeScreen',
-    [routes.securityCode]: 'OtpCodeScreen',
-  } satisfies Record<string, ScreenNames<typeof screens>>,
+    authenticatorOtp: 'OtpContactScreen',
+    otp: 'OtpContactScreen',
+    authenticatorOtpCode: 'OtpCodeScreen',
+    securityCode: 'OtpCodeScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: {
     'OTP-SMS': routes.authenticatorOtp,
     'OTP-VOICE': routes.authenticatorOtp,

@@ -24,7 +24,7 @@ export const entry = {
   key: 'rep',
   types: ['OTP-REP'],
   routes,
-  screens: { [routes.authenticatorRep]: 'RepScreen', [routes.rep]: 'RepScreen' } satisfies Record<
+  screens: { authenticatorRep: 'RepScreen', rep: 'RepScreen' } satisfies Record<
     string,
     ScreenNames<typeof screens>
   >,

@@ -26,9 +26,9 @@ export const entry = {
   types: ['TOTPSVIP'],
   routes,
   screens: {
-    [routes.authenticatorSvip]: 'TokenScreen',
-    [routes.authenticatorSvipSync]: 'TokenSyncScreen',
-  } satisfies Record<string, ScreenNames<typeof screens>>,
+    authenticatorSvip: 'TokenScreen',
+    authenticatorSvipSync: 'TokenSyncScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { TOTPSVIP: routes.authenticatorSvip },
   calls,
   textGroups: ['appCodes'],

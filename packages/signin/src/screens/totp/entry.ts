@@ -21,8 +21,8 @@ export const entry = {
   types: ['TOTPAUTHN'],
   routes,
   screens: {
-    [routes.authenticatorTotp]: 'TotpScreen',
-  } satisfies Record<string, ScreenNames<typeof screens>>,
+    authenticatorTotp: 'TotpScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { TOTPAUTHN: routes.authenticatorTotp },
   calls,
   textGroups: ['appCodes'],
