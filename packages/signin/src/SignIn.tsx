@@ -22,16 +22,16 @@ import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
 import { Loading } from './shared/Loading.tsx';
-import { type OnDemand, onDemand } from './shared/onDemand.tsx';
+import { onDemand } from './shared/onDemand.tsx';
 import { alertChunk } from './shared/onDemandAlert.tsx';
 import { answerTables } from './shared/useCall.ts';
 import { useShownLanguage } from './shared/useShownLanguage.ts';
 import './signin.css';
 
 // Screens off the login route load on demand (issue 4: the login route stays within budget),
-// fetched when the browser is idle so the next screen does not wait (issue 14): the widget's own in
-// one chunk, each factor's through its entry (screens/<key>/entry.ts) with that chunk. Their texts
-// come with them, all screens' in one part, in the current language.
+// fetched when the browser is idle so the next screen does not wait (issue 14). Each factor's screens
+// are in it too, by their entries (screens/<key>/entry.ts). Their texts come with them, in the
+// current language.
 const screens = onDemand(() =>
   import('./screens/lazy.ts').then(async (module) => {
     await loadScreenTexts(module.screenTexts);
@@ -47,19 +47,21 @@ const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmati
 const ExtendSession = screens.component((m) => m.ExtendSession);
 
 /**
- * Each factor's screens, by route. A screen of several routes is one component, loaded once: moving
- * between its routes keeps it mounted, as one component in two routes of the switch would.
+ * Each factor's screens, by route (its entry), in the same chunk. A screen of several routes is one
+ * component: moving between its routes keeps it mounted, as one component in two routes would be.
  */
-const factorChunks = new Map<() => Promise<ComponentType>, { key: string; chunk: OnDemand<ComponentType> }>();
+const factorScreens = new Map<string, ComponentType>();
 const factorRoutes = factorEntries.flatMap((entry) =>
-  Object.entries(entry.screens).map(([path, load]) => {
-    let screen = factorChunks.get(load);
-    if (!screen) {
-      const chunk = onDemand(() => Promise.all([load(), screens.load()]).then(([loaded]) => loaded));
-      screen = { key: `${entry.key}:${factorChunks.size}`, chunk };
-      factorChunks.set(load, screen);
+  Object.entries(entry.screens).flatMap(([route, name]) => {
+    const path = entry.routes[route];
+    if (!path) return [];
+    const key = `${entry.key}/${name}`;
+    let Screen = factorScreens.get(key);
+    if (!Screen) {
+      Screen = screens.component((m) => m.factorScreen(entry.key, name));
+      factorScreens.set(key, Screen);
     }
-    return { path, key: screen.key, Screen: screen.chunk.component((loaded) => loaded) };
+    return [{ path, key, Screen }];
   }),
 );
 
@@ -207,7 +209,6 @@ export function SignIn({ config }: { config: SignInConfig }) {
   // Once the login route is up: the other screens and the status tables, while the browser is idle.
   useEffect(() => {
     screens.prefetch();
-    for (const { chunk } of factorChunks.values()) chunk.prefetch();
     answerTables.prefetch();
     alertChunk.prefetch();
   }, []);

@@ -1,6 +1,5 @@
 import type { AuthenticatorItem, Method } from '@gatehouse/contract/client';
 import type { CatalogLoaders } from '@gatehouse/i18n';
-import type { ComponentType } from 'react';
 
 /**
  * A factor's part of the widget (docs/decisions/039-widget-factor-registry.md): each folder
@@ -16,19 +15,22 @@ export interface FactorEntry {
   readonly types: readonly AuthenticatorItem['type'][];
   /** Its routes, by the name the code and the contract's outcome tables use: name -> path. */
   readonly routes: Readonly<Record<string, string>>;
-  /** The screen of each of its routes: path -> the screen, fetched on demand. */
-  readonly screens: Readonly<Record<string, () => Promise<ComponentType>>>;
+  /**
+   * The screen of each of its routes: route name -> the name its folder's `screens.ts` exports it by.
+   * That module (its screens and their texts) is fetched on demand, with every factor's, in the
+   * one chunk of the screens off the login route (screens/lazy.ts): a chunk a factor would cost the
+   * login route the code that loads it (docs/decisions/039-widget-factor-registry.md).
+   */
+  readonly screens: Readonly<Record<string, string>>;
   /** The route each of its types opens from the authenticator list: type -> path. */
   readonly opens: Readonly<Partial<Record<AuthenticatorItem['type'], string>>>;
   /** Its calls of widget spec §7: name -> method, path, and the factor a step-up header carries. */
   readonly calls: Readonly<Record<string, FactorCall>>;
-  /** The catalog groups its screens read (messages/<language>.json). */
-  readonly textGroups: readonly string[];
   /**
-   * Those groups' texts, by language, loaded with its screens: a glob of the catalogs with the same
-   * `?groups=` (Vite reads a glob's options as written, so the entry writes them out).
+   * The catalog groups its screens read (messages/<language>.json); its `screens.ts` exports them
+   * as `texts`, a glob of the catalogs with this `?groups=` (Vite reads a glob's options as written).
    */
-  readonly texts: CatalogLoaders;
+  readonly textGroups: readonly string[];
   /** What it adds to the login screen, which looks the same with or without it. */
   readonly login?: LoginExtension;
 }
@@ -46,6 +48,15 @@ export type LoginExtension = {
   /** A hook the login screen calls on every render (rules of hooks: unconditionally, in entry order). */
   readonly useLogin?: (field: { setUsername(name: string): void; language: string }) => void;
 };
+
+/** A factor folder's `screens.ts`: its screens, and `texts`, its catalog groups by language. */
+export type FactorScreens = { readonly texts: CatalogLoaders } & Readonly<Record<string, unknown>>;
+
+/** The names of a screens module's exports that are screens (components). */
+export type ScreenNames<M> = {
+  [K in keyof M]: M[K] extends (props: never) => unknown ? K : never;
+}[keyof M] &
+  string;
 
 /**
  * The factors' routes by name. Each entry adds its own (`declare module '../../factors.ts'`), so

@@ -23,8 +23,10 @@ const appRoutes = {
  * Every route of the widget's in-memory router (widget spec §2): its own, and each factor's from
  * its entry (screens/<key>/entry.ts).
  */
-export const routes: Readonly<typeof appRoutes & FactorRoutes> = Object.freeze(
-  Object.assign({}, ...factorEntries.map((entry) => entry.routes), appRoutes),
+export const routes: Readonly<typeof appRoutes & FactorRoutes> = Object.assign(
+  {},
+  ...factorEntries.map((entry) => entry.routes),
+  appRoutes,
 );
 
 export type RoutePath = (typeof routes)[keyof typeof routes];

@@ -25,8 +25,10 @@ type Call = FactorCall & { readonly baseInfo?: true };
  * Every call of widget spec §7: its method and path under the configured endpoint base; the
  * factors' come from their entries (screens/<key>/entry.ts).
  */
-export const calls: Readonly<typeof appCalls & FactorCalls> = Object.freeze(
-  Object.assign({}, ...factorEntries.map((entry) => entry.calls), appCalls),
+export const calls: Readonly<typeof appCalls & FactorCalls> = Object.assign(
+  {},
+  ...factorEntries.map((entry) => entry.calls),
+  appCalls,
 );
 
 export type CallName = keyof typeof calls;

@@ -42,6 +42,3 @@ export function onDemand<M>(importer: () => Promise<M>) {
   }
   return { load, prefetch, component };
 }
-
-/** One on-demand chunk, as `onDemand` gives it. */
-export type OnDemand<M> = ReturnType<typeof onDemand<M>>;

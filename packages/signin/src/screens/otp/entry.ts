@@ -1,5 +1,6 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry } from '../../factors.ts';
+import type { FactorEntry, ScreenNames } from '../../factors.ts';
+import type * as screens from './screens.ts';
 
 /** The one-time code by text, voice or e-mail (widget spec §2 "OTP contact screen", "OTP code screen"). */
 const routes = {
@@ -26,19 +27,16 @@ declare module '../../factors.ts' {
   interface FactorCalls extends OtpCalls {}
 }
 
-const OtpContactScreen = () => import('./OtpContactScreen.tsx').then((m) => m.OtpContactScreen);
-const OtpCodeScreen = () => import('./OtpCodeScreen.tsx').then((m) => m.OtpCodeScreen);
-
 export const entry = {
   key: 'otp',
   types: ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL'],
   routes,
   screens: {
-    [routes.authenticatorOtp]: OtpContactScreen,
-    [routes.otp]: OtpContactScreen,
-    [routes.authenticatorOtpCode]: OtpCodeScreen,
-    [routes.securityCode]: OtpCodeScreen,
-  },
+    authenticatorOtp: 'OtpContactScreen',
+    otp: 'OtpContactScreen',
+    authenticatorOtpCode: 'OtpCodeScreen',
+    securityCode: 'OtpCodeScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: {
     'OTP-SMS': routes.authenticatorOtp,
     'OTP-VOICE': routes.authenticatorOtp,
@@ -46,5 +44,4 @@ export const entry = {
   },
   calls,
   textGroups: ['otp'],
-  texts: import.meta.glob('../../../messages/*.json', { query: { groups: 'otp' }, import: 'default' }),
 } satisfies FactorEntry;

@@ -1,5 +1,6 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry } from '../../factors.ts';
+import type { FactorEntry, ScreenNames } from '../../factors.ts';
+import type * as screens from './screens.ts';
 
 /** Push to the device app (widget spec §2 "Push screen", "Push denied screen"). */
 const routes = {
@@ -21,21 +22,17 @@ declare module '../../factors.ts' {
   interface FactorCalls extends PushCalls {}
 }
 
-const PushScreen = () => import('./PushScreen.tsx').then((m) => m.PushScreen);
-const PushDeniedScreen = () => import('./PushDeniedScreen.tsx').then((m) => m.PushDeniedScreen);
-
 export const entry = {
   key: 'push',
   types: ['PUSH'],
   routes,
   screens: {
-    [routes.authenticatorPush]: PushScreen,
-    [routes.push]: PushScreen,
-    [routes.authenticatorPushDenied]: PushDeniedScreen,
-    [routes.pushDenied]: PushDeniedScreen,
-  },
+    authenticatorPush: 'PushScreen',
+    push: 'PushScreen',
+    authenticatorPushDenied: 'PushDeniedScreen',
+    pushDenied: 'PushDeniedScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { PUSH: routes.authenticatorPush },
   calls,
   textGroups: ['push'],
-  texts: import.meta.glob('../../../messages/*.json', { query: { groups: 'push' }, import: 'default' }),
 } satisfies FactorEntry;

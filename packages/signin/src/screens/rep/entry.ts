@@ -1,5 +1,6 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry } from '../../factors.ts';
+import type { FactorEntry, ScreenNames } from '../../factors.ts';
+import type * as screens from './screens.ts';
 
 /**
  * The representative's code (widget spec §2 "Rep page"): a representative reads out a temporary
@@ -19,15 +20,15 @@ declare module '../../factors.ts' {
   interface FactorCalls extends RepCalls {}
 }
 
-const RepScreen = () => import('./RepScreen.tsx').then((m) => m.RepScreen);
-
 export const entry = {
   key: 'rep',
   types: ['OTP-REP'],
   routes,
-  screens: { [routes.authenticatorRep]: RepScreen, [routes.rep]: RepScreen },
+  screens: { authenticatorRep: 'RepScreen', rep: 'RepScreen' } satisfies Record<
+    string,
+    ScreenNames<typeof screens>
+  >,
   opens: { 'OTP-REP': routes.authenticatorRep },
   calls,
   textGroups: ['otp'],
-  texts: import.meta.glob('../../../messages/*.json', { query: { groups: 'otp' }, import: 'default' }),
 } satisfies FactorEntry;

@@ -1,17 +1,15 @@
 import { limits } from '@gatehouse/contract/client';
-import { Button, Checkbox, CodeInput } from '@gatehouse/ui';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Button } from '@gatehouse/ui';
+import { useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { useNavigate } from '../../router.tsx';
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
-import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { Loading } from '../../shared/Loading.tsx';
 import { useCall } from '../../shared/useCall.ts';
-import { useContinueJourney } from '../../shared/useContinueJourney.ts';
+import { useCodeEntry } from '../../shared/useCodeEntry.tsx';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
-import { codeProblem } from '../app-codes/code.ts';
 import { tx } from '../app-codes/messages.ts';
 import { providerName, tokenAppName } from '../app-codes/names.ts';
 import { RecentNotice } from '../authenticator/RecentNotice.tsx';
@@ -26,17 +24,24 @@ type Credentials = { credentials?: Array<{ credentialId: string }> };
 export function TokenScreen() {
   const { idPrefix, config } = useWidget();
   const call = useCall();
-  const continueJourney = useContinueJourney();
   const navigate = useNavigate();
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
   const [credentialId, setCredentialId] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [trust, setTrust] = useState(false);
-  const [busy, setBusy] = useState(false);
   const failures = useRef(0);
-  const problems = useFormErrors();
-  const codeId = `${idPrefix}-token-code`;
+  const entry = useCodeEntry({
+    field: 'token-code',
+    factor: 'token',
+    blocked: !credentialId,
+    check: (code, bindDevice) =>
+      call('svipAuthentication', { body: { credentialId, securityCode1: code, bindDevice } }),
+    refused: () => {
+      failures.current += 1;
+      // Widget spec §4: at 2 failed submits the customer goes to sync.
+      if (failures.current < limits.tokenFailuresBeforeSync) return false;
+      navigate(routes.authenticatorSvipSync);
+      return true;
+    },
+  });
   const headingId = `${idPrefix}-token-heading`;
   const app = tokenAppName(config);
 
@@ -54,39 +59,6 @@ export function TokenScreen() {
     });
   }, [call, navigate]);
 
-  const failOnCode = (message: string) => {
-    problems.fail([{ fieldId: codeId, message }]);
-    codeRef.current?.focus();
-  };
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy || !credentialId) return;
-    const problem = codeProblem(code);
-    if (problem) return failOnCode(problem);
-    problems.clear();
-    setBusy(true);
-    const bindDevice = config.journey === 'LOGIN' && (config.bindDevice || trust);
-    const outcome = await call('svipAuthentication', {
-      body: { credentialId, securityCode1: code, bindDevice },
-    });
-    if (outcome.kind === 'success') {
-      config.onEvent?.({ type: 'factorVerified', detail: { factor: 'token' } });
-      await continueJourney({ trustDevice: bindDevice, data: outcome.data });
-    } else if (outcome.kind === 'error') {
-      config.onEvent?.({ type: 'invalidCode', detail: { factor: 'token' } });
-      failures.current += 1;
-      // Widget spec §4: at 2 failed submits the customer goes to sync.
-      if (failures.current >= limits.tokenFailuresBeforeSync) {
-        navigate(routes.authenticatorSvipSync);
-        return;
-      }
-      setCode('');
-      failOnCode(outcome.text);
-    }
-    setBusy(false);
-  }
-
   useHeadingFocus(headingRef);
   const help = tx(
     'token.help',
@@ -97,40 +69,23 @@ export function TokenScreen() {
 
   return (
     <section className="gh-signin__screen" aria-labelledby={headingId}>
-      <ScreenHeading id={headingId} ref={headingRef} invalid={problems.invalid}>
+      <ScreenHeading id={headingId} ref={headingRef} invalid={entry.problems.invalid}>
         {tx('token.heading', app)}
       </ScreenHeading>
       <RecentNotice />
-      {problems.formAlert()}
+      {entry.problems.formAlert()}
       {credentialId === null ? (
         <Loading />
       ) : (
         <>
           <p>{tx('token.prompt', app)}</p>
-          <form className="gh-signin__form" noValidate onSubmit={submit}>
-            <CodeInput
-              id={codeId}
-              ref={codeRef}
-              label={tx('token.securityCode')}
-              required
-              autoComplete="off"
-              value={code}
-              onValueChange={setCode}
-              error={problems.onField(codeId)}
-            />
-            {config.journey === 'LOGIN' && !config.bindDevice ? (
-              <Checkbox
-                id={`${idPrefix}-trust`}
-                label={tx('token.trustDevice')}
-                checked={trust}
-                onChange={(change) => setTrust(change.checked)}
-              />
-            ) : null}
+          <form className="gh-signin__form" noValidate onSubmit={entry.submit}>
+            {entry.fields({ code: tx('token.securityCode'), trust: tx('token.trustDevice') })}
             <Button
               type="submit"
               variant="primary"
               fullWidth
-              loading={busy}
+              loading={entry.busy}
               loadingText={tx('token.checking')}
             >
               {tx('token.submit')}

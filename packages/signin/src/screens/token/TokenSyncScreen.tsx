@@ -5,8 +5,8 @@ import { CancelLink } from '../../shared/CancelLink.tsx';
 import { type FormError, useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { useCall } from '../../shared/useCall.ts';
+import { codeProblem } from '../../shared/useCodeEntry.tsx';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
-import { codeProblem } from '../app-codes/code.ts';
 import { tx } from '../app-codes/messages.ts';
 import { tokenAppName } from '../app-codes/names.ts';
 

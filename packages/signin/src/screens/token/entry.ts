@@ -1,5 +1,6 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry } from '../../factors.ts';
+import type { FactorEntry, ScreenNames } from '../../factors.ts';
+import type * as screens from './screens.ts';
 
 /** The token app (widget spec §2 "Token app code screen", "Token resync screen"). */
 const routes = {
@@ -25,11 +26,10 @@ export const entry = {
   types: ['TOTPSVIP'],
   routes,
   screens: {
-    [routes.authenticatorSvip]: () => import('./TokenScreen.tsx').then((m) => m.TokenScreen),
-    [routes.authenticatorSvipSync]: () => import('./TokenSyncScreen.tsx').then((m) => m.TokenSyncScreen),
-  },
+    authenticatorSvip: 'TokenScreen',
+    authenticatorSvipSync: 'TokenSyncScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { TOTPSVIP: routes.authenticatorSvip },
   calls,
   textGroups: ['appCodes'],
-  texts: import.meta.glob('../../../messages/*.json', { query: { groups: 'appCodes' }, import: 'default' }),
 } satisfies FactorEntry;

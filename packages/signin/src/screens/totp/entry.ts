@@ -1,5 +1,6 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry } from '../../factors.ts';
+import type { FactorEntry, ScreenNames } from '../../factors.ts';
+import type * as screens from './screens.ts';
 
 /** The authenticator app (widget spec §2 "Authenticator-app (TOTP) screen"). */
 const routes = { authenticatorTotp: '/authenticator/totp' } as const;
@@ -20,10 +21,9 @@ export const entry = {
   types: ['TOTPAUTHN'],
   routes,
   screens: {
-    [routes.authenticatorTotp]: () => import('./TotpScreen.tsx').then((m) => m.TotpScreen),
-  },
+    authenticatorTotp: 'TotpScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { TOTPAUTHN: routes.authenticatorTotp },
   calls,
   textGroups: ['appCodes'],
-  texts: import.meta.glob('../../../messages/*.json', { query: { groups: 'appCodes' }, import: 'default' }),
 } satisfies FactorEntry;
