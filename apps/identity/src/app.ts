@@ -27,6 +27,7 @@ import {
 } from './db/faults.ts';
 import { migrate } from './db/migrations.ts';
 import { FactorEngine } from './factors/engine.ts';
+import { loadFactors } from './factors/registry.ts';
 import { JourneyStore } from './journeys/store.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, answer, failure } from './lib/http.ts';
@@ -116,6 +117,8 @@ export type BuildOptions = {
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: Context }> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
+  // The factor modules, found by walking factors/*/module.ts once (decision 036).
+  await loadFactors();
   const logger = pino(
     {
       level: config.logLevel,
