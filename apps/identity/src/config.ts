@@ -399,6 +399,9 @@ export function parseNetwork(text: string): Network | undefined {
 
 type Parsed = z.infer<typeof schema>;
 
+/** The core's settings (a factor's are in its slice), for docs/configuration.md's check. */
+export const coreSettingNames: readonly string[] = Object.keys(schema.shape);
+
 /** Production mode refuses every setting that would leave it unsafe, one clear line each. */
 function productionChecks(v: Parsed, sliceValues: Record<string, unknown>) {
   const stop = (name: string, message: string): never => {

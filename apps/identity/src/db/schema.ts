@@ -101,6 +101,8 @@ export interface SessionFactorsTable {
   journey_kind: string;
   journey_id: string | null;
   verified_at: Timestamp;
+  /** The factor's module says its proof is bound to the origin (a passkey); default false. */
+  phishing_resistant: Generated<boolean>;
 }
 
 /**
@@ -132,7 +134,8 @@ export interface JourneysTable {
   user_agent: string | null;
 }
 
-export type PassedFactor = { kind: string; level: number; at: string };
+/** A factor a journey proved: `phishingResistant` from its module's assurance (absent: false). */
+export type PassedFactor = { kind: string; level: number; at: string; phishingResistant?: boolean };
 
 /** A security event (never a secret): who, what, in which journey, from where, with what outcome. */
 export interface AuditEventsTable {

@@ -27,13 +27,11 @@ export const settings = defineSettings({
       .default(5)
       .describe('Code sends per account per window, from any address (then 429).'),
     OTP_SEND_WINDOW_SECONDS: int(1, 86400).default(900).describe('Window of both send limits.'),
-    OTP_PEPPER: z
-      .string()
-      .min(32, 'must be at least 32 characters')
-      .optional()
-      .describe(
+    OTP_PEPPER: z.string().min(32, 'must be at least 32 characters').optional().meta({
+      description:
         'Key of the HMAC-SHA-256 under which codes are stored. At least 32 characters. Changing it (or `SESSION_SECRET` when unset) makes the codes outstanding at that moment fail.',
-      ),
+      shownDefault: 'derived from `SESSION_SECRET`',
+    }),
   }),
   read: (v, base) => ({
     expiryMs: v.OTP_EXPIRY_MINUTES * 60_000,
