@@ -23,6 +23,7 @@ import {
   databaseErrorFields,
 } from './db/faults.ts';
 import { migrate } from './db/migrations.ts';
+import { loadFactors } from './factors/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, answer, failure } from './lib/http.ts';
 import { clientLogsPlugin } from './plugins/client-logs.ts';
@@ -107,6 +108,8 @@ export type BuildOptions = {
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: Context }> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
+  // The factor modules, found by walking factors/*/module.ts once (decision 036).
+  await loadFactors();
   const logger = pino(
     {
       level: config.logLevel,

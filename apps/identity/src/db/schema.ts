@@ -101,6 +101,8 @@ export interface SessionFactorsTable {
   journey_kind: string;
   journey_id: string | null;
   verified_at: Timestamp;
+  /** The factor's module says its proof is bound to the origin (a passkey); default false. */
+  phishing_resistant: Generated<boolean>;
 }
 
 /**
@@ -159,7 +161,8 @@ export interface JourneyTriesTable {
   tries: number;
 }
 
-export type PassedFactor = { kind: string; level: number; at: string };
+/** A factor a journey proved: `phishingResistant` from its module's assurance (absent: false). */
+export type PassedFactor = { kind: string; level: number; at: string; phishingResistant?: boolean };
 
 /** A security event (never a secret): who, what, in which journey, from where, with what outcome. */
 export interface AuditEventsTable {

@@ -8,6 +8,7 @@ import { notifyOwner } from '../services/account-security.ts';
 import { afterSignIn, findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
+import { factors } from './registry.ts';
 
 /** A step-up whose session another request rotated or ended first: its transaction rolls back. */
 class LostRace extends Error {}
@@ -84,7 +85,14 @@ export class FactorEngine {
   ): Promise<Completion | null> {
     const { ctx } = this;
     const now = ctx.clock.now();
-    const proved = passed(factor, 2, now);
+    // The proof's strength is its module's (decision 036): level and phishing resistance.
+    const module = factors().ofType(factor);
+    if (!module) throw new Error(`No factor module declares the type ${factor}`);
+    const { assurance } = module;
+    const proved: PassedFactor = {
+      ...passed(factor, assurance.level, now),
+      ...(assurance.phishingResistant ? { phishingResistant: true } : {}),
+    };
     if (fj.kind === 'stepup') {
       // The step completes, the session rotates and the audit trail records it together, or none of
       // them does (a fault, a race).

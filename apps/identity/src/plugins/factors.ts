@@ -2,7 +2,7 @@ import { authenticatorsData, otpStateData, otpStateQuery, paths, Status } from '
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts, contactView } from '../credentials/contacts.ts';
-import { allowedAuthenticators, factorModules, recentOnlyAuthenticators } from '../factors/registry.ts';
+import { allowedAuthenticators, factors, recentOnlyAuthenticators } from '../factors/registry.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 
@@ -14,7 +14,7 @@ import { defineRoute } from '../lib/route.ts';
 
 /** GET authenticators and GET otp/state, and every factor module's routes. */
 export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
-  for (const module of factorModules) await module.routes(app, ctx);
+  for (const module of factors().modules) await module.routes(app, ctx);
 
   defineRoute(app, {
     method: 'GET',

@@ -2,8 +2,9 @@ import { otpCheck, otpSmsSend, otpVoiceSend, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { defineRoute } from '../../lib/route.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
 import { OtpFactor, otpOffer } from './otp-factor.ts';
+import { settings } from './settings.ts';
 
 /** POST and PUT for text and voice (e-mail shares its path with recovery: plugins/recovery.ts). */
 function routes(app: FastifyInstance, ctx: Context) {
@@ -53,9 +54,19 @@ function routes(app: FastifyInstance, ctx: Context) {
 }
 
 /** One-time codes by text, voice call and e-mail (widget spec §2 OTP screens). */
-export const otpFactor: FactorModule = {
-  name: 'one-time code',
-  types: ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL'],
+export const factor: FactorModule = {
+  names: {
+    key: 'otp',
+    types: ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL'],
+    credentialKinds: ['phone', 'email'],
+    widgetRoutes: ['/authenticator/otp', '/authenticator/otp/securitycode'],
+    textGroup: 'otp',
+    operations: ['otpSms', 'otpVoice', 'otpEmail'],
+  },
+  /** Its place in the list: the codes sent over the phone network and by e-mail, after the factors bound to a device (NIST SP 800-63B rev. 4 restricts them). */
+  rank: 40,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
   offer: (_ctx, _account, contacts) => otpOffer(contacts),
   routes,
   limits: (config) => ({

@@ -23,10 +23,11 @@ import { UUID } from '../../lib/validate.ts';
 import { pushTarget, useOfJourney } from '../../security/credential-policy.ts';
 import { describeUserAgent, unknownBrowser, unknownOs } from '../../security/user-agent.ts';
 import { clearSessionCookies } from '../../services/cookies.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
 import { parsePublicPart, thumbprint } from './device-keys.ts';
 import { demoDeviceRoutes, deviceRoutes } from './device-routes.ts';
 import { createPushGateway, DeviceHub, PushDeliveryError, type PushGateway } from './gateway.ts';
+import { settings } from './settings.ts';
 import { PushStore } from './store.ts';
 
 /**
@@ -360,9 +361,19 @@ async function complete(
   return journey?.state === 'completed' ? 'COMPLETED_SUCCESSFUL' : 'EXPIRED_FAILURE';
 }
 
-export const pushFactor: FactorModule = {
-  name: 'push',
-  types: ['PUSH'],
+export const factor: FactorModule = {
+  names: {
+    key: 'push',
+    types: ['PUSH'],
+    credentialKinds: ['push'],
+    widgetRoutes: ['/authenticator/push', '/authenticator/pushdenied'],
+    textGroup: 'push',
+    operations: ['pushAuthentication', 'pushStatus'],
+  },
+  /** Its place in the list: first: a signed push to a device the customer holds (decision 022). */
+  rank: 10,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
   offer: async (ctx, account, _contacts, journey = 'login') => {
     if (!pushState.get(ctx)?.gateway) return [];
     return (await pushDevice(ctx, account.id, journey)) ? [{ type: 'PUSH' }] : [];

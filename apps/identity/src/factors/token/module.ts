@@ -16,7 +16,8 @@ import { notifyOwner } from '../../services/account-security.ts';
 import { claimStep, findConsecutive, findStep, parametersOf, TryCounter, timeStep } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
+import { settings } from './settings.ts';
 
 /**
  * The token app, VIP-style (widget spec §2 "Token app code screen" and "Token resync screen", §3
@@ -303,9 +304,20 @@ function routes(app: FastifyInstance, ctx: Context) {
 }
 
 /** The token app (TOTPSVIP): offered to an account with a `token` credential. */
-export const tokenFactor: FactorModule = {
-  name: 'token app',
-  types: ['TOTPSVIP'],
+export const factor: FactorModule = {
+  names: {
+    key: 'token',
+    types: ['TOTPSVIP'],
+    credentialKinds: ['token'],
+    widgetRoutes: ['/authenticator/svip', '/authenticator/svip/sync'],
+    textGroup: 'appCodes',
+    counterKey: TOKEN_COUNTER,
+    operations: ['svipStatus', 'svipAuthentication', 'svipSynchronization'],
+  },
+  /** Its place in the list: after the authenticator app: the token app's codes. */
+  rank: 30,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
   offer: async (ctx, account, _contacts, journey = 'login') =>
     (await tokens(ctx, account.id, journey)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
   routes,

@@ -8,7 +8,8 @@ import { usableFor, useOfJourney } from '../../security/credential-policy.ts';
 import { claimStep, findStep, parametersOf, TryCounter, timeStep } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
+import { settings } from './settings.ts';
 
 /**
  * The authenticator app (widget spec §2 "Authenticator-app (TOTP) screen" and "TOTP block page",
@@ -159,9 +160,20 @@ function routes(app: FastifyInstance, ctx: Context) {
 }
 
 /** The authenticator app (TOTPAUTHN): offered to an account with a `totp` credential. */
-export const totpFactor: FactorModule = {
-  name: 'authenticator app',
-  types: ['TOTPAUTHN'],
+export const factor: FactorModule = {
+  names: {
+    key: 'totp',
+    types: ['TOTPAUTHN'],
+    credentialKinds: ['totp'],
+    widgetRoutes: ['/authenticator/totp', '/authenticator/totp-block'],
+    textGroup: 'appCodes',
+    counterKey: TOTP_COUNTER,
+    operations: ['totpAuthentication'],
+  },
+  /** Its place in the list: after the push: codes of an app on a device the customer holds. */
+  rank: 20,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
   offer: async (ctx, account, _contacts, journey = 'login') =>
     (await authenticatorApps(ctx, account.id, journey)).length ? [{ type: 'TOTPAUTHN' }] : [],
   routes,
