@@ -12,7 +12,8 @@ export const otpChannelsKey = (idPrefix: string) => `gh.signin.${idPrefix}.otpCh
 
 /**
  * Reads the authenticators the server allows (from session login in the login journey, from
- * the server in step-up), limited to the host's `authenticators` when it gives them, keeps the one-time-code channels in session storage, and goes to the
+ * the server in step-up), limited to the host's `authenticators` when it gives them and less its
+ * `excludeAuthenticators`, keeps the one-time-code channels in session storage, and goes to the
  * screen of the first one (the table in screen-tables.ts); the representative page is the default.
  */
 export function AuthenticatorEntry() {
@@ -25,7 +26,9 @@ export function AuthenticatorEntry() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const go = (list: AuthenticatorItem[]) => {
+    const go = (offered: AuthenticatorItem[]) => {
+      // Less the types the host cannot use (the device app: push).
+      const list = offered.filter((a) => !config.excludeAuthenticators?.includes(a.type));
       const channels = list.filter((a) => otpChannelTypes.has(a.type)).map((a) => a.type);
       sessionStorage.setItem(otpChannelsKey(idPrefix), JSON.stringify(channels));
       const { to, item } = authenticatorScreen(list);
@@ -50,7 +53,7 @@ export function AuthenticatorEntry() {
         go(data?.authenticators ?? []);
       }
     });
-  }, [call, idPrefix, navigate, state, config.authenticators]);
+  }, [call, idPrefix, navigate, state, config.authenticators, config.excludeAuthenticators]);
 
   return <Loading />;
 }
