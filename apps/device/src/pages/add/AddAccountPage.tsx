@@ -13,13 +13,11 @@ import { defaultDeviceName } from './deviceName.ts';
 import { ta } from './texts.ts';
 
 /**
- * Every factor but push, in the server's order (so the step-up, which has no server list to follow,
- * opens the app codes first): this device cannot answer a push before it is added, and the demo
- * accounts' seeded devices have no one to answer them.
+ * The factors the widget offers are the server's, less push: this device cannot answer a push
+ * before it is added, and the demo accounts' seeded devices have no one to answer them
+ * (docs/decisions/039b-portal-and-device-through-the-registry.md).
  */
-const enrolmentFactors = (
-  ['TOTPAUTHN', 'TOTPSVIP', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP'] as const
-).map((type) => ({ type }));
+const notHere = ['PUSH'];
 
 type Phase =
   | { kind: 'signIn' }
@@ -87,7 +85,7 @@ export function AddAccountPage() {
       businessSMSText: settings.smsSender,
       repPhone: settings.repPhone,
       headingLevel: 2 as const,
-      authenticators: enrolmentFactors,
+      excludeAuthenticators: notHere,
     }),
     [language],
   );

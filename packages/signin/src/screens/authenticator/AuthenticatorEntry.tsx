@@ -25,10 +25,11 @@ export function narrowed(server: readonly AuthenticatorItem[], host?: readonly A
 
 /**
  * Reads the authenticators the server allows (from session login in the login journey, from
- * the server in step-up), limited to the host's `authenticators` when it gives them, keeps the
- * one-time-code channels in session storage, and goes to the screen of the first one (the table in
- * screen-tables.ts); the representative page is the default. A method the server does not offer
- * (one added recently, in a step-up) is never offered, whatever the host's list says.
+ * the server in step-up), limited to the host's `authenticators` when it gives them and less its
+ * `excludeAuthenticators`, keeps the one-time-code channels in session storage, and goes to the
+ * screen of the first one (the table in screen-tables.ts); the representative page is the default.
+ * A method the server does not offer (one added recently, in a step-up) is never offered, whatever
+ * the host's list says.
  */
 export function AuthenticatorEntry() {
   const { idPrefix, config } = useWidget();
@@ -40,7 +41,9 @@ export function AuthenticatorEntry() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const go = (list: AuthenticatorItem[]) => {
+    const go = (offered: AuthenticatorItem[]) => {
+      // Less the types the host cannot use (the device app: push).
+      const list = offered.filter((a) => !config.excludeAuthenticators?.includes(a.type));
       const channels = list.filter((a) => otpChannelTypes.has(a.type)).map((a) => a.type);
       sessionStorage.setItem(otpChannelsKey(idPrefix), JSON.stringify(channels));
       const { to, item } = authenticatorScreen(list);
@@ -61,7 +64,7 @@ export function AuthenticatorEntry() {
         go(narrowed(data?.authenticators ?? [], host));
       }
     });
-  }, [call, idPrefix, navigate, state, config.authenticators]);
+  }, [call, idPrefix, navigate, state, config.authenticators, config.excludeAuthenticators]);
 
   return <Loading />;
 }

@@ -8,18 +8,21 @@ import {
 } from '@gatehouse/contract/client';
 import { Button, Checkbox, CodeInput, ErrorSummary, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useAnnounce } from '../../../announcer.tsx';
-import { t } from '../../../texts.ts';
-import { useFormErrors, useSecurity } from '../context.tsx';
-import { formatTime } from '../format.ts';
-import { ConfirmAction, Details, Failure, Marker, Section, useFailure } from '../shared.tsx';
+import { useAnnounce } from '../../../../announcer.tsx';
+import { t } from '../../../../texts.ts';
+import { useFormErrors, useSecurity } from '../../context.tsx';
+import { formatTime } from '../../format.ts';
+import { ConfirmAction, Details, Failure, Marker, SectionCard, useFailure } from '../../shared.tsx';
 
 /** A name for a contact in texts and in its buttons' accessible names ('phone (XXX) XXX-0143'). */
 const contactName = (kind: ContactKind, masked: string) =>
   kind === 'phone' ? t('security.phoneName', masked) : t('security.emailName', masked);
 
+/** Phones and e-mail addresses (the one-time-code factor's contacts): after the devices. */
+export const order = 30;
+
 /** Phones and e-mail addresses: each with Remove; Add sends a code to the new one to confirm it. */
-export function ContactsSection() {
+export function Section() {
   const { overview, run, reload } = useSecurity();
   const announce = useAnnounce();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -113,7 +116,7 @@ export function ContactsSection() {
   );
 
   return (
-    <Section id="security-contacts" title={t('security.contactsHeading')} ref={heading}>
+    <SectionCard id="security-contacts" title={t('security.contactsHeading')} ref={heading}>
       <Failure failure={failure} />
       <h3>{t('security.phonesHeading')}</h3>
       {list('phone', overview.phones)}
@@ -121,7 +124,7 @@ export function ContactsSection() {
       <h3>{t('security.emailsHeading')}</h3>
       {list('email', overview.emails)}
       {adding === 'email' ? form('email') : addButton('email')}
-    </Section>
+    </SectionCard>
   );
 }
 

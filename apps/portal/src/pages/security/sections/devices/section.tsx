@@ -1,20 +1,26 @@
 import { useRef, useState } from 'react';
-import { useAnnounce } from '../../../announcer.tsx';
-import { t } from '../../../texts.ts';
-import { useSecurity } from '../context.tsx';
+import { useAnnounce } from '../../../../announcer.tsx';
+import { t } from '../../../../texts.ts';
+import { useSecurity } from '../../context.tsx';
 import {
   ConfirmAction,
   Details,
   Failure,
   Marker,
   RecentNote,
-  Section,
+  SectionCard,
   usedRows,
   useFailure,
-} from '../shared.tsx';
+} from '../../shared.tsx';
+
+/**
+ * Push devices and tokens, two factors' credentials under one heading (the page lists them together,
+ * so they share a section rather than each factor having one): after the authenticator apps.
+ */
+export const order = 20;
 
 /** Push devices and token credentials: name, added, last used; Remove behind a confirmation. */
-export function DevicesSection() {
+export function Section() {
   const { overview, run, reload } = useSecurity();
   const announce = useAnnounce();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -45,7 +51,7 @@ export function DevicesSection() {
     })),
   ];
   return (
-    <Section id="security-devices" title={t('security.devicesHeading')} ref={heading}>
+    <SectionCard id="security-devices" title={t('security.devicesHeading')} ref={heading}>
       <Failure failure={failure} />
       {items.length === 0 ? (
         <p>{t('security.devicesNone')}</p>
@@ -71,6 +77,6 @@ export function DevicesSection() {
           ))}
         </ul>
       )}
-    </Section>
+    </SectionCard>
   );
 }

@@ -12,17 +12,32 @@ import {
   VisuallyHidden,
 } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useAnnounce } from '../../../announcer.tsx';
-import { t } from '../../../texts.ts';
-import { useFormErrors, useSecurity } from '../context.tsx';
-import { groupKey } from '../format.ts';
-import { QrCode } from '../QrCode.tsx';
-import { ConfirmAction, Details, Failure, RecentNote, Section, usedRows, useFailure } from '../shared.tsx';
+import { useAnnounce } from '../../../../announcer.tsx';
+import { t } from '../../../../texts.ts';
+import { useFormErrors, useSecurity } from '../../context.tsx';
+import {
+  ConfirmAction,
+  Details,
+  Failure,
+  RecentNote,
+  SectionCard,
+  usedRows,
+  useFailure,
+} from '../../shared.tsx';
+import { QrCode } from './QrCode.tsx';
 
 const NAME_MAX = 60;
 
+/** A base32 key in groups of four, as authenticator apps print it for typing by hand. */
+function groupKey(secret: string): string {
+  return secret.replace(/=+$/, '').replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/** Authenticator apps: the page's first factor section (the factor sections stand in their `order`). */
+export const order = 10;
+
 /** Authenticator apps: each with Remove; Add shows a QR code and the key, confirmed by a code. */
-export function AuthenticatorSection() {
+export function Section() {
   const { overview, run, reload } = useSecurity();
   const announce = useAnnounce();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -59,7 +74,7 @@ export function AuthenticatorSection() {
   }
 
   return (
-    <Section id="security-authenticators" title={t('security.authenticatorsHeading')} ref={heading}>
+    <SectionCard id="security-authenticators" title={t('security.authenticatorsHeading')} ref={heading}>
       <Failure failure={failure} />
       {overview.authenticators.length === 0 ? (
         <p>{t('security.authenticatorsNone')}</p>
@@ -111,7 +126,7 @@ export function AuthenticatorSection() {
           </Button>
         </div>
       )}
-    </Section>
+    </SectionCard>
   );
 }
 
