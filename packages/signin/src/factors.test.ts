@@ -5,8 +5,8 @@ import * as en from '../messages/en.json';
 import { calls } from './api/calls.ts';
 import { factorEntries } from './factors.ts';
 import { routes } from './routes.ts';
-import { factorScreen, screenTexts } from './screens/lazy.ts';
 import signIn from './SignIn.tsx?raw';
+import { factorScreen, screenTexts } from './screens/lazy.ts';
 
 const folders = Object.keys(import.meta.glob('./screens/*/entry.ts')).map((path) => path.split('/')[2]);
 const factorRouteNames = new Set(factorEntries.flatMap((entry) => Object.keys(entry.routes)));

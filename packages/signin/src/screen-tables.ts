@@ -12,7 +12,7 @@ export const authenticatorScreens: Readonly<Partial<Record<AuthenticatorItem['ty
   >;
 
 /** An empty list of authenticators opens the representative page (widget spec §2). */
-export const noAuthenticatorScreen: RoutePath = routes.authenticatorRep;
+const noAuthenticatorScreen: RoutePath = routes.authenticatorRep;
 
 /** The one-time-code channels: the types whose row opens the one-time-code screens. */
 export const otpChannelTypes: ReadonlySet<string> = new Set(

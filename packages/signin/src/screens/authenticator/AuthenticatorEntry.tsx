@@ -15,7 +15,7 @@ export const otpChannelsKey = (idPrefix: string) => `gh.signin.${idPrefix}.otpCh
  * push out: a device cannot vouch for its own enrolment). The server's order and items; a host's
  * item gives its context to a server's item that has none.
  */
-export function narrowed(server: readonly AuthenticatorItem[], host?: readonly AuthenticatorItem[]) {
+function narrowed(server: readonly AuthenticatorItem[], host?: readonly AuthenticatorItem[]) {
   if (!host) return [...server];
   return server.flatMap((item) => {
     const given = host.find((h) => h.type === item.type);
