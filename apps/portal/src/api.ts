@@ -1,26 +1,23 @@
-import {
-  type CallOptions,
-  cookies,
-  createHttpClient,
-  customerHeaders,
-  type HttpMethod,
-  readCookie,
-} from '@gatehouse/contract/client';
+import { cookies } from '@gatehouse/contract/client';
 import { defaultLanguage } from '@gatehouse/i18n';
+import { ApiClient, type CallOptions, readCookie } from '@gatehouse/signin';
 import { currentEnvironment } from './environment.ts';
 import { settings } from './settings.ts';
 import { texts } from './texts.ts';
 
 /**
- * The portal's calls (portal spec §7) over the one client (docs/decisions/040-one-shell-one-client.md):
- * the environment's service host, with the customer API's headers (Token-Location among them, and
- * Accept-Language) and the session context read from SESSION_SCTX (spec §3).
+ * The portal's calls (portal spec §7): the environment's service host, with the call helper's
+ * headers (Token-Location among them, and Accept-Language) and the session context read from
+ * SESSION_SCTX (spec §3).
  */
 export const api = {
-  request<T = unknown>(method: HttpMethod, path: string, options: CallOptions = {}) {
-    const client = createHttpClient({
+  request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}) {
+    const context = readCookie(cookies.sessionContext);
+    const client = new ApiClient({
       endpoint: currentEnvironment().serviceHost,
-      headers: customerHeaders({ ...settings, sessionContext: readCookie(cookies.sessionContext) }),
+      appId: settings.appId,
+      appName: settings.appName,
+      ...(context ? { sessionContext: context } : {}),
       // The service's messages in the language the page shows.
       language: texts.language() ?? defaultLanguage,
     });

@@ -3,8 +3,8 @@ import {
   Status,
   securityClientAction,
   securityOutcomeTables,
-  TransportError,
 } from '@gatehouse/contract/client';
+import { TransportError } from '@gatehouse/signin';
 import { api } from '../../api.ts';
 import { t } from '../../texts.ts';
 

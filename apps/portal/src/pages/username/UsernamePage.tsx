@@ -4,8 +4,8 @@ import {
   limits,
   customerPaths as paths,
   Status,
-  TransportError,
 } from '@gatehouse/contract/client';
+import { TransportError } from '@gatehouse/signin';
 import {
   Alert,
   Button,
