@@ -15,7 +15,7 @@ import {
   serverMessages,
 } from './index.ts';
 import { fail, incorrectCodeServer, ok, securityGuard, success } from './outcome-builders.ts';
-import type { OutcomeTable } from './outcomes.ts';
+import type { Codes, OutcomeTable } from './outcomes.ts';
 import { Status } from './status.ts';
 
 // A factor contract as a file of factors/ would export it (test-only: not listed in factors/index.ts).
@@ -56,7 +56,7 @@ describe('factor contracts', () => {
       failure: true,
       action: { kind: 'ERROR', error: 'incorrectCode', server: true },
     });
-    expect(composed.securityOutcomeTables.securityProbeAdd.codes[1412]?.http).toBe(403);
+    expect((composed.securityOutcomeTables.securityProbeAdd.codes as Codes)[1412]?.http).toBe(403);
     expect(composed.outcomeDocs.securityProbeAdd[Status.SUCCESS]).toBe(
       'The probe is a credential of the account',
     );

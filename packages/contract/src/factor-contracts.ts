@@ -47,7 +47,7 @@ type Joined<L, K extends keyof FactorContract> = [Part<L, K>] extends [never]
 
 /** The parts of the factor contracts `list`, each joined into one (what the contract's modules spread in). */
 export type ComposedFactors<L> = {
-  readonly types: readonly ([Part<L, 'types'>] extends [readonly (infer T)[]] ? T : never)[];
+  readonly types: readonly Part<L, 'types'>[number][];
   readonly outcomeTables: Joined<L, 'outcomeTables'>;
   readonly securityOutcomeTables: Joined<L, 'securityOutcomeTables'>;
   readonly outcomeDocs: Joined<L, 'outcomeDocs'>;
