@@ -85,14 +85,20 @@ export function composeFactors<L extends Readonly<Record<string, FactorContract>
   } as unknown as ComposedFactors<L>;
 }
 
-const composed = composeFactors(factors);
+// Each part typed by its own export only: a factor's tables name message keys of serverMessages,
+// which holds the factors' texts, so a type read through the whole factor (FactorContract) would
+// refer to itself. The whole factor is checked against FactorContract here instead.
+const listed: Readonly<Record<string, FactorContract>> = factors;
+const composed = composeFactors(listed);
+type Listed = typeof factors;
 /** The factors' AuthenticatorType values (schemas.ts's `authenticatorType` adds them to the core's). */
-export const factorTypes = composed.types;
+export const factorTypes = composed.types as ComposedFactors<Listed>['types'];
 /** The factors' sign-in and step-up tables (in outcomes.ts's `outcomeTables`). */
-export const factorOutcomeTables = composed.outcomeTables;
+export const factorOutcomeTables = composed.outcomeTables as ComposedFactors<Listed>['outcomeTables'];
 /** The factors' security page tables (in security-outcomes.ts's `securityOutcomeTables`). */
-export const factorSecurityOutcomeTables = composed.securityOutcomeTables;
+export const factorSecurityOutcomeTables =
+  composed.securityOutcomeTables as ComposedFactors<Listed>['securityOutcomeTables'];
 /** The docs of the factors' calls (in outcome-docs.ts's `outcomeDocs`). */
-export const factorOutcomeDocs = composed.outcomeDocs;
+export const factorOutcomeDocs = composed.outcomeDocs as ComposedFactors<Listed>['outcomeDocs'];
 /** The factors' server texts (in server-messages.ts's `serverMessages`). */
-export const factorServerMessages = composed.serverMessages;
+export const factorServerMessages = composed.serverMessages as ComposedFactors<Listed>['serverMessages'];
