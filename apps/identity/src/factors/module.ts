@@ -23,6 +23,13 @@ export interface FactorNames {
   textGroup: string;
   /** Its try counter's key in otp_counters, where it has one. */
   counterKey?: string;
+  /**
+   * The names its wrong codes are held under (factors/holds.ts, decision 033): each a row of
+   * factor_holds, its own block counted under `factor:<name>` in otp_counters. None: never held.
+   */
+  holds?: readonly string[];
+  /** The audit events it adds to the core list (audit/audit.ts), e.g. 'push-sent'. */
+  auditEvents?: readonly string[];
   /** The contract's operations (paths' names) of its login and step-up steps. */
   operations: readonly (keyof typeof paths)[];
 }
