@@ -6,6 +6,7 @@ import {
   factorSecurityOutcomeTables,
   factorServerMessages,
   factorTypes,
+  listedFactorContracts,
 } from './factor-contracts.ts';
 import {
   authenticatorType,
@@ -105,5 +106,9 @@ describe('factor contracts', () => {
     for (const [key, value] of Object.entries(factorServerMessages)) expect(texts[key]).toBe(value);
     // The core's own values are still there.
     expect(authenticatorType.options).toContain('TOTPAUTHN');
+  });
+
+  it('finds no clash among the listed factors (the join the clients run does not check)', () => {
+    expect(() => composeFactors(listedFactorContracts)).not.toThrow();
   });
 });

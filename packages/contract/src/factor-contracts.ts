@@ -88,8 +88,22 @@ export function composeFactors<L extends Readonly<Record<string, FactorContract>
 // Each part typed by its own export only: a factor's tables name message keys of serverMessages,
 // which holds the factors' texts, so a type read through the whole factor (FactorContract) would
 // refer to itself. The whole factor is checked against FactorContract here instead.
+// The join itself is plain (no clash check): it runs in every client's login route, where each
+// byte counts; the clash check (composeFactors) runs over the same list in the contract's tests
+// and at the identity service's start (factors/registry.ts), so a clash never ships.
 const listed: Readonly<Record<string, FactorContract>> = factors;
-const composed = composeFactors(listed);
+const contracts = Object.values(listed);
+const joinAll = (part: Exclude<keyof FactorContract, 'types' | 'paths'>) =>
+  Object.assign({}, ...contracts.map((contract) => contract[part] ?? {}));
+const composed = {
+  types: contracts.flatMap((contract) => contract.types ?? []),
+  outcomeTables: joinAll('outcomeTables'),
+  securityOutcomeTables: joinAll('securityOutcomeTables'),
+  outcomeDocs: joinAll('outcomeDocs'),
+  serverMessages: joinAll('serverMessages'),
+} as unknown as ComposedFactors<Record<string, FactorContract>>;
+/** The listed factor contracts, for the clash check (composeFactors) of the tests and the service's start. */
+export const listedFactorContracts = listed;
 type Listed = typeof factors;
 /** The factors' AuthenticatorType values (schemas.ts's `authenticatorType` adds them to the core's). */
 export const factorTypes = composed.types as ComposedFactors<Listed>['types'];

@@ -15,13 +15,6 @@ export interface FactorEntry {
   readonly types: readonly AuthenticatorItem['type'][];
   /** Its routes, by the name the code and the contract's outcome tables use: name -> path. */
   readonly routes: Readonly<Record<string, string>>;
-  /**
-   * The screen of each of its routes: route name -> the name its folder's `screens.ts` exports it by.
-   * That module (its screens and their texts) is fetched on demand, with every factor's, in the
-   * one chunk of the screens off the login route (screens/lazy.ts): a chunk a factor would cost the
-   * login route the code that loads it (docs/decisions/039-widget-factor-registry.md).
-   */
-  readonly screens: Readonly<Record<string, string>>;
   /** The route each of its types opens from the authenticator list: type -> path. */
   readonly opens: Readonly<Partial<Record<AuthenticatorItem['type'], string>>>;
   /** Its calls of widget spec §7: name -> method, path, and the factor a step-up header carries. */
@@ -49,8 +42,16 @@ export type LoginExtension = {
   readonly useLogin?: (field: { setUsername(name: string): void; language: string }) => void;
 };
 
-/** A factor folder's `screens.ts`: its screens, and `texts`, its catalog groups by language. */
-export type FactorScreens = { readonly texts: CatalogLoaders } & Readonly<Record<string, unknown>>;
+/**
+ * A factor folder's `screens.ts`, fetched on demand with every factor's in the one chunk of the
+ * screens off the login route (screens/lazy.ts): its screens; `screenNames`, the screen of each of
+ * its entry's routes (route name -> the export's name); `texts`, its catalog groups by language.
+ * The names stay off the login route, whose every byte counts (decision 006).
+ */
+export type FactorScreens = {
+  readonly texts: CatalogLoaders;
+  readonly screenNames: Readonly<Record<string, string>>;
+} & Readonly<Record<string, unknown>>;
 
 /** The names of a screens module's exports that are screens (components). */
 export type ScreenNames<M> = {

@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { AuthenticatorItem, AuthenticatorType } from '@gatehouse/contract';
+import { composeFactors, listedFactorContracts } from '@gatehouse/contract';
 import { factorSettings } from '../config.ts';
 import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
@@ -114,6 +115,9 @@ let registry: FactorRegistry | undefined;
 /** Loads the registry once (buildApp awaits it before registering routes). */
 export async function loadFactors(): Promise<FactorRegistry> {
   loaded ??= findFactors().then((found) => {
+    // The contract's factor files: a clash of type, call or text refuses the start (the clients'
+    // join does not check, to stay small).
+    composeFactors(listedFactorContracts);
     registry = found;
     provideFactorSecurities(securityEntries(found));
     return found;

@@ -26,7 +26,7 @@ export function factorScreen(key: string, name: string): ComponentType {
  * moving between its routes keeps it mounted, as one component in two routes would be.
  */
 const factorRoutes = factorEntries.flatMap((entry) =>
-  Object.entries(entry.screens).flatMap(([route, name]) => {
+  Object.entries(factorModules[`./${entry.key}/screens.ts`]?.screenNames ?? {}).flatMap(([route, name]) => {
     const path = entry.routes[route];
     return path ? [{ path, key: `${entry.key}/${name}`, Screen: factorScreen(entry.key, name) }] : [];
   }),

@@ -1,6 +1,5 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry, ScreenNames } from '../../factors.ts';
-import type * as screens from './screens.ts';
+import type { FactorEntry } from '../../factors.ts';
 
 /** The one-time code by text, voice or e-mail (widget spec §2 "OTP contact screen", "OTP code screen"). */
 const routes = {
@@ -31,12 +30,6 @@ export const entry = {
   key: 'otp',
   types: ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL'],
   routes,
-  screens: {
-    authenticatorOtp: 'OtpContactScreen',
-    otp: 'OtpContactScreen',
-    authenticatorOtpCode: 'OtpCodeScreen',
-    securityCode: 'OtpCodeScreen',
-  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: {
     'OTP-SMS': routes.authenticatorOtp,
     'OTP-VOICE': routes.authenticatorOtp,

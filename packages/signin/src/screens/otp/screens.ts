@@ -6,3 +6,11 @@ export const texts = import.meta.glob('../../../messages/*.json', {
   query: { groups: 'otp' },
   import: 'default',
 });
+
+/** The screen of each of its routes (route name -> export above), read off the login route (screens/Routes.tsx). */
+export const screenNames: Readonly<Record<string, string>> = {
+  authenticatorOtp: 'OtpContactScreen',
+  otp: 'OtpContactScreen',
+  authenticatorOtpCode: 'OtpCodeScreen',
+  securityCode: 'OtpCodeScreen',
+};

@@ -1,6 +1,5 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry, ScreenNames } from '../../factors.ts';
-import type * as screens from './screens.ts';
+import type { FactorEntry } from '../../factors.ts';
 
 /** Push to the device app (widget spec §2 "Push screen", "Push denied screen"). */
 const routes = {
@@ -26,12 +25,6 @@ export const entry = {
   key: 'push',
   types: ['PUSH'],
   routes,
-  screens: {
-    authenticatorPush: 'PushScreen',
-    push: 'PushScreen',
-    authenticatorPushDenied: 'PushDeniedScreen',
-    pushDenied: 'PushDeniedScreen',
-  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { PUSH: routes.authenticatorPush },
   calls,
   textGroups: ['push'],

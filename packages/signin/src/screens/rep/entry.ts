@@ -1,6 +1,5 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry, ScreenNames } from '../../factors.ts';
-import type * as screens from './screens.ts';
+import type { FactorEntry } from '../../factors.ts';
 
 /**
  * The representative's code (widget spec §2 "Rep page"): a representative reads out a temporary
@@ -24,10 +23,6 @@ export const entry = {
   key: 'rep',
   types: ['OTP-REP'],
   routes,
-  screens: { authenticatorRep: 'RepScreen', rep: 'RepScreen' } satisfies Record<
-    string,
-    ScreenNames<typeof screens>
-  >,
   opens: { 'OTP-REP': routes.authenticatorRep },
   calls,
   textGroups: ['otp'],

@@ -1,6 +1,5 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry, ScreenNames } from '../../factors.ts';
-import type * as screens from './screens.ts';
+import type { FactorEntry } from '../../factors.ts';
 
 /** The token app (widget spec §2 "Token app code screen", "Token resync screen"). */
 const routes = {
@@ -25,10 +24,6 @@ export const entry = {
   key: 'token',
   types: ['TOTPSVIP'],
   routes,
-  screens: {
-    authenticatorSvip: 'TokenScreen',
-    authenticatorSvipSync: 'TokenSyncScreen',
-  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { TOTPSVIP: routes.authenticatorSvip },
   calls,
   textGroups: ['appCodes'],

@@ -1,6 +1,5 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import type { FactorEntry, ScreenNames } from '../../factors.ts';
-import type * as screens from './screens.ts';
+import type { FactorEntry } from '../../factors.ts';
 
 /** The authenticator app (widget spec §2 "Authenticator-app (TOTP) screen"). */
 const routes = { authenticatorTotp: '/authenticator/totp' } as const;
@@ -20,9 +19,6 @@ export const entry = {
   key: 'totp',
   types: ['TOTPAUTHN'],
   routes,
-  screens: {
-    authenticatorTotp: 'TotpScreen',
-  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
   opens: { TOTPAUTHN: routes.authenticatorTotp },
   calls,
   textGroups: ['appCodes'],

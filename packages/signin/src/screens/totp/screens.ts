@@ -5,3 +5,8 @@ export const texts = import.meta.glob('../../../messages/*.json', {
   query: { groups: 'appCodes' },
   import: 'default',
 });
+
+/** The screen of each of its routes (route name -> export above), read off the login route (screens/Routes.tsx). */
+export const screenNames: Readonly<Record<string, string>> = {
+  authenticatorTotp: 'TotpScreen',
+};
