@@ -1,3 +1,4 @@
+import { passkeyOutcomeDocs } from './factors/passkey.ts';
 import type { ConsoleCallName } from './outcomes.ts';
 import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';
@@ -96,6 +97,8 @@ const securityConfirmationDocs = {
 export const outcomeDocs: Readonly<
   Record<Exclude<AnyCallName, ConsoleCallName>, Readonly<Record<number, string>>>
 > = {
+  // The passkey's calls (packages/contract/src/factors/passkey.ts).
+  ...passkeyOutcomeDocs,
   passwordAuthentication: {
     [Status.SUCCESS]:
       'Password correct: the login transaction starts (new ET cookie, new XSRF-TOKEN); continue with session login',

@@ -1,3 +1,4 @@
+import { passkeyOutcomeTables } from './factors/passkey.ts';
 import { consolePaths, paths } from './paths.ts';
 import type { passwordUpdateMessages } from './recovery-messages.ts';
 import type { serverMessages } from './server-messages.ts';
@@ -195,6 +196,8 @@ export const outcomeBuilders = { ok, fail, error, success, incorrectCodeServer }
 
 /** Every call of both specs' §7 tables and the service's own, by name. */
 export const outcomeTables = {
+  // The passkey's sign-in and step-up calls (packages/contract/src/factors/passkey.ts).
+  ...passkeyOutcomeTables,
   passwordAuthentication: {
     method: 'POST',
     path: paths.passwordAuthentication,

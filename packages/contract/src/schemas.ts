@@ -55,6 +55,7 @@ export const authenticatorType = z.enum([
   'TOTPSVIP',
   'PUSH',
   'TOTPAUTHN',
+  'PASSKEY',
 ]);
 export type AuthenticatorType = z.infer<typeof authenticatorType>;
 export const authenticatorItem = z.object({

@@ -1,3 +1,4 @@
+import { passkeySecurityOutcomeTables } from './factors/passkey.ts';
 import {
   type CallName,
   type Codes,
@@ -35,6 +36,8 @@ const securityConfirmation: Codes = {
 };
 
 export const securityOutcomeTables = {
+  // The passkey's registration (packages/contract/src/factors/passkey.ts).
+  ...passkeySecurityOutcomeTables,
   // Every call needs the signed-in session and a step-up within SECURITY_STEPUP_MINUTES.
   securityOverview: {
     method: 'GET',
