@@ -40,6 +40,8 @@ export const auditEvents = [
   'token-resynced',
   'token-resync-failed',
   // Abuse limits (decision 033): a factor held after repeated blocks, and what lifted it.
+  // A passkey's signature counter went backwards: a cloned authenticator (factors/passkey).
+  'passkey-counter-regressed',
   'factor-held',
   'factor-hold-lifted',
   // The portal's security page (security/; docs/decisions/025-security-page-api.md).

@@ -1,4 +1,5 @@
 import { security as otp } from '../factors/otp/security.ts';
+import { security as passkey } from '../factors/passkey/security.ts';
 import { security as push } from '../factors/push/security.ts';
 import { security as token } from '../factors/token/security.ts';
 import { security as totp } from '../factors/totp/security.ts';
@@ -14,6 +15,7 @@ import type { FactorSecurityEntry } from './factor-security.ts';
  * credential of the account, so it has no security part. Order: the overview's and the page's.
  */
 export const factorSecurityList: readonly FactorSecurityEntry[] = [
+  { key: 'passkey', credentialKinds: ['passkey'], security: passkey },
   { key: 'totp', credentialKinds: ['totp'], security: totp },
   { key: 'push', credentialKinds: ['push'], security: push },
   { key: 'token', credentialKinds: ['token'], security: token },
