@@ -4,28 +4,17 @@ import type { ClientAction, Codes, Outcome, OutcomeTable } from '../outcomes.ts'
 import { text } from '../schemas.ts';
 import { securityAppItem } from '../security.ts';
 import { Status } from '../status.ts';
+import { PASSKEY_TYPE, passkeyPaths } from './passkey-paths.ts';
 
 /**
- * The passkey factor (WebAuthn; docs/decisions/041-passkeys.md): its paths, call schemas, outcome
- * tables, their one-line docs and its texts, in one file importable as
+ * The passkey factor (WebAuthn; docs/decisions/041-passkeys.md): its paths (passkey-paths.ts, zod-free
+ * for the widget's login route), call schemas, outcome tables, their one-line docs and its texts, in one file importable as
  * `@gatehouse/contract/factors/passkey`. The WebAuthn JSON shapes are the ones
  * @simplewebauthn/browser sends and @simplewebauthn/server reads (W3C WebAuthn Level 3 §5.1, "JSON
  * serialisation"); every field is bounded so a hostile body is the 400 envelope, never a 500.
  */
 
-export const PASSKEY_TYPE = 'PASSKEY' as const;
-
-export const passkeyPaths = {
-  /** Sign-in or step-up (the journey of the session cookie): a challenge for this journey. */
-  passkeyOptions: '/user/factor/passkey/options',
-  passkeyAuthentication: '/user/factor/passkey/authentication',
-  /** The login screen, before the password (conditional mediation): a challenge bound to the browser. */
-  passkeyLoginOptions: '/user/factor/passkey/login-options',
-  passkeyLoginAssertion: '/user/factor/passkey/login-assertion',
-  /** The security page: registration. */
-  securityPasskeyOptions: '/user/security/passkeys/options',
-  securityPasskeys: '/user/security/passkeys',
-} as const;
+export { PASSKEY_TYPE, passkeyPaths };
 
 /** The server's texts of the passkey calls (catalog group `passkey`, English and Spanish). */
 export const passkeyMessages = passkey;
