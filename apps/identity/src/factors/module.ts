@@ -1,4 +1,4 @@
-import type { AuthenticatorItem, AuthenticatorType, paths } from '@gatehouse/contract';
+import type { AuthenticatorItem, AuthenticatorType } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
@@ -23,8 +23,11 @@ export interface FactorNames {
   textGroup: string;
   /** Its try counter's key in otp_counters, where it has one. */
   counterKey?: string;
-  /** The contract's operations (paths' names) of its login and step-up steps. */
-  operations: readonly (keyof typeof paths)[];
+  /**
+   * The contract's operations (call names) of its login and step-up steps: the core's `paths`, or
+   * the paths of its own contract file (`@gatehouse/contract/factors/<key>`).
+   */
+  operations: readonly string[];
 }
 
 /**

@@ -1,8 +1,7 @@
-import type { Credential } from '../../credentials/store.ts';
-import type { FactorModule } from '../registry.ts';
-import { PASSKEY_COUNTER, passkeyRoutes, usablePasskeys } from './routes.ts';
-import { passkeyOverview, passkeySecurityRoutes } from './security.ts';
-import { loadPasskeySettings, passkeySettings } from './settings.ts';
+import type { FactorModule } from '../module.ts';
+import { PASSKEY, PASSKEY_COUNTER, passkeyRoutes, usablePasskeys } from './routes.ts';
+import { security } from './security.ts';
+import { passkeySettingsOf, settings } from './settings.ts';
 
 /**
  * Passkeys (WebAuthn Level 3 with @simplewebauthn/server; docs/decisions/041-passkeys.md): the
@@ -12,67 +11,32 @@ import { loadPasskeySettings, passkeySettings } from './settings.ts';
  * before the password. Everything it needs is in this folder: its routes, its challenges, its
  * settings and its migration; its passkeys are credentials (kind passkey) of the credential store.
  */
-export const passkeyFactor: FactorModule & {
-  names: {
-    key: string;
-    types: readonly ['PASSKEY'];
-    credentialKinds: readonly ['passkey'];
-    widgetRoutes: readonly string[];
-    textGroup: string;
-    counterKey: string;
-    operations: readonly string[];
-  };
-  rank: number;
-  assurance: { level: 3; phishingResistant: true };
-  settings: typeof passkeySettings;
-  security: {
-    overview: (
-      ctx: Parameters<FactorModule['offer']>[0],
-      credentials: Credential[],
-    ) => ReturnType<typeof passkeyOverview>;
-  };
-} = {
-  name: 'passkey',
+export const factor: FactorModule = {
   names: {
     key: 'passkey',
-    types: ['PASSKEY'],
+    types: [PASSKEY],
     credentialKinds: ['passkey'],
     widgetRoutes: ['/authenticator/passkey'],
     textGroup: 'passkey',
     counterKey: PASSKEY_COUNTER,
-    operations: [
-      'passkeyOptions',
-      'passkeyAuthentication',
-      'passkeyLoginOptions',
-      'passkeyLoginAssertion',
-      'securityPasskeyOptions',
-      'securityPasskeyAdd',
-    ],
+    operations: ['passkeyOptions', 'passkeyAuthentication', 'passkeyLoginOptions', 'passkeyLoginAssertion'],
   },
-  // First of the list: the strongest factor (NIST SP 800-63B rev. 4 AAL3-capable, phishing-resistant).
-  rank: 0,
+  // First of the list, before the push (10): the strongest factor, phishing-resistant.
+  rank: 5,
   assurance: { level: 3, phishingResistant: true },
-  settings: passkeySettings,
-  types: ['PASSKEY'],
+  settings,
   offer: async (ctx, account, _contacts, journey = 'login') =>
     account.status === 'active' && (await usablePasskeys(ctx, account.id, journey)).length
-      ? [{ type: 'PASSKEY' }]
+      ? [{ type: PASSKEY }]
       : [],
-  routes: (app, ctx) => {
-    const settings = loadPasskeySettings(ctx.config);
-    passkeyRoutes(app, ctx, settings);
-    passkeySecurityRoutes(app, ctx, settings);
-  },
+  routes: passkeyRoutes,
   limits: (config) => {
-    const settings = loadPasskeySettings(config);
+    const own = passkeySettingsOf(config);
     return {
-      PASSKEY_CHALLENGE_SECONDS: settings.challengeMs / 1000,
-      PASSKEY_MAX_WRONG_TRIES: settings.maxWrongTries,
-      PASSKEY_BLOCK_MINUTES: settings.blockMs / 60_000,
+      PASSKEY_CHALLENGE_SECONDS: own.challengeMs / 1000,
+      PASSKEY_MAX_WRONG_TRIES: own.maxWrongTries,
+      PASSKEY_BLOCK_MINUTES: own.blockMs / 60_000,
     };
   },
-  security: { overview: passkeyOverview },
+  security,
 };
-
-/** The registry reads `factor` (factors/*\/module.ts). */
-export const factor = passkeyFactor;

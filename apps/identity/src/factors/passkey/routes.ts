@@ -25,7 +25,7 @@ import { findAccountById } from '../../services/accounts.ts';
 import { cookieOptions } from '../../services/cookies.ts';
 import { TryCounter } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
-import type { PasskeySettings } from './settings.ts';
+import { expectedOrigins, type PasskeySettings, passkeySettingsOf } from './settings.ts';
 import { advanceCounter, PasskeyChallenges, passkeyById, passkeyData, suspend } from './store.ts';
 
 /** The counters' key in otp_counters: the passkey's wrong tries, per account. */
@@ -36,16 +36,26 @@ export const PASSKEY = 'PASSKEY' as const;
 export const loginCookieName = (ctx: Context) =>
   `${ctx.config.cookieHostPrefix ? '__Host-' : ''}passkey_login`;
 
+/** What a browser's client data names: its challenge and origin (each undefined when not readable). */
+function clientData(clientDataJSON: string): { challenge?: unknown; origin?: unknown } {
+  try {
+    const data: unknown = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON));
+    return typeof data === 'object' && data ? data : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The challenge a browser signed (clientDataJSON.challenge), or undefined when it is not readable. */
 export function signedChallenge(clientDataJSON: string): string | undefined {
-  try {
-    const data = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
-    return typeof data.challenge === 'string' && /^[A-Za-z0-9_-]{16,512}$/.test(data.challenge)
-      ? data.challenge
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const { challenge } = clientData(clientDataJSON);
+  return typeof challenge === 'string' && /^[A-Za-z0-9_-]{16,512}$/.test(challenge) ? challenge : undefined;
+}
+
+/** The origins a response may come from (settings.ts `expectedOrigins`), given the one it names. */
+export function originsFor(ctx: Context, clientDataJSON: string): string[] {
+  const { origin } = clientData(clientDataJSON);
+  return expectedOrigins(ctx.config, typeof origin === 'string' ? origin : undefined);
 }
 
 const suspended = (c: Credential) => passkeyData(c).suspendedAt !== undefined;
@@ -66,6 +76,7 @@ const descriptor = (c: Credential) => ({
 
 /** Verifies an assertion against a stored passkey; undefined when anything fails to check out. */
 async function verifyAssertion(
+  ctx: Context,
   settings: PasskeySettings,
   response: AuthenticationResponseJSON,
   challenge: string,
@@ -76,7 +87,7 @@ async function verifyAssertion(
     const result = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
-      expectedOrigin: settings.origins,
+      expectedOrigin: originsFor(ctx, response.response.clientDataJSON),
       expectedRPID: settings.rpId,
       // The counter is compared after the signature (store.ts advanceCounter), so only a
       // verified assertion can mark a passkey as cloned.
@@ -94,7 +105,8 @@ async function verifyAssertion(
   }
 }
 
-export function passkeyRoutes(app: FastifyInstance, ctx: Context, settings: PasskeySettings) {
+export function passkeyRoutes(app: FastifyInstance, ctx: Context) {
+  const settings = passkeySettingsOf(ctx.config);
   const challenges = new PasskeyChallenges(ctx);
   const tries = new TryCounter(ctx.db, ctx.clock, PASSKEY_COUNTER);
   const blockMinutes = Math.round(settings.blockMs / 60_000);
@@ -142,8 +154,8 @@ export function passkeyRoutes(app: FastifyInstance, ctx: Context, settings: Pass
     summary:
       "Start a passkey check (sign-in or step-up): a single-use challenge bound to this journey (PASSKEY_CHALLENGE_SECONDS), allowCredentials the account's passkeys usable for it, user verification required.",
     body: passkeyOptionsRequest,
-    handler: async ({ request, reply }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, auth: fj }) => {
       const keys = fj.account.status === 'active' ? await usablePasskeys(ctx, fj.account.id, fj.kind) : [];
       if (!keys.length) return unavailable(request, reply);
       await ctx.limiter.enforce(request, [
@@ -174,8 +186,8 @@ export function passkeyRoutes(app: FastifyInstance, ctx: Context, settings: Pass
     summary:
       "Check a passkey's assertion against this journey's challenge (or the login screen's single-use proof): LOGIN signs in, STEPUP proves the factor again; a phishing-resistant proof. A counter that goes backwards is refused and the passkey suspended; PASSKEY_MAX_WRONG_TRIES assertions that do not verify block it for PASSKEY_BLOCK_MINUTES.",
     body: passkeyAuthenticationRequest,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       const { account } = fj;
       const keys = account.status === 'active' ? await usablePasskeys(ctx, account.id, fj.kind) : [];
       if (!keys.length) return unavailable(request, reply);
@@ -226,6 +238,7 @@ export function passkeyRoutes(app: FastifyInstance, ctx: Context, settings: Pass
           return expired(request, reply);
         }
         const info = await verifyAssertion(
+          ctx,
           settings,
           response as AuthenticationResponseJSON,
           challenge,
@@ -331,6 +344,7 @@ export function passkeyRoutes(app: FastifyInstance, ctx: Context, settings: Pass
       }
       if (!mayUse(ctx, credential, 'signIn')) return notRecognized(request, reply);
       const info = await verifyAssertion(
+        ctx,
         settings,
         response as AuthenticationResponseJSON,
         challenge,

@@ -13,21 +13,16 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { answer } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
-import { capOf, capReached } from '../../security/credential-policy.ts';
-import {
-  appItem,
-  auditChange,
-  limitAccount,
-  noticeChange,
-  requireSteppedUp,
-} from '../../security/service.ts';
-import { signedChallenge } from './routes.ts';
-import type { PasskeySettings } from './settings.ts';
+import { capReached } from '../../security/credential-policy.ts';
+import type { FactorSecurity } from '../../security/factor-security.ts';
+import { appItem, auditChange, capRefusal, limitAccount, noticeChange } from '../../security/service.ts';
+import { originsFor, signedChallenge } from './routes.ts';
+import { passkeySettingsOf } from './settings.ts';
 import { PasskeyChallenges, type PasskeyData, passkeyById, passkeyData } from './store.ts';
 
 /**
@@ -43,16 +38,10 @@ import { PasskeyChallenges, type PasskeyData, passkeyById, passkeyData } from '.
 export const userHandle = (ctx: Context, accountId: string): Uint8Array<ArrayBuffer> =>
   new Uint8Array(createHmac('sha256', ctx.config.otp.pepper).update(`passkey-user:${accountId}`).digest());
 
-/** The overview's entries of the passkey (keyed `passkey` in `credentials`). */
-export const passkeyOverview = (ctx: Context, credentials: Credential[]) =>
-  credentials.filter((c) => c.kind === 'passkey').map((c) => appItem(ctx, c));
-
-export function passkeySecurityRoutes(app: FastifyInstance, ctx: Context, settings: PasskeySettings) {
+function routes(app: FastifyInstance, ctx: Context) {
+  const settings = passkeySettingsOf(ctx.config);
   const challenges = new PasskeyChallenges(ctx);
   const tag = 'security';
-
-  const capRefusal = (request: FastifyRequest, reply: FastifyReply) =>
-    answer(request, reply, Status.LIMIT_REACHED, { message: 'capApps', params: [capOf(ctx, 'apps')] });
 
   defineRoute(app, {
     method: 'POST',
@@ -61,11 +50,11 @@ export function passkeySecurityRoutes(app: FastifyInstance, ctx: Context, settin
     summary:
       "Start adding a passkey: PublicKeyCredentialCreationOptionsJSON (attestation 'none', resident key and user verification required, excludeCredentials the account's passkeys, an opaque user handle), its challenge bound to this session for PASSKEY_CHALLENGE_SECONDS.",
     body: passkeyOptionsRequest,
-    handler: async ({ request, reply }) => {
-      const { account, session } = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, auth: { account, session } }) => {
       await limitAccount(ctx, request, account.id);
       const held = await ctx.credentials.list(account.id);
-      if (capReached(ctx, held, 'passkey')) return capRefusal(request, reply);
+      if (capReached(ctx, held, 'passkey')) return capRefusal(ctx, request, reply, 'passkey');
       const options = await generateRegistrationOptions({
         rpName: settings.rpName,
         rpID: settings.rpId,
@@ -101,8 +90,8 @@ export function passkeySecurityRoutes(app: FastifyInstance, ctx: Context, settin
       "Add a passkey: the authenticator's response to this session's registration challenge, named by the customer (1-40 characters); it becomes a credential of the account (kind passkey). An audit event and an e-mail notice.",
     body: passkeyRegistrationRequest,
     successData: passkeyRegistrationData,
-    handler: async ({ request, reply, body }) => {
-      const { account, session } = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth: { account, session } }) => {
       await limitAccount(ctx, request, account.id);
       const challenge = signedChallenge(body.response.response.clientDataJSON);
       const used = challenge
@@ -116,7 +105,7 @@ export function passkeySecurityRoutes(app: FastifyInstance, ctx: Context, settin
         const result = await verifyRegistrationResponse({
           response: body.response as RegistrationResponseJSON,
           expectedChallenge: challenge,
-          expectedOrigin: settings.origins,
+          expectedOrigin: originsFor(ctx, body.response.response.clientDataJSON),
           expectedRPID: settings.rpId,
           requireUserVerification: true,
         });
@@ -164,7 +153,7 @@ export function passkeySecurityRoutes(app: FastifyInstance, ctx: Context, settin
           if (await passkeyById(ctx, info.credential.id)) return 'exists' as const;
           throw error;
         });
-      if (added === 'cap') return capRefusal(request, reply);
+      if (added === 'cap') return capRefusal(ctx, request, reply, 'passkey');
       if (added === 'exists') return exists();
       await noticeChange(ctx, request, account, 'authenticatorAdded');
       request.log.info({ account: account.id }, 'security: passkey added');
@@ -172,3 +161,19 @@ export function passkeySecurityRoutes(app: FastifyInstance, ctx: Context, settin
     },
   });
 }
+
+/**
+ * The passkey on the security page: counted with the apps (CREDENTIAL_MAX_APPS), a recent one signs
+ * in but never opens the page or a step-up, listed as `credentials.passkey`, removed through the
+ * generic removal.
+ */
+export const security: FactorSecurity = {
+  policy: {
+    cap: { group: 'apps', max: (config) => config.security.caps.apps, message: 'capApps' },
+    recentSignsIn: true,
+    recovery: false,
+  },
+  routes,
+  overview: (ctx, credentials: Credential[]) => ({ items: credentials.map((c) => appItem(ctx, c)) }),
+  remove: { route: 'generic', event: 'security.credential-removed', notice: 'credentialRemoved' },
+};

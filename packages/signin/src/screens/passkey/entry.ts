@@ -1,44 +1,32 @@
-import { useEffect, useRef } from 'react';
-import { useWidget } from '../../context.tsx';
-import type { FactorEntry } from '../../factors.ts';
+import type { FactorEntry, ScreenNames } from '../../factors.ts';
 import { passkeyCalls, passkeyType } from './calls.ts';
+import { useConditionalPasskey } from './login.ts';
+import type * as screens from './screens.ts';
 
 /** The passkey screen's route (LOGIN and STEPUP). */
-export const passkeyRoute = '/authenticator/passkey';
+const routes = { authenticatorPasskey: '/authenticator/passkey' } as const;
 
-/**
- * The login screen's hook (decision 041b): once the login screen is up, the conditional passkey
- * request where the browser offers autofill (its code and @simplewebauthn/browser load on demand,
- * off the login route's first paint); it fills the username field with the passkey's username.
- */
-function useConditionalPasskey(field: { setUsername(name: string): void; language: string }) {
-  const { client, idPrefix } = useWidget();
-  const setUsername = useRef(field.setUsername);
-  setUsername.current = field.setUsername;
-  useEffect(() => {
-    let live = true;
-    let stop: (() => void) | undefined;
-    import('./conditional.ts')
-      .then(({ startConditional }) => {
-        if (live) stop = startConditional(client, idPrefix, (name) => setUsername.current(name));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      stop?.();
-    };
-  }, [client, idPrefix]);
+type PasskeyRoutes = typeof routes;
+type PasskeyCalls = typeof passkeyCalls;
+declare module '../../factors.ts' {
+  interface FactorRoutes extends PasskeyRoutes {}
+  interface FactorCalls extends PasskeyCalls {}
 }
 
-/** The passkey factor in the widget (shape.md "Widget"): its type, screen, calls, texts, login hooks. */
-export const entry: FactorEntry = {
+/**
+ * The passkey factor in the widget (decision 041b): its type, screen, calls, texts, and what it adds
+ * to the login screen: saved passkeys in the username field's autofill (`autocomplete="username
+ * webauthn"`) and the conditional request behind it.
+ */
+export const entry = {
   key: 'passkey',
   types: [passkeyType],
-  screens: { [passkeyRoute]: () => import('./PasskeyScreen.tsx') },
-  opens: { [passkeyType]: passkeyRoute },
+  routes,
+  screens: {
+    authenticatorPasskey: 'PasskeyScreen',
+  } satisfies Partial<Record<keyof typeof routes, ScreenNames<typeof screens>>>,
+  opens: { [passkeyType]: routes.authenticatorPasskey },
   calls: passkeyCalls,
   textGroups: ['passkey'],
   login: { autocomplete: 'webauthn', useLogin: useConditionalPasskey },
-};
-
-export default entry;
+} satisfies FactorEntry;

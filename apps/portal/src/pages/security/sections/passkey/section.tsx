@@ -18,7 +18,7 @@ import {
   Details,
   Failure,
   RecentNote,
-  Section as SectionCard,
+  SectionCard,
   usedRows,
   useFailure,
 } from '../../shared.tsx';
@@ -26,11 +26,9 @@ import {
 /** The contract's passkey name rule (passkey API: 1-40 characters). */
 const NAME_MAX = 40;
 
-/** The account's passkeys from the overview's generic per-module lists (`credentials.passkey`). */
-const passkeysOf = (overview: unknown): SecurityAppItem[] => {
-  const lists = (overview as { credentials?: Record<string, SecurityAppItem[] | undefined> }).credentials;
-  return lists?.passkey ?? [];
-};
+/** The account's passkeys: the overview's generic per-module list `credentials.passkey`. */
+const passkeysOf = (overview: { credentials: Record<string, SecurityAppItem[]> }): SecurityAppItem[] =>
+  overview.credentials.passkey ?? [];
 
 type Answer<T> = { kind: 'done'; data: T } | { kind: 'again' } | { kind: 'refused'; message: string };
 
@@ -51,8 +49,11 @@ async function passkeyRequest<T>(path: string, body: unknown): Promise<Answer<T>
   }
 }
 
+/** Passkeys: the page's first factor section, above the authenticator apps (10): the strongest factor. */
+export const order = 5;
+
 /** Passkeys: each with Remove; Add asks for a name, then the browser creates the passkey. */
-export function PasskeySection() {
+export function Section() {
   const { overview, run, reload } = useSecurity();
   const announce = useAnnounce();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -235,7 +236,3 @@ function AddPasskey({
     </form>
   );
 }
-
-/** The security page's discovery (shape.md "Portal"): where the section stands, and the section. */
-export const order = 15;
-export const Section = PasskeySection;
