@@ -191,10 +191,11 @@ describe.each(targets)('passkeys ($name)', (target) => {
     expect(used?.lastUsedAt).not.toBeNull();
     const factors = await h.db
       .selectFrom('session_factors')
-      .select(['kind', 'level', 'journey_kind'])
+      .select(['kind', 'level', 'phishing_resistant', 'journey_kind'])
       .where('kind', '=', 'PASSKEY')
       .execute();
-    expect(factors).toEqual([{ kind: 'PASSKEY', level: 2, journey_kind: 'login' }]);
+    // The module's assurance: level 3, phishing-resistant (decision 036).
+    expect(factors).toEqual([{ kind: 'PASSKEY', level: 3, phishing_resistant: true, journey_kind: 'login' }]);
 
     // Step-up: the session's step-up journey, its own challenge.
     const stepUp = await challengeOf(browser);

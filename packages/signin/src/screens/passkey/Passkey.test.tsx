@@ -70,12 +70,18 @@ function browser({ autofill = false } = {}) {
   return { get };
 }
 
-/** A step-up widget whose authenticator list starts with the passkey. */
+/**
+ * A step-up widget whose authenticator list starts with the passkey: the server's list (the widget
+ * reads it in step-up; decision 039), which the host's narrows to the same.
+ */
 function stepUp(
   answers: Record<string, Answer | Answer[]>,
   types: Array<'PASSKEY' | 'TOTPAUTHN'> = ['PASSKEY'],
 ) {
-  const server = fakeServer(stepUpAnswers({ phone: [], email: [] }, answers));
+  const list: Answer = {
+    body: envelope(1200, 'Success', { successData: { authenticators: types.map((type) => ({ type })) } }),
+  };
+  const server = fakeServer(stepUpAnswers({ phone: [], email: [] }, { [authenticators]: list, ...answers }));
   const view = renderWidget({ journey: 'STEPUP', authenticators: types.map((type) => ({ type })) });
   return { ...server, ...view };
 }

@@ -1,4 +1,9 @@
-import { PASSKEY_TYPE, passkeyOutcomeTables, passkeyPaths } from '@gatehouse/contract/factors/passkey';
+import {
+  PASSKEY_TYPE,
+  passkeyOutcomeTables,
+  passkeyPaths,
+  passkeySecurityOutcomeTables,
+} from '@gatehouse/contract/factors/passkey';
 import { describe, expect, it } from 'vitest';
 import { passkeyCalls, passkeySecurityCalls, passkeyType } from './calls.ts';
 
@@ -14,7 +19,7 @@ describe("the passkey entry's calls", () => {
       expect(call.path).toBe(passkeyPaths[name as keyof typeof passkeyPaths]);
     }
     for (const [name, call] of Object.entries(passkeySecurityCalls)) {
-      const table = passkeyOutcomeTables[name as keyof typeof passkeyOutcomeTables];
+      const table = passkeySecurityOutcomeTables[name as keyof typeof passkeySecurityOutcomeTables];
       expect(call, name).toEqual({ method: table.method, path: table.path });
     }
   });
