@@ -1,4 +1,4 @@
-import { passkeyOutcomeDocs } from './factors/passkey.ts';
+import { passkeyOutcomeDocs } from './factors/passkey-calls.ts';
 import type { ConsoleCallName } from './outcomes.ts';
 import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';

@@ -1,4 +1,4 @@
-import { passkeyOutcomeTables } from './factors/passkey.ts';
+import { passkeyOutcomeTables } from './factors/passkey-calls.ts';
 import { consolePaths, paths } from './paths.ts';
 import type { passwordUpdateMessages } from './recovery-messages.ts';
 import type { serverMessages } from './server-messages.ts';

@@ -1,4 +1,4 @@
-import { passkeySecurityOutcomeTables } from './factors/passkey.ts';
+import { passkeySecurityOutcomeTables } from './factors/passkey-calls.ts';
 import {
   type CallName,
   type Codes,

@@ -1,7 +1,7 @@
 import { appCodeMessages } from './app-code-messages.ts';
 import { consoleMessages } from './console-messages.ts';
 import { deviceMessages } from './device-messages.ts';
-import { passkeyMessages } from './factors/passkey.ts';
+import { passkeyMessages } from './factors/passkey-calls.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { pushMessages } from './push-messages.ts';
 import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';

@@ -1,5 +1,5 @@
 import type { AuthenticatorItem, ClientAction, Codes } from '@gatehouse/contract/client';
-import { passkeyOutcomeTables } from '@gatehouse/contract/factors/passkey';
+import { passkeyOutcomeTables } from '@gatehouse/contract/factors/passkey-calls';
 import { Button, Checkbox } from '@gatehouse/ui';
 import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { type FormEvent, useEffect, useRef, useState } from 'react';

@@ -1,12 +1,12 @@
 import type { AuthenticatorItem } from '@gatehouse/contract/client';
-import { PASSKEY_TYPE, passkeyPaths } from '@gatehouse/contract/factors/passkey-paths';
+import { PASSKEY_TYPE, passkeyPaths } from '@gatehouse/contract/factors/passkey-calls';
 
 /** The factor's authenticator type (the contract's PASSKEY_TYPE). */
 export const passkeyType = PASSKEY_TYPE satisfies AuthenticatorItem['type'];
 
 /**
  * The passkey's calls (passkey API): method, path, and the factor a step-up names in its header.
- * The paths come from the contract's zod-free passkey-paths.ts: the entry is on the login route,
+ * The paths come from the contract's zod-free passkey-calls.ts: the entry is on the login route,
  * where the contract's passkey schemas would add about 28 KB gzip (decision 041b).
  */
 export const passkeyCalls = {
