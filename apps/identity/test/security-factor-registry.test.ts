@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { type SecurityOverviewData, securityPaths, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Context } from '../src/context.ts';
+import { loadFactors } from '../src/factors/registry.ts';
 import { factorSecurities, provideFactorSecurities } from '../src/security/factor-lookup.ts';
 import type { FactorSecurityEntry } from '../src/security/factor-security.ts';
 import { appItem } from '../src/security/service.ts';
@@ -47,7 +49,9 @@ describe.each(targets)('a factor the security page learns from its security part
   const { codeOf, nextStep } = appClock(h);
   let provided: ReturnType<typeof factorSecurities>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    // The factors' security parts are provided when the registry loads (buildApp awaits it too).
+    await loadFactors();
     provided = factorSecurities();
     provideFactorSecurities([...provided, keyFob]);
   });
@@ -64,8 +68,14 @@ describe.each(targets)('a factor the security page learns from its security part
   }
 
   async function addFob(ctx: Context, accountId: string, name: string) {
-    // The store keeps any kind a factor declares.
-    return ctx.credentials.add({ accountId, kind: 'keyfob' as never, name, createdAt: new Date(0) });
+    // The store adds only the kinds the registry's modules declare (decision 036), and this factor
+    // is the page's alone (no module): its row is written as the store writes one, then read back.
+    const id = randomUUID();
+    await ctx.db
+      .insertInto('credentials')
+      .values({ id, account_id: accountId, kind: 'keyfob', name, data: '{}', created_at: new Date(0) })
+      .execute();
+    return (await ctx.credentials.get(id, accountId))!;
   }
 
   test('its credentials are listed under credentials.<key>, removed through the generic call, under the last-factor rule, with a notice', async () => {

@@ -1,4 +1,4 @@
-import { passkeyOutcomeDocs } from './factors/passkey-calls.ts';
+import { factorOutcomeDocs } from './factor-contracts.ts';
 import type { ConsoleCallName } from './outcomes.ts';
 import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';
@@ -97,8 +97,6 @@ const securityConfirmationDocs = {
 export const outcomeDocs: Readonly<
   Record<Exclude<AnyCallName, ConsoleCallName>, Readonly<Record<number, string>>>
 > = {
-  // The passkey's calls (packages/contract/src/factors/passkey.ts).
-  ...passkeyOutcomeDocs,
   passwordAuthentication: {
     [Status.SUCCESS]:
       'Password correct: the login transaction starts (new ET cookie, new XSRF-TOKEN); continue with session login',
@@ -435,6 +433,8 @@ export const outcomeDocs: Readonly<
     [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
     ...securityGuardDocs,
   },
+  // The docs of each factor contract's calls (factors/index.ts).
+  ...factorOutcomeDocs,
 };
 
 const consoleNoSession =

@@ -1,4 +1,17 @@
-import { passkeyOutcomeTables } from './factors/passkey-calls.ts';
+import { factorOutcomeTables } from './factor-contracts.ts';
+import {
+  error,
+  fail,
+  incorrectCodeServer,
+  noContent,
+  noSession,
+  ok,
+  raw,
+  redirect,
+  success,
+  toRep,
+  unsent,
+} from './outcome-builders.ts';
 import { consolePaths, paths } from './paths.ts';
 import type { passwordUpdateMessages } from './recovery-messages.ts';
 import type { serverMessages } from './server-messages.ts';
@@ -97,20 +110,6 @@ export type OutcomeTable = {
   readonly codes: Codes;
 };
 
-// --- building blocks ----------------------------------------------------------------------------
-const success = { kind: 'SUCCESS' } as const;
-const ok = (message: Outcome['message'], action?: ClientAction): Outcome =>
-  action ? { http: 200, message, action } : { http: 200, message };
-const fail = (message: Outcome['message'], action?: ClientAction, http = 200): Outcome =>
-  action ? { http, message, failure: true, action } : { http, message, failure: true };
-const unsent = (action: ClientAction, http = 200): Outcome => ({ http, unsent: true, action });
-const noContent: Outcome = { http: 204, action: success };
-const raw: Outcome = { http: 200 };
-const error = (name: ErrorName, server?: true): ClientAction =>
-  server ? { kind: 'ERROR', error: name, server } : { kind: 'ERROR', error: name };
-const redirect = (to: Screen, state?: Record<string, unknown>): ClientAction =>
-  state ? { kind: 'REDIRECT', to, state } : { kind: 'REDIRECT', to };
-
 /**
  * Answers any call may give (the transport-level refusals of design.md's HTTP policy): every
  * table includes them. A table may list one of these codes again, with the same HTTP status, to
@@ -131,11 +130,8 @@ export const genericOutcomes: Codes = {
   5003: fail('unavailable', undefined, 503),
 };
 
-const toRep = redirect('authenticatorRep');
 const limitToRep = redirect('authenticatorRep', { reason: 'limit' });
 const toBlockedReset = redirect('blocked', { reason: 'reset' });
-const incorrectCodeServer = error('incorrectCode', true);
-const noSession = fail(['sessionExpired'], redirect('error', { reason: 'unauthorized' }), 401);
 
 const otpSend = (sent: Outcome['message'], outage: boolean): Codes => ({
   1200: ok(sent, redirect('authenticatorOtpCode')),
@@ -191,13 +187,8 @@ const enrollment: Codes = {
 
 const incorrectCredentials = error('incorrectCredentials');
 
-/** The building blocks, for the tables of other modules (security-outcomes.ts). */
-export const outcomeBuilders = { ok, fail, error, success, incorrectCodeServer } as const;
-
 /** Every call of both specs' §7 tables and the service's own, by name. */
 export const outcomeTables = {
-  // The passkey's sign-in and step-up calls (packages/contract/src/factors/passkey.ts).
-  ...passkeyOutcomeTables,
   passwordAuthentication: {
     method: 'POST',
     path: paths.passwordAuthentication,
@@ -448,6 +439,9 @@ export const outcomeTables = {
       4401: noSession,
     },
   },
+  // Each factor contract's sign-in and step-up calls (factors/index.ts); last, so a name the core
+  // uses already does not typecheck.
+  ...factorOutcomeTables,
 } as const satisfies Record<string, OutcomeTable>;
 
 /**

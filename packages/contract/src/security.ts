@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { securityCode, text } from './schemas.ts';
+import { securityCode, text } from './fields.ts';
 
 /**
  * The portal's security page (`#/security`, issue 12; docs/decisions/025-security-page-api.md):

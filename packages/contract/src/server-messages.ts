@@ -1,7 +1,7 @@
 import { appCodeMessages } from './app-code-messages.ts';
 import { consoleMessages } from './console-messages.ts';
 import { deviceMessages } from './device-messages.ts';
-import { passkeyMessages } from './factors/passkey-calls.ts';
+import { factorServerMessages } from './factor-contracts.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { pushMessages } from './push-messages.ts';
 import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';
@@ -22,7 +22,7 @@ export const serverMessages: typeof loginMessages &
   typeof deviceMessages &
   typeof securityMessages &
   typeof consoleMessages &
-  typeof passkeyMessages = /* @__PURE__ */ Object.assign(
+  typeof factorServerMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
   identityMessages,
@@ -34,5 +34,6 @@ export const serverMessages: typeof loginMessages &
   deviceMessages,
   securityMessages,
   consoleMessages,
-  passkeyMessages,
+  // Each factor contract's texts (factors/index.ts).
+  factorServerMessages,
 );

@@ -1,21 +1,11 @@
 import { limits } from '@gatehouse/contract/client';
 import { pickLanguage } from '@gatehouse/i18n';
-import {
-  type ComponentType,
-  Suspense,
-  useCallback,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Route, Switch } from 'wouter';
 import { ApiClient } from './api/client.ts';
 import { type FinishResult, resolveConfig, type SignInConfig } from './config.ts';
 import { useWidget as useWidgetInternal, WidgetContext } from './context.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { factorEntries } from './factors.ts';
 import { loadScreenTexts, loadTexts, t, textsLanguage } from './messages/index.ts';
 import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
@@ -29,9 +19,9 @@ import { useShownLanguage } from './shared/useShownLanguage.ts';
 import './signin.css';
 
 // Screens off the login route load on demand (issue 4: the login route stays within budget),
-// fetched when the browser is idle so the next screen does not wait (issue 14). Each factor's screens
-// are in it too, by their entries (screens/<key>/entry.ts). Their texts come with them, in the
-// current language.
+// fetched when the browser is idle so the next screen does not wait (issue 14), and their routes
+// with them (screens/Routes.tsx): each factor's by its entry (screens/<key>/entry.ts). Their texts
+// come with them, in the current language.
 const screens = onDemand(() =>
   import('./screens/lazy.ts').then(async (module) => {
     await loadScreenTexts(module.screenTexts);
@@ -39,31 +29,8 @@ const screens = onDemand(() =>
   }),
 );
 const StatePage = screens.component((m) => m.StatePage);
-const BlockedRoute = screens.component((m) => m.BlockedRoute);
-const RejectRoute = screens.component((m) => m.RejectRoute);
-const ChangeUsernameScreen = screens.component((m) => m.ChangeUsernameScreen);
-const AuthenticatorEntry = screens.component((m) => m.AuthenticatorEntry);
-const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmationScreen);
-const ExtendSession = screens.component((m) => m.ExtendSession);
-
-/**
- * Each factor's screens, by route (its entry), in the same chunk. A screen of several routes is one
- * component: moving between its routes keeps it mounted, as one component in two routes would be.
- */
-const factorScreens = new Map<string, ComponentType>();
-const factorRoutes = factorEntries.flatMap((entry) =>
-  Object.entries(entry.screens).flatMap(([route, name]) => {
-    const path = entry.routes[route];
-    if (!path) return [];
-    const key = `${entry.key}/${name}`;
-    let Screen = factorScreens.get(key);
-    if (!Screen) {
-      Screen = screens.component((m) => m.factorScreen(entry.key, name));
-      factorScreens.set(key, Screen);
-    }
-    return [{ path, key, Screen }];
-  }),
-);
+/** Every route but the login screen's and the error page's, with the screens they show. */
+const OffLoginRoutes = screens.component((m) => m.OffLoginRoutes);
 
 /**
  * The error route: an ended session (HTTP 401) has its own page, '401 Unauthorized' with a way to
@@ -102,55 +69,11 @@ function Screens() {
           <Route path={routes.login}>
             <LoginScreen />
           </Route>
-          <Route path={routes.blocked}>
-            <BlockedRoute />
-          </Route>
-          <Route path={routes.expired}>
-            <StatePage name="expired" />
-          </Route>
-          <Route path={routes.reject}>
-            <RejectRoute />
-          </Route>
-          <Route path={routes.prohibited}>
-            <StatePage name="prohibited" />
-          </Route>
-          <Route path={routes.forcedUpdate}>
-            <StatePage name="forced" />
-          </Route>
-          <Route path={routes.totpBlock}>
-            <StatePage name="totpBlock" />
-          </Route>
-          <Route path={routes.authenticatorTotpBlock}>
-            <StatePage name="totpBlock" />
-          </Route>
-          <Route path={routes.ssoError}>
-            <StatePage name="ssoError" />
-          </Route>
-          <Route path={routes.logout}>
-            <StatePage name="logout" />
-          </Route>
-          <Route path={routes.createUsername}>
-            <ChangeUsernameScreen />
-          </Route>
-          <Route path={routes.usernameConfirmation}>
-            <UsernameConfirmationScreen />
-          </Route>
-          <Route path={routes.authenticator}>
-            <AuthenticatorEntry />
-          </Route>
-          <Route path={routes.extendSession}>
-            <ExtendSession />
-          </Route>
-          {factorRoutes.map(({ path, key, Screen }) => (
-            <Route key={key} path={path}>
-              <Screen />
-            </Route>
-          ))}
           <Route path={routes.error}>
             <ErrorRoute />
           </Route>
           <Route>
-            <ErrorScreen />
+            <OffLoginRoutes />
           </Route>
         </Switch>
       </Suspense>

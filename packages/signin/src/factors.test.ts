@@ -5,8 +5,12 @@ import * as en from '../messages/en.json';
 import { calls } from './api/calls.ts';
 import { factorEntries } from './factors.ts';
 import { routes } from './routes.ts';
-import signIn from './SignIn.tsx?raw';
+import loginSwitch from './SignIn.tsx?raw';
 import { factorScreen, screenTexts } from './screens/lazy.ts';
+import offLoginSwitch from './screens/Routes.tsx?raw';
+
+// The widget's switch: the login route's (SignIn.tsx) and the one off it, loaded on demand (screens/Routes.tsx).
+const signIn = loginSwitch + offLoginSwitch;
 
 const folders = Object.keys(import.meta.glob('./screens/*/entry.ts')).map((path) => path.split('/')[2]);
 const factorRouteNames = new Set(factorEntries.flatMap((entry) => Object.keys(entry.routes)));

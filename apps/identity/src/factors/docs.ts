@@ -75,12 +75,12 @@ export function factorsDoc(registry: FactorRegistry, config: Config): string {
     '[036](decisions/036-factor-modules.md)). Its names, one row per factor, in the order of the',
     'authenticator list (rank, lower first):',
     '',
-    '| key | types | credential kinds | widget routes | text group | counter key | operations |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| key | types | credential kinds | widget routes | text group | counter key | holds | operations | audit events |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const { names } of registry.modules) {
     lines.push(
-      `| \`${names.key}\` | ${code(names.types)} | ${code(names.credentialKinds)} | ${code(names.widgetRoutes)} | \`${names.textGroup}\` | ${names.counterKey ? `\`${names.counterKey}\`` : '—'} | ${code(names.operations)} |`,
+      `| \`${names.key}\` | ${code(names.types)} | ${code(names.credentialKinds)} | ${code(names.widgetRoutes)} | \`${names.textGroup}\` | ${names.counterKey ? `\`${names.counterKey}\`` : '—'} | ${code(names.holds ?? [])} | ${code(names.operations)} | ${code(names.auditEvents ?? [])} |`,
     );
   }
   lines.push(

@@ -24,6 +24,13 @@ export interface FactorNames {
   /** Its try counter's key in otp_counters, where it has one. */
   counterKey?: string;
   /**
+   * The names its wrong codes are held under (factors/holds.ts, decision 033): each a row of
+   * factor_holds, its own block counted under `factor:<name>` in otp_counters. None: never held.
+   */
+  holds?: readonly string[];
+  /** The audit events it adds to the core list (audit/audit.ts), e.g. 'push-sent'. */
+  auditEvents?: readonly string[];
+  /**
    * The contract's operations (call names) of its login and step-up steps: the core's `paths`, or
    * the paths of its own contract file (`@gatehouse/contract/factors/<key>`).
    */

@@ -4,6 +4,8 @@ import { factorSettings } from '../config.ts';
 import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../db/schema.ts';
+import { provideFactorSecurities } from '../security/factor-lookup.ts';
+import type { FactorSecurityEntry } from '../security/factor-security.ts';
 import type { FactorModule } from './module.ts';
 import { factorFolders, factorsRoot } from './settings-kit.ts';
 
@@ -36,6 +38,8 @@ export class FactorRegistry {
       claim('key', names.key, names.key);
       claim('rank', String(module.rank), names.key);
       if (names.counterKey) claim('counter key', names.counterKey, names.key);
+      for (const hold of names.holds ?? []) claim('hold', hold, names.key);
+      for (const event of names.auditEvents ?? []) claim('audit event', event, names.key);
       for (const type of names.types) claim('type', type, names.key);
       for (const kind of names.credentialKinds) claim('credential kind', kind, names.key);
       for (const route of names.widgetRoutes) claim('widget route', route, names.key);
@@ -93,6 +97,17 @@ export async function findFactors(root: string = factorsRoot): Promise<FactorReg
   return new FactorRegistry(modules);
 }
 
+/**
+ * The security parts of the modules that declare one, in the modules' order, with the key and
+ * credential kinds of their name table (security/factor-lookup.ts: the credential policy, the
+ * overview and the removal find them there, by credential kind).
+ */
+function securityEntries(registry: FactorRegistry): FactorSecurityEntry[] {
+  return registry.modules.flatMap(({ names, security }) =>
+    security ? [{ key: names.key, credentialKinds: names.credentialKinds, security }] : [],
+  );
+}
+
 let loaded: Promise<FactorRegistry> | undefined;
 let registry: FactorRegistry | undefined;
 
@@ -100,6 +115,7 @@ let registry: FactorRegistry | undefined;
 export async function loadFactors(): Promise<FactorRegistry> {
   loaded ??= findFactors().then((found) => {
     registry = found;
+    provideFactorSecurities(securityEntries(found));
     return found;
   });
   return loaded;

@@ -2,15 +2,16 @@ import type { FactorSecurityEntry } from './factor-security.ts';
 
 /**
  * The factors' security parts as the credential policy, the overview and the removal find them
- * (by credential kind), provided once when the factors are loaded (factor-securities.ts): this
- * module imports no factor, so the policy the factors use never imports them back. Interim: the
- * registry (factors/registry.ts) answers these once modules carry `security`.
+ * (by credential kind), provided once when the factors are loaded (factors/registry.ts
+ * `loadFactors`: every module that declares `security`, with the key and credential kinds of its
+ * name table): this module imports no factor, so the policy the factors use never imports them
+ * back (biome noImportCycles).
  */
 let entries: readonly FactorSecurityEntry[] = [];
 
 /** Every factor's security part, in the overview's order. Throws before they are provided. */
 export function factorSecurities(): readonly FactorSecurityEntry[] {
-  if (!entries.length) throw new Error('No factor security part is loaded (security/factor-securities.ts)');
+  if (!entries.length) throw new Error('No factor security part is loaded (await loadFactors() at start)');
   return entries;
 }
 

@@ -13,14 +13,12 @@ import type { Context } from '../context.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { factorSecurities } from './factor-lookup.ts';
-// Provides the factors' security parts to the lookup (and the credential policy) as it loads.
-import './factor-securities.ts';
-import { auditChange, noticeChange, overview, removeCredential, requireSteppedUp } from './service.ts';
+import { auditChange, noticeChange, overview, removeCredential } from './service.ts';
 
 /**
  * The portal's security page (`#/security`; docs/decisions/025-security-page-api.md): its calls
  * under /api/user/security, each behind the signed-in session and a step-up within
- * SECURITY_STEPUP_MINUTES (service.ts requireSteppedUp). The page's own calls are here: the
+ * SECURITY_STEPUP_MINUTES (each declares `auth: 'steppedUp'`, plugins/guards.ts). The page's own calls are here: the
  * overview, the generic removal, trusted browsers and sessions; each factor adds its enrolment and
  * confirmation calls from its security part (factor-security.ts; docs/decisions/036-factor-modules.md).
  */
@@ -34,8 +32,8 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       "The security page: the account's authenticator apps, push devices, tokens, phones, e-mail addresses, trusted browsers, signed-in sessions and recent security activity; stepUpExpiresAt.",
     successData: securityOverviewData,
-    handler: async ({ request, reply }) => {
-      const guarded = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, auth: guarded }) => {
       return answer(request, reply, Status.SUCCESS, { successData: await overview(ctx, request, guarded) });
     },
   });
@@ -47,7 +45,9 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       "Remove an authenticator app, token or push device of this account (a credential of any factor that removes through this call); never the account's last usable second factor.",
     body: credentialRemoveRequest,
-    handler: async ({ request, reply, body }) => removeCredential(ctx, request, reply, body.id, 'generic'),
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth }) =>
+      removeCredential(ctx, request, reply, auth, body.id, 'generic'),
   });
 
   // Each factor's own calls: its enrolment and confirmation (factors/<key>/security.ts).
@@ -62,8 +62,8 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       'Stop trusting one browser ({ id }) or every browser ({ all: true }) of this account: each must pass the second factor again at sign-in.',
     body: trustedBrowserRevokeRequest,
     successData: trustedBrowserRevokeData,
-    handler: async ({ request, reply, body }) => {
-      const { account } = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth: { account } }) => {
       const all = 'all' in body;
       const notice = all ? 'trustedBrowsersRevoked' : 'trustedBrowserRevoked';
       const revoked = await ctx.db.transaction().execute(async (tx) => {
@@ -96,8 +96,8 @@ export async function securityPagePlugin(app: FastifyInstance, ctx: Context) {
       'End another signed-in session of this account ({ id }: its cookie stops working) or all of them but this one ({ allOthers: true }).',
     body: sessionEndRequest,
     successData: sessionEndData,
-    handler: async ({ request, reply, body }) => {
-      const { account, session } = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth: { account, session } }) => {
       let ended: number;
       const allOthers = 'allOthers' in body;
       const change = (n: number) =>

@@ -280,10 +280,10 @@ export async function removeCredential(
   ctx: Context,
   request: FastifyRequest,
   reply: FastifyReply,
+  { account }: Guarded,
   id: string,
   through: 'generic' | FactorSecurity,
 ) {
-  const { account } = await requireSteppedUp(ctx, request);
   const removable = (c: Credential) => {
     const security = factorOfKind(c.kind)?.security;
     if (!security?.remove) return false;

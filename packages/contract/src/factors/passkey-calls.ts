@@ -1,5 +1,15 @@
 import { passkey } from '../../messages/en.json';
-import type { ClientAction, Codes, Outcome, OutcomeTable } from '../outcomes.ts';
+import {
+  fail,
+  incorrectCodeServer,
+  noSession,
+  ok,
+  securityError,
+  securityGuard,
+  success,
+  toRep,
+} from '../outcome-builders.ts';
+import type { OutcomeTable } from '../outcomes.ts';
 import { Status } from '../status.ts';
 
 /**
@@ -27,27 +37,7 @@ export const passkeyPaths = {
 export const passkeyMessages = passkey;
 
 // --- outcome tables --------------------------------------------------------------------------------
-// The builders of outcomes.ts, here again: outcomes.ts takes these tables into its own, so this
-// file may not read it at load time.
-const success = { kind: 'SUCCESS' } as const;
-const ok = (message: Outcome['message'], action?: ClientAction): Outcome =>
-  action ? { http: 200, message, action } : { http: 200, message };
-const fail = (message: Outcome['message'], action?: ClientAction, http = 200): Outcome =>
-  action ? { http, message, failure: true, action } : { http, message, failure: true };
-const error = (name: 'incorrectCode' | 'securityRefused' | 'stepUpRequired', server?: true): ClientAction =>
-  server ? { kind: 'ERROR', error: name, server } : { kind: 'ERROR', error: name };
-const toRep = { kind: 'REDIRECT', to: 'authenticatorRep' } as const;
-const noSession = fail(
-  ['sessionExpired'],
-  { kind: 'REDIRECT', to: 'error', state: { reason: 'unauthorized' } },
-  401,
-);
-const refused = error('incorrectCode', true);
-const securityError = error('securityRefused', true);
-const securityGuard: Codes = {
-  1412: fail('stepUpRequired', error('stepUpRequired'), 403),
-  4401: fail('sessionExpired', undefined, 401),
-};
+const refused = incorrectCodeServer;
 
 export const passkeyOutcomeTables = {
   passkeyOptions: {
@@ -161,3 +151,11 @@ export const passkeyOutcomeDocs: Record<PasskeyCallName, Readonly<Record<number,
     [Status.UNAUTHENTICATED]: 'No signed-in session (HTTP 401)',
   },
 };
+
+// --- the factor contract's parts (factor-contracts.ts composes them; factors/index.ts lists this file) --
+export const types = [PASSKEY_TYPE] as const;
+export const paths = passkeyPaths;
+export const outcomeTables = passkeyOutcomeTables;
+export const securityOutcomeTables = passkeySecurityOutcomeTables;
+export const outcomeDocs = passkeyOutcomeDocs;
+export const serverMessages = passkeyMessages;

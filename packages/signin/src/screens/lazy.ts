@@ -1,29 +1,16 @@
 import type { CatalogLoaders } from '@gatehouse/i18n';
-import type { ComponentType } from 'react';
-import { type FactorScreens, factorEntries } from '../factors.ts';
+import { factorEntries } from '../factors.ts';
+import { factorModules } from './Routes.tsx';
 
 /**
  * The widget's own screens off the login route (the authenticator entry, states, username,
  * session), behind one dynamic import: one on-demand chunk instead of many small ones, which keeps
  * the login route's own files few and small. The factors' screens are in it too: each factor
- * folder's `screens.ts`, found by the glob below, its entry (entry.ts) naming which route shows which.
+ * folder's `screens.ts`, found by the glob in Routes.tsx, its entry (entry.ts) naming which route
+ * shows which. `OffLoginRoutes` routes to all of them.
  */
-export { AuthenticatorEntry } from './authenticator/AuthenticatorEntry.tsx';
-export { ExtendSession } from './session/ExtendSession.tsx';
-export { BlockedRoute, RejectRoute } from './states/routes.tsx';
+export { factorScreen, OffLoginRoutes } from './Routes.tsx';
 export { StatePage } from './states/StatePage.tsx';
-export { ChangeUsernameScreen } from './username/ChangeUsernameScreen.tsx';
-export { UsernameConfirmationScreen } from './username/UsernameConfirmationScreen.tsx';
-
-const factorModules = import.meta.glob<FactorScreens>('./*/screens.ts', { eager: true });
-
-/** A factor's screen: the export `name` of its folder's screens.ts. */
-export function factorScreen(key: string, name: string): ComponentType {
-  const module = factorModules[`./${key}/screens.ts`];
-  const screen = module && Object.hasOwn(module, name) ? module[name] : undefined;
-  if (typeof screen !== 'function') throw new Error(`screens/${key}/screens.ts exports no screen ${name}`);
-  return screen as ComponentType;
-}
 
 const ownTexts = import.meta.glob('../../messages/*.json', {
   query: { groups: 'states,username' },

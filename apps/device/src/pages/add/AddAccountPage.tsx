@@ -108,7 +108,7 @@ export function AddAccountPage() {
   );
 
   return (
-    <div className="device__page">
+    <div className="gh-shell__page">
       <h1 ref={heading} tabIndex={-1}>
         {ta('addTitle')}
       </h1>
@@ -134,14 +134,14 @@ export function AddAccountPage() {
           {phase.kind === 'registering' ? (
             <p role="status">{ta('addRegistering')}</p>
           ) : phase.kind === 'stepUp' ? (
-            <section className="device__section" aria-label={ta('addStepUpRegion')}>
+            <section className="gh-shell__section" aria-label={ta('addStepUpRegion')}>
               <p>{ta('addStepUpIntro')}</p>
               <Suspense fallback={<p>{t('loading')}</p>}>
                 <SignIn key={`stepup-${attempt}`} config={stepUpConfig} />
               </Suspense>
             </section>
           ) : failed ? (
-            <div className="device__actions">
+            <div className="gh-shell__actions">
               <Button
                 onClick={() => {
                   setAttempt((n) => n + 1);
@@ -152,7 +152,7 @@ export function AddAccountPage() {
               </Button>
             </div>
           ) : (
-            <section className="device__section" aria-label={ta('addSignIn')}>
+            <section className="gh-shell__section" aria-label={ta('addSignIn')}>
               <Suspense fallback={<p>{t('loading')}</p>}>
                 <SignIn key={attempt} config={config} />
               </Suspense>
@@ -163,7 +163,7 @@ export function AddAccountPage() {
         <p>{t('loading')}</p>
       ) : null}
       <p>
-        <a className="device__link" href={`#${routes.device}`}>
+        <a className="gh-shell__link" href={`#${routes.device}`}>
           {ta('backToDevice')}
         </a>
       </p>

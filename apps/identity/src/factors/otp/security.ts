@@ -34,7 +34,6 @@ import {
   noticeChange,
   phoneItem,
   removeCredential,
-  requireSteppedUp,
   wrongCode,
 } from '../../security/service.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
@@ -65,8 +64,8 @@ function routes(app: FastifyInstance, ctx: Context) {
       'Add a phone number (normalised to E.164 with libphonenumber-js; a national number is read as US) or an e-mail address: a 6-digit code is sent to it, to be confirmed with contacts/confirmation.',
     body: contactAddRequest,
     successData: contactAddData,
-    handler: async ({ request, reply, body }) => {
-      const { account } = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth: { account } }) => {
       await limitAccount(ctx, request, account.id);
       let value: string;
       let countryCode: string | null = null;
@@ -159,8 +158,8 @@ function routes(app: FastifyInstance, ctx: Context) {
       'Confirm a new phone or e-mail address with the code sent to it: it becomes a contact of the account, created now, so it stays unusable (enable false, recently added) for CONTACT_WAIT_DAYS.',
     body: contactConfirmationRequest,
     successData: contactConfirmationData,
-    handler: async ({ request, reply, body }) => {
-      const guarded = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth: guarded }) => {
       const { account } = guarded;
       await limitAccount(ctx, request, account.id);
       const reserved = await confirmations.reserve(body.confirmationId, account.id, ['phone', 'email']);
@@ -214,7 +213,9 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       'Remove a phone or e-mail address of this account; never the last usable second factor, never the last e-mail address (notices go there).',
     body: contactRemoveRequest,
-    handler: async ({ request, reply, body }) => removeCredential(ctx, request, reply, body.id, security),
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth }) =>
+      removeCredential(ctx, request, reply, auth, body.id, security),
   });
 }
 

@@ -19,6 +19,7 @@ export const factor: FactorModule = {
     widgetRoutes: ['/authenticator/passkey'],
     textGroup: 'passkey',
     counterKey: PASSKEY_COUNTER,
+    auditEvents: ['passkey-counter-regressed'],
     operations: ['passkeyOptions', 'passkeyAuthentication', 'passkeyLoginOptions', 'passkeyLoginAssertion'],
   },
   // First of the list, before the push (10): the strongest factor, phishing-resistant.

@@ -66,8 +66,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "Check the temporary security code a representative issued in the console (LOGIN signs in, STEPUP proves the factor again). Single use, REP_CODE_MINUTES, this customer's only.",
     body: otpCheck,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       const account = fj.account;
       if (account.status !== 'active') return limitReached(request, reply, fj, false);
       await ctx.limiter.enforce(request, [

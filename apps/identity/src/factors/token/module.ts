@@ -17,6 +17,7 @@ import { claimStep, findConsecutive, findStep, parametersOf, TryCounter, timeSte
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
 import type { FactorModule } from '../module.ts';
+import { security } from './security.ts';
 import { settings } from './settings.ts';
 
 /**
@@ -119,8 +120,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "The account's token credentials (the widget uses the first): successData.credentials [{ credentialId, name }].",
     successData: svipStatusData,
-    handler: async ({ request, reply }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, auth: fj }) => {
       const list = fj.account.status === 'active' ? await tokens(ctx, fj.account.id, fj.kind) : [];
       return answer(request, reply, Status.SUCCESS, {
         message: 'success',
@@ -140,8 +141,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "Check a code of the token (its stored drift, TOTP_SKEW_STEPS either way; LOGIN signs in, STEPUP proves the factor again). The journey's TOKEN_FAILURES_BEFORE_SYNC-th wrong code answers 1491: resync.",
     body: svipAuthenticationRequest,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       const id = body.credentialId.trim().toUpperCase();
       const credential =
         fj.account.status === 'active'
@@ -220,8 +221,8 @@ function routes(app: FastifyInstance, ctx: Context) {
       "Resynchronise the account's token with two consecutive codes found within TOKEN_RESYNC_WINDOW_MINUTES either way of the token's clock (RFC 4226 §7.4), newer than any accepted before: the drift is stored and redirectPath leads back to the token screen, where the token's current code signs in.",
     body: svipSynchronizationRequest,
     successData: svipSynchronizationData,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       // The widget's first credential (svip/status); the call names none (widget spec §3).
       const credential =
         fj.account.status === 'active'
@@ -312,12 +313,15 @@ export const factor: FactorModule = {
     widgetRoutes: ['/authenticator/svip', '/authenticator/svip/sync'],
     textGroup: 'appCodes',
     counterKey: TOKEN_COUNTER,
+    holds: ['token'],
     operations: ['svipStatus', 'svipAuthentication', 'svipSynchronization'],
+    auditEvents: ['token-resynced', 'token-resync-failed'],
   },
   /** Its place in the list: after the authenticator app: the token app's codes. */
   rank: 30,
   assurance: { level: 2, phishingResistant: false },
   settings,
+  security,
   offer: async (ctx, account, _contacts, journey = 'login') =>
     (await tokens(ctx, account.id, journey)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
   routes,

@@ -21,7 +21,6 @@ import {
   limitAccount,
   noticeChange,
   otpauthUri,
-  requireSteppedUp,
   wrongCode,
 } from '../../security/service.ts';
 import { findStep, timeStep } from '../app-codes.ts';
@@ -45,8 +44,8 @@ function routes(app: FastifyInstance, ctx: Context) {
       'Start adding an authenticator app: a new secret (kept encrypted, pending) as base32 and as an otpauth:// URI for a QR code; it counts once confirmed with a code within SECURITY_ENROLLMENT_MINUTES.',
     body: authenticatorEnrollmentRequest,
     successData: authenticatorEnrollmentData,
-    handler: async ({ request, reply }) => {
-      const { account } = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, auth: { account } }) => {
       await limitAccount(ctx, request, account.id);
       if (capReached(ctx, await ctx.credentials.list(account.id), 'totp'))
         return capRefusal(ctx, request, reply, 'totp');
@@ -81,8 +80,8 @@ function routes(app: FastifyInstance, ctx: Context) {
       'Confirm a pending authenticator app with a current code of it: it becomes a credential of the account (kind totp). Wrong codes are counted; SECURITY_CONFIRM_MAX_TRIES end the enrollment.',
     body: authenticatorConfirmationRequest,
     successData: authenticatorConfirmationData,
-    handler: async ({ request, reply, body }) => {
-      const guarded = await requireSteppedUp(ctx, request);
+    auth: 'steppedUp',
+    handler: async ({ request, reply, body, auth: guarded }) => {
       const { account } = guarded;
       await limitAccount(ctx, request, account.id);
       const reserved = await confirmations.reserve(body.enrollmentId, account.id, ['totp']);

@@ -1,5 +1,5 @@
+import { useAnnounce } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
-import { useAnnounce } from '../../../announcer.tsx';
 import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';

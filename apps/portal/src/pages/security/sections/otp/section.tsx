@@ -6,9 +6,8 @@ import {
   type SecurityEmailItem,
   type SecurityPhoneItem,
 } from '@gatehouse/contract/client';
-import { Button, Checkbox, CodeInput, ErrorSummary, TextInput } from '@gatehouse/ui';
+import { Button, Checkbox, CodeInput, ErrorSummary, TextInput, useAnnounce } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useAnnounce } from '../../../../announcer.tsx';
 import { t } from '../../../../texts.ts';
 import { useFormErrors, useSecurity } from '../../context.tsx';
 import { formatTime } from '../../format.ts';

@@ -7,9 +7,8 @@ import {
   type RegistrationResponseJSON,
   startRegistration,
 } from '@gatehouse/signin/factors/passkey';
-import { Button, ErrorSummary, type ErrorSummaryItem, TextInput } from '@gatehouse/ui';
+import { Button, ErrorSummary, type ErrorSummaryItem, TextInput, useAnnounce } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useAnnounce } from '../../../../announcer.tsx';
 import { api } from '../../../../api.ts';
 import { type PortalTextKey, t } from '../../../../texts.ts';
 import { useFormErrors, useSecurity } from '../../context.tsx';

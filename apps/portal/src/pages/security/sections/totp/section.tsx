@@ -9,10 +9,10 @@ import {
   ErrorSummary,
   type ErrorSummaryItem,
   TextInput,
+  useAnnounce,
   VisuallyHidden,
 } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useAnnounce } from '../../../../announcer.tsx';
 import { t } from '../../../../texts.ts';
 import { useFormErrors, useSecurity } from '../../context.tsx';
 import {

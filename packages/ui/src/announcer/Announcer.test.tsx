@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Announcer, useAnnounce } from './announcer.tsx';
+import { Announcer, useAnnounce } from './Announcer.tsx';
 
 function Says({ text }: { text: string }) {
   const announce = useAnnounce();
@@ -9,7 +9,7 @@ function Says({ text }: { text: string }) {
   return null;
 }
 
-describe('the portal live region', () => {
+describe('the live region', () => {
   afterEach(() => vi.useRealTimers());
 
   it('says a message, then empties itself so nothing stale is found later (after signing out)', () => {
