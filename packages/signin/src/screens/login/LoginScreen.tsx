@@ -22,7 +22,7 @@ function hasLogoutMarker(): boolean {
 
 /** What the factors add to this screen (an entry's `login`), which looks the same with or without it. */
 const extensions = factorEntries.flatMap((entry) => (entry.login ? [entry.login] : []));
-/** The username field's autocomplete, with the factors' tokens ('webauthn': saved passkeys offered). */
+/** The username field's autocomplete, with the tokens the factors add to it (their entry's `login`). */
 const usernameAutocomplete = ['username', ...extensions.map((e) => e.autocomplete ?? '')].join(' ').trim();
 
 const savedSelect = onDemand(() => import('./savedSelect.ts'));
