@@ -121,7 +121,7 @@ describe('passkeys: add, sign in, step up, remove, an unknown one refused', () =
 
     // Sign out (from the home page, where the portal offers it); sign in with the password and the
     // passkey (offered first: the strongest).
-    await page.goto(`${env.server.origin}/#/`);
+    await page.goto(`${env.server.origin}/#/home`);
     await heading(page, `Welcome, ${authApp.username}`).waitFor({ timeout: 15_000 });
     await tabTo(page, page.getByRole('button', { name: 'Sign out' }));
     await page.keyboard.press('Enter');
