@@ -11,27 +11,20 @@ import {
 } from '../outcome-builders.ts';
 import type { OutcomeTable } from '../outcomes.ts';
 import { Status } from '../status.ts';
+import { PASSKEY_TYPE, passkeySecurityPaths, passkeySignInPaths } from './passkey-paths.ts';
 
 /**
- * The passkey's type, paths, server texts, outcome tables and their docs, with no schema: what a
- * login route reads (the widget's entry, the contract's composed tables) without the zod schemas of
- * passkey.ts, which re-exports all of this (docs/decisions/041b-passkeys-client.md). Nothing here
- * may import zod.
+ * The passkey's server texts, outcome tables and their docs (and its type and paths, from
+ * passkey-paths.ts), with no schema: what the contract composes (factors/index.ts) and the passkey
+ * screen reads, without the zod schemas of passkey.ts, which re-exports all of this
+ * (docs/decisions/041b-passkeys-client.md). No login route imports it (its entry reads
+ * passkey-paths.ts; the clients' generic tables are the core's). Nothing here may import zod.
  */
 
-export const PASSKEY_TYPE = 'PASSKEY' as const;
+export { PASSKEY_TYPE, passkeySecurityPaths, passkeySignInPaths };
 
-export const passkeyPaths = {
-  /** Sign-in or step-up (the journey of the session cookie): a challenge for this journey. */
-  passkeyOptions: '/user/factor/passkey/options',
-  passkeyAuthentication: '/user/factor/passkey/authentication',
-  /** The login screen, before the password (conditional mediation): a challenge bound to the browser. */
-  passkeyLoginOptions: '/user/factor/passkey/login-options',
-  passkeyLoginAssertion: '/user/factor/passkey/login-assertion',
-  /** The security page: registration. */
-  securityPasskeyOptions: '/user/security/passkeys/options',
-  securityPasskeys: '/user/security/passkeys',
-} as const;
+/** Every passkey path: sign-in and step-up, and the security page's registration. */
+export const passkeyPaths = { ...passkeySignInPaths, ...passkeySecurityPaths } as const;
 
 /** The server's texts of the passkey calls (catalog group `passkey`, English and Spanish). */
 export const passkeyMessages = passkey;

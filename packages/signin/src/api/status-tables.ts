@@ -1,4 +1,4 @@
-import { type ClientAction, type Codes, outcomeTables } from '@gatehouse/contract/client';
+import { type ClientAction, type Codes, coreOutcomeTables } from '@gatehouse/contract/client';
 import type { MessageKey } from '../messages/index.ts';
 import { type RoutePath, routes } from '../routes.ts';
 import { type CallName, calls } from './calls.ts';
@@ -40,10 +40,16 @@ function toAction(action: ClientAction): Action {
 
 export type StatusTable = Partial<Record<number, Action>>;
 
-/** The client side of a call's outcome table (packages/contract/src/outcomes.ts): code -> action. */
+/**
+ * The client side of a call's outcome table (packages/contract/src/outcomes.ts): code -> action.
+ * The core's calls only: a factor whose calls are in its contract file (the passkey's) reads its
+ * table in its own screens, so the login route carries none of it (decision 041b).
+ */
 function tableOf(call: CallName): StatusTable {
   const table: StatusTable = {};
-  for (const [code, outcome] of Object.entries(outcomeTables[call].codes as Codes)) {
+  if (!Object.hasOwn(coreOutcomeTables, call)) return table;
+  const codes = coreOutcomeTables[call as keyof typeof coreOutcomeTables].codes as Codes;
+  for (const [code, outcome] of Object.entries(codes)) {
     if (outcome.action) table[Number(code)] = toAction(outcome.action);
   }
   return table;

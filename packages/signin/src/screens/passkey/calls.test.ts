@@ -5,7 +5,8 @@ import {
   passkeySecurityOutcomeTables,
 } from '@gatehouse/contract/factors/passkey';
 import { describe, expect, it } from 'vitest';
-import { passkeyCalls, passkeySecurityCalls, passkeyType } from './calls.ts';
+import { passkeyCalls, passkeyType } from './calls.ts';
+import { passkeySecurityCalls } from './public.ts';
 
 describe("the passkey entry's calls", () => {
   it("are the contract's: each call's method and path, and the factor's type", () => {
