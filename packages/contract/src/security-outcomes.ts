@@ -160,6 +160,6 @@ export function anyCallOf(method: string, path: string): AnyCallName | undefined
 }
 
 /** The client action of a code in a security call's table, or undefined when the table maps none. */
-export function securityClientAction(call: CoreSecurityCallName, code: number) {
-  return (coreSecurityOutcomeTables[call].codes as Codes)[code]?.action;
+export function securityClientAction(call: SecurityCallName, code: number) {
+  return (securityOutcomeTables[call].codes as Codes)[code]?.action;
 }

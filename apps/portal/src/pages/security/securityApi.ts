@@ -1,8 +1,8 @@
 import {
+  type Codes,
   type CoreSecurityCallName,
   coreSecurityOutcomeTables,
   Status,
-  securityClientAction,
 } from '@gatehouse/contract/client';
 import { TransportError } from '@gatehouse/signin';
 import { api } from '../../api.ts';
@@ -32,7 +32,8 @@ export async function securityCall<T>(call: SecurityCall, body?: unknown): Promi
   try {
     const result = await api.request<T>(table.method, table.path, body === undefined ? {} : { body });
     if (result.http === 401) return { kind: 'signedOut' };
-    const action = securityClientAction(call, result.status.code);
+    // The core's table: the composed one (securityClientAction) would bring every factor's.
+    const action = (table.codes as Codes)[result.status.code]?.action;
     const message = result.status.message;
     if (action?.kind === 'SUCCESS' && result.status.code === Status.SUCCESS) {
       return { kind: 'done', data: result.envelope?.successData as T, message };
