@@ -1,4 +1,3 @@
-import { factorOutcomeDocs } from './factor-contracts.ts';
 import type { ConsoleCallName } from './outcomes.ts';
 import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';
@@ -433,8 +432,6 @@ export const outcomeDocs: Readonly<
     [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
     ...securityGuardDocs,
   },
-  // The docs of each factor contract's calls (factors/index.ts).
-  ...factorOutcomeDocs,
 };
 
 const consoleNoSession =

@@ -1,17 +1,3 @@
-import { factorOutcomeTables } from './factor-contracts.ts';
-import {
-  error,
-  fail,
-  incorrectCodeServer,
-  noContent,
-  noSession,
-  ok,
-  raw,
-  redirect,
-  success,
-  toRep,
-  unsent,
-} from './outcome-builders.ts';
 import { consolePaths, paths } from './paths.ts';
 import type { passwordUpdateMessages } from './recovery-messages.ts';
 import type { serverMessages } from './server-messages.ts';
@@ -71,7 +57,7 @@ export type ForwardCall = 'sessionLogin' | 'passwordEnrollmentPut' | 'passwordEn
 
 /**
  * What the client does (both specs §4): SUCCESS, FORWARD to a next call, REDIRECT to a screen,
- * FOLLOW the answer's redirectPath, a CUSTOM callback, or a named ERROR (`server`: show
+ * FOLLOW the answer's redirectPath, a CUSTOM callback, COMPLETE, or a named ERROR (`server`: show
  * the server's own text).
  */
 export type ClientAction =
@@ -80,6 +66,7 @@ export type ClientAction =
   | { readonly kind: 'REDIRECT'; readonly to: Screen; readonly state?: Readonly<Record<string, unknown>> }
   | { readonly kind: 'FOLLOW' }
   | { readonly kind: 'CUSTOM'; readonly name: 'callbacks' | 'totpCustom' }
+  | { readonly kind: 'COMPLETE' }
   | { readonly kind: 'ERROR'; readonly error: ErrorName; readonly server?: true };
 
 export type Outcome = {
@@ -107,8 +94,24 @@ export type OutcomeTable = {
   readonly path: string;
   /** envelope (default), raw JSON (health, outbox, the OpenAPI document) or an HTML page. */
   readonly body?: 'raw' | 'html';
+  /** A call of a spec this server does not serve yet (docs/decisions/014-unbuilt-factors.md). */
+  readonly unserved?: true;
   readonly codes: Codes;
 };
+
+// --- building blocks ----------------------------------------------------------------------------
+const success = { kind: 'SUCCESS' } as const;
+const ok = (message: Outcome['message'], action?: ClientAction): Outcome =>
+  action ? { http: 200, message, action } : { http: 200, message };
+const fail = (message: Outcome['message'], action?: ClientAction, http = 200): Outcome =>
+  action ? { http, message, failure: true, action } : { http, message, failure: true };
+const unsent = (action: ClientAction, http = 200): Outcome => ({ http, unsent: true, action });
+const noContent: Outcome = { http: 204, action: success };
+const raw: Outcome = { http: 200 };
+const error = (name: ErrorName, server?: true): ClientAction =>
+  server ? { kind: 'ERROR', error: name, server } : { kind: 'ERROR', error: name };
+const redirect = (to: Screen, state?: Record<string, unknown>): ClientAction =>
+  state ? { kind: 'REDIRECT', to, state } : { kind: 'REDIRECT', to };
 
 /**
  * Answers any call may give (the transport-level refusals of design.md's HTTP policy): every
@@ -130,8 +133,11 @@ export const genericOutcomes: Codes = {
   5003: fail('unavailable', undefined, 503),
 };
 
+const toRep = redirect('authenticatorRep');
 const limitToRep = redirect('authenticatorRep', { reason: 'limit' });
 const toBlockedReset = redirect('blocked', { reason: 'reset' });
+const incorrectCodeServer = error('incorrectCode', true);
+const noSession = fail(['sessionExpired'], redirect('error', { reason: 'unauthorized' }), 401);
 
 const otpSend = (sent: Outcome['message'], outage: boolean): Codes => ({
   1200: ok(sent, redirect('authenticatorOtpCode')),
@@ -186,6 +192,9 @@ const enrollment: Codes = {
 };
 
 const incorrectCredentials = error('incorrectCredentials');
+
+/** The building blocks, for the tables of other modules (security-outcomes.ts). */
+export const outcomeBuilders = { ok, fail, error, success, incorrectCodeServer } as const;
 
 /** Every call of both specs' §7 tables and the service's own, by name. */
 export const outcomeTables = {
@@ -439,9 +448,6 @@ export const outcomeTables = {
       4401: noSession,
     },
   },
-  // Each factor contract's sign-in and step-up calls (factors/index.ts); last, so a name the core
-  // uses already does not typecheck.
-  ...factorOutcomeTables,
 } as const satisfies Record<string, OutcomeTable>;
 
 /**

@@ -1,5 +1,3 @@
-import { factorSecurityOutcomeTables } from './factor-contracts.ts';
-import { fail, incorrectCodeServer, ok, securityError, securityGuard, success } from './outcome-builders.ts';
 import {
   type CallName,
   type Codes,
@@ -8,6 +6,7 @@ import {
   type DeviceCallName,
   deviceOutcomeTables,
   type OutcomeTable,
+  outcomeBuilders,
   outcomeTables,
 } from './outcomes.ts';
 import { securityPaths } from './security-paths.ts';
@@ -19,6 +18,15 @@ import { securityPaths } from './security-paths.ts';
  * (every call it serves); the portal's security page imports `securityOutcomeTables` on demand.
  */
 
+const { ok, fail, error, success, incorrectCodeServer } = outcomeBuilders;
+
+/** The security page: the page shows the server's text of a refusal. */
+const securityError = error('securityRefused', true);
+/** Every security call: the session (401), then the step-up freshness (1412, HTTP 403). */
+const securityGuard: Codes = {
+  1412: fail('stepUpRequired', error('stepUpRequired'), 403),
+  4401: fail('sessionExpired', undefined, 401),
+};
 /** A code sent or shown for a confirmation (an authenticator app, a new contact). */
 const securityConfirmation: Codes = {
   1428: fail('securityCodeNotRecognized', incorrectCodeServer),
@@ -113,8 +121,6 @@ export const securityOutcomeTables = {
       ...securityGuard,
     },
   },
-  // Each factor contract's calls of the security page (factors/index.ts).
-  ...factorSecurityOutcomeTables,
 } as const satisfies Record<string, OutcomeTable>;
 
 export type SecurityCallName = keyof typeof securityOutcomeTables;

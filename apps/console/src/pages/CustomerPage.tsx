@@ -5,16 +5,9 @@ import {
   type VerificationMethod,
   verificationMethods,
 } from '@gatehouse/contract/client';
-import {
-  Alert,
-  Button,
-  ErrorSummary,
-  type ErrorSummaryItem,
-  RadioGroup,
-  TextInput,
-  useAnnounce,
-} from '@gatehouse/ui';
+import { Alert, Button, ErrorSummary, type ErrorSummaryItem, RadioGroup, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useAnnounce } from '../announcer.tsx';
 import { type Answer, consoleApi } from '../api.ts';
 import { t, dateTime as when } from '../messages.ts';
 import { useSession } from '../session.tsx';
@@ -72,7 +65,7 @@ export function CustomerPage() {
   }, [customer?.username]);
 
   return (
-    <div className="gh-shell__page">
+    <div className="console__page">
       <h1 ref={heading} tabIndex={-1}>
         {t('customer.title')}
       </h1>
@@ -82,7 +75,7 @@ export function CustomerPage() {
           {failure}
         </Alert>
       ) : null}
-      <form className="console__form gh-shell__section" onSubmit={find} noValidate>
+      <form className="console__form console__section" onSubmit={find} noValidate>
         <p>{t('customer.intro')}</p>
         <TextInput
           id="customer-username"
@@ -95,7 +88,7 @@ export function CustomerPage() {
           error={errors[0]?.message}
           onChange={(e) => setUsername(e.target.value)}
         />
-        <div className="gh-shell__actions">
+        <div className="console__actions">
           <Button type="submit" loading={busy}>
             {t('customer.find')}
           </Button>
@@ -124,7 +117,7 @@ function Customer({
   const mayAct = !customer.ownAccount;
   return (
     <>
-      <section className="gh-shell__section" aria-labelledby="customer-heading">
+      <section className="console__section" aria-labelledby="customer-heading">
         <h2 id="customer-heading" ref={headingRef} tabIndex={-1}>
           {t('customer.heading', customer.username)}
         </h2>
@@ -134,7 +127,7 @@ function Customer({
           <Alert variant="info">{t('customer.staffAccountNotice')}</Alert>
         ) : null}
         <h3>{t('customer.stateHeading')}</h3>
-        <dl className="gh-shell__details">
+        <dl className="console__details">
           <dt>{t('customer.status')}</dt>
           <dd>{t('customer.statusValue', customer.status)}</dd>
           <dt>{t('customer.failedLogins')}</dt>
@@ -277,7 +270,7 @@ function IssueCode({
   // The code is an element of its own inside the sentence, wherever the language puts it.
   const [codeBefore, codeAfter] = t('issue.issuedCode', '\0').split('\0');
   return (
-    <section className="gh-shell__section" aria-labelledby="issue-heading">
+    <section className="console__section" aria-labelledby="issue-heading">
       <h2 id="issue-heading">{t('issue.heading')}</h2>
       <ErrorSummary errors={errors} attempt={attempt} headingLevel={3} />
       {failure ? (
@@ -320,7 +313,7 @@ function IssueCode({
           error={error('verification-note')}
           onChange={(e) => setNote(e.target.value)}
         />
-        <div className="gh-shell__actions">
+        <div className="console__actions">
           <Button type="submit" loading={busy}>
             {t('issue.submit')}
           </Button>
@@ -381,7 +374,7 @@ function Lift({
 
   const error = (id: string) => errors.find((e) => e.fieldId === id)?.message;
   return (
-    <section className="gh-shell__section" aria-labelledby="lift-heading">
+    <section className="console__section" aria-labelledby="lift-heading">
       <h2 id="lift-heading">{t('lift.heading')}</h2>
       <ErrorSummary errors={errors} attempt={attempt} headingLevel={3} />
       {result ? (
@@ -410,7 +403,7 @@ function Lift({
           error={error('lift-reason')}
           onChange={(e) => setReason(e.target.value)}
         />
-        <div className="gh-shell__actions">
+        <div className="console__actions">
           <Button type="submit" loading={busy}>
             {t('lift.submit')}
           </Button>

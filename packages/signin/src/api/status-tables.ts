@@ -15,6 +15,7 @@ export type Action =
   /** Go where the answer's redirect path says; an answer without a usable one goes to the error route (§7). */
   | { kind: 'FOLLOW' }
   | { kind: 'CUSTOM'; name: 'callbacks' | 'totpCustom' }
+  | { kind: 'COMPLETE' }
   /** A named error; `server` shows the server's own text (it carries a value, e.g. seconds). */
   | { kind: 'ERROR'; message: MessageKey; server?: true };
 

@@ -28,8 +28,8 @@ export const unauthorizedState = { reason: 'unauthorized' } as const;
 
 /**
  * Runs a call and follows its status table: FORWARD runs the next call, REDIRECT navigates,
- * FOLLOW goes where the answer says, CUSTOM reads the callbacks (and finishes the journey when none
- * has a page of its own), a named error comes back to the screen. An ended session (HTTP 401) goes to its own
+ * FOLLOW goes where the answer says, CUSTOM reads the callbacks, COMPLETE calls the host's finish
+ * handler, a named error comes back to the screen. An ended session (HTTP 401) goes to its own
  * page. An unmapped status or a transport failure goes to the error boundary.
  */
 export function useCall() {
@@ -116,6 +116,7 @@ export function useCall() {
             });
             return { kind: 'navigated' };
           }
+          case 'COMPLETE':
           case 'CUSTOM': {
             const callbacks: Callback[] = result.envelope?.callbacks ?? [];
             const next = callbackScreen(callbacks);

@@ -13,11 +13,13 @@ import { defaultDeviceName } from './deviceName.ts';
 import { ta } from './texts.ts';
 
 /**
- * The factors the widget offers are the server's, less push: this device cannot answer a push
- * before it is added, and the demo accounts' seeded devices have no one to answer them
- * (docs/decisions/039b-portal-and-device-through-the-registry.md).
+ * Every factor but push, in the server's order (so the step-up, which has no server list to follow,
+ * opens the app codes first): this device cannot answer a push before it is added, and the demo
+ * accounts' seeded devices have no one to answer them.
  */
-const notHere = ['PUSH'];
+const enrolmentFactors = (
+  ['TOTPAUTHN', 'TOTPSVIP', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP'] as const
+).map((type) => ({ type }));
 
 type Phase =
   | { kind: 'signIn' }
@@ -85,7 +87,7 @@ export function AddAccountPage() {
       businessSMSText: settings.smsSender,
       repPhone: settings.repPhone,
       headingLevel: 2 as const,
-      excludeAuthenticators: notHere,
+      authenticators: enrolmentFactors,
     }),
     [language],
   );
@@ -108,7 +110,7 @@ export function AddAccountPage() {
   );
 
   return (
-    <div className="gh-shell__page">
+    <div className="device__page">
       <h1 ref={heading} tabIndex={-1}>
         {ta('addTitle')}
       </h1>
@@ -134,14 +136,14 @@ export function AddAccountPage() {
           {phase.kind === 'registering' ? (
             <p role="status">{ta('addRegistering')}</p>
           ) : phase.kind === 'stepUp' ? (
-            <section className="gh-shell__section" aria-label={ta('addStepUpRegion')}>
+            <section className="device__section" aria-label={ta('addStepUpRegion')}>
               <p>{ta('addStepUpIntro')}</p>
               <Suspense fallback={<p>{t('loading')}</p>}>
                 <SignIn key={`stepup-${attempt}`} config={stepUpConfig} />
               </Suspense>
             </section>
           ) : failed ? (
-            <div className="gh-shell__actions">
+            <div className="device__actions">
               <Button
                 onClick={() => {
                   setAttempt((n) => n + 1);
@@ -152,7 +154,7 @@ export function AddAccountPage() {
               </Button>
             </div>
           ) : (
-            <section className="gh-shell__section" aria-label={ta('addSignIn')}>
+            <section className="device__section" aria-label={ta('addSignIn')}>
               <Suspense fallback={<p>{t('loading')}</p>}>
                 <SignIn key={attempt} config={config} />
               </Suspense>
@@ -163,7 +165,7 @@ export function AddAccountPage() {
         <p>{t('loading')}</p>
       ) : null}
       <p>
-        <a className="gh-shell__link" href={`#${routes.device}`}>
+        <a className="device__link" href={`#${routes.device}`}>
           {ta('backToDevice')}
         </a>
       </p>

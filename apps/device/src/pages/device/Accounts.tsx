@@ -1,6 +1,7 @@
 import type { DeviceRegistration } from '@gatehouse/contract/client';
-import { Alert, Button, Dialog, DialogClose, TextInput, useAnnounce } from '@gatehouse/ui';
+import { Alert, Button, Dialog, DialogClose, TextInput } from '@gatehouse/ui';
 import { type FormEvent, useRef, useState } from 'react';
+import { useAnnounce } from '../../announcer.tsx';
 import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
@@ -29,7 +30,7 @@ export function Accounts({
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   return (
-    <section className="gh-shell__section" aria-labelledby="accounts-heading">
+    <section className="device__section" aria-labelledby="accounts-heading">
       <h2 id="accounts-heading" ref={heading} tabIndex={-1}>
         {t('accountsHeading')}
       </h2>
@@ -41,7 +42,7 @@ export function Accounts({
       ) : registrations.length === 0 ? (
         <p>{t('accountsNone')}</p>
       ) : (
-        <ul className="gh-shell__list">
+        <ul className="device__list">
           {registrations.map((registration) => (
             <Account
               key={registration.id}
@@ -53,8 +54,8 @@ export function Accounts({
           ))}
         </ul>
       )}
-      <p className="gh-shell__actions">
-        <a className="gh-shell__link" href={`#${routes.add}`}>
+      <p className="device__actions">
+        <a className="device__link" href={`#${routes.add}`}>
           {t('addAccount')}
         </a>
       </p>
@@ -125,9 +126,9 @@ function Account({
 
   const headingId = `account-${id}`;
   return (
-    <li className="gh-shell__item">
+    <li className="device__item">
       <h3 id={headingId}>{username}</h3>
-      <dl className="gh-shell__details">
+      <dl className="device__details">
         <dt>{t('deviceName')}</dt>
         <dd>{registration.name}</dd>
         <dt>{t('added')}</dt>
@@ -149,7 +150,7 @@ function Account({
             autoComplete="off"
             onChange={(event) => setName(event.target.value)}
           />
-          <div className="gh-shell__actions">
+          <div className="device__actions">
             <Button type="submit" loading={busy} loadingText={t('loading')}>
               {t('renameSave')}
             </Button>
@@ -167,7 +168,7 @@ function Account({
           </div>
         </form>
       ) : (
-        <div className="gh-shell__actions">
+        <div className="device__actions">
           <Button
             variant="secondary"
             ref={renameButton}

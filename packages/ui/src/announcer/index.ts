@@ -1,1 +1,0 @@
-export { Announcer, useAnnounce } from './Announcer.tsx';
