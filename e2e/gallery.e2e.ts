@@ -254,6 +254,7 @@ describe('component gallery', () => {
               height.play();
               // The component ends the phase on its own timer (it may cancel the transition).
               const settled = () => {
+                // wait: polls the component's own state (it ends the phase on its timer, which signals nothing), 20 ms apart
                 if (/ing$/.test(root.getAttribute('data-state') ?? '')) return setTimeout(settled, 20);
                 requestAnimationFrame(() =>
                   done({ duration, heights, end: panel.hidden ? 0 : panel.getBoundingClientRect().height }),

@@ -187,8 +187,12 @@ const enrollment: Codes = {
 
 const incorrectCredentials = error('incorrectCredentials');
 
-/** Every call of both specs' §7 tables and the service's own, by name. */
-export const outcomeTables = {
+/**
+ * The core's calls of both specs' §7 tables and the service's own, by name: what a client reads
+ * for the calls of its own screens. A factor's calls are in its contract file (factors/index.ts);
+ * its screens read them there, so a login route carries no factor's tables (decision 041b).
+ */
+export const coreOutcomeTables = {
   passwordAuthentication: {
     method: 'POST',
     path: paths.passwordAuthentication,
@@ -439,10 +443,19 @@ export const outcomeTables = {
       4401: noSession,
     },
   },
-  // Each factor contract's sign-in and step-up calls (factors/index.ts); last, so a name the core
-  // uses already does not typecheck.
-  ...factorOutcomeTables,
 } as const satisfies Record<string, OutcomeTable>;
+
+/**
+ * Every call of both specs' §7 tables and the service's own: the core's and each factor contract's
+ * sign-in and step-up calls (factors/index.ts). A pure call, as serverMessages: a client that reads
+ * only coreOutcomeTables drops it and the factor contracts with it.
+ */
+export const outcomeTables: typeof coreOutcomeTables & typeof factorOutcomeTables =
+  /* @__PURE__ */ Object.assign({}, coreOutcomeTables, factorOutcomeTables);
+/** A call name a factor shares with the core does not typecheck (one table would hide the other). */
+export type FactorCallShadowsCore = keyof typeof coreOutcomeTables & keyof typeof factorOutcomeTables;
+const noShadowedCall: [FactorCallShadowsCore] extends [never] ? true : never = true;
+void noShadowedCall;
 
 /**
  * The companion device app's calls (apps/device; docs/decisions/022-push-and-device.md) and the
@@ -612,6 +625,8 @@ function consoleTables() {
 export type ConsoleCallName = keyof typeof consoleOutcomeTables;
 
 export type CallName = keyof typeof outcomeTables;
+/** The core's calls (coreOutcomeTables): what the clients' generic readers take. */
+export type CoreCallName = keyof typeof coreOutcomeTables;
 
 /** A table's codes with the generic ones it does not list itself. */
 export function outcomesOf(table: OutcomeTable): Codes {
@@ -626,9 +641,12 @@ export function callOf(method: string, path: string): CallName | undefined {
   return undefined;
 }
 
-/** The client action of a code in a call's table, or undefined when the table maps none. */
-export function clientAction(call: CallName, code: number): ClientAction | undefined {
-  return (outcomeTables[call].codes as Codes)[code]?.action;
+/**
+ * The client action of a code in a core call's table, or undefined when the table maps none (a
+ * factor's screens read their factor's own table).
+ */
+export function clientAction(call: CoreCallName, code: number): ClientAction | undefined {
+  return (coreOutcomeTables[call].codes as Codes)[code]?.action;
 }
 
 /** The messages of an outcome, the default first. */

@@ -16,7 +16,8 @@ import { securityPaths } from './security-paths.ts';
  * The outcome tables of the portal's security page (docs/decisions/025-security-page-api.md), in a
  * module of their own: the widget and the portal's login route read outcomes.ts whole (one object),
  * and these nine tables would cost them bytes they never use. The server reads `allOutcomeTables`
- * (every call it serves); the portal's security page imports `securityOutcomeTables` on demand.
+ * (every call it serves); the portal's security page imports `coreSecurityOutcomeTables` on demand
+ * (a factor's section reads its factor's calls itself, so the page carries no factor's tables).
  */
 
 /** A code sent or shown for a confirmation (an authenticator app, a new contact). */
@@ -26,7 +27,7 @@ const securityConfirmation: Codes = {
   1404: fail('confirmationUnknown', securityError),
 };
 
-export const securityOutcomeTables = {
+export const coreSecurityOutcomeTables = {
   // Every call needs the signed-in session and a step-up within SECURITY_STEPUP_MINUTES.
   securityOverview: {
     method: 'GET',
@@ -113,11 +114,23 @@ export const securityOutcomeTables = {
       ...securityGuard,
     },
   },
-  // Each factor contract's calls of the security page (factors/index.ts).
-  ...factorSecurityOutcomeTables,
 } as const satisfies Record<string, OutcomeTable>;
 
+/**
+ * The security page's calls: the core's and each factor contract's (factors/index.ts). A pure call,
+ * as allOutcomeTables: a client reading only coreSecurityOutcomeTables drops it and the factors.
+ */
+export const securityOutcomeTables: typeof coreSecurityOutcomeTables & typeof factorSecurityOutcomeTables =
+  /* @__PURE__ */ Object.assign({}, coreSecurityOutcomeTables, factorSecurityOutcomeTables);
+/** A security call name a factor shares with the core does not typecheck. */
+export type FactorSecurityCallShadowsCore = keyof typeof coreSecurityOutcomeTables &
+  keyof typeof factorSecurityOutcomeTables;
+const noShadowedSecurityCall: [FactorSecurityCallShadowsCore] extends [never] ? true : never = true;
+void noShadowedSecurityCall;
+
 export type SecurityCallName = keyof typeof securityOutcomeTables;
+/** The core's security calls (coreSecurityOutcomeTables): what the portal's generic reader takes. */
+export type CoreSecurityCallName = keyof typeof coreSecurityOutcomeTables;
 
 /**
  * Every call the server serves: the widget's and portal's (outcomes.ts), the device app's

@@ -17,8 +17,6 @@ export interface FactorEntry {
   readonly routes: Readonly<Record<string, string>>;
   /** The route each of its types opens from the authenticator list: type -> path. */
   readonly opens: Readonly<Partial<Record<AuthenticatorItem['type'], string>>>;
-  /** Its calls of widget spec §7: name -> method, path, and the factor a step-up header carries. */
-  readonly calls: Readonly<Record<string, FactorCall>>;
   /**
    * The catalog groups its screens read (messages/<language>.json); its `screens.ts` exports them
    * as `texts`, a glob of the catalogs with this `?groups=` (Vite reads a glob's options as written).
@@ -36,7 +34,7 @@ export type FactorCall = {
 };
 
 export type LoginExtension = {
-  /** A token appended to the username field's autocomplete ('webauthn': saved passkeys offered). */
+  /** A token appended to the username field's autocomplete ('webauthn': the browser's saved WebAuthn credentials offered). */
   readonly autocomplete?: string;
   /** A hook the login screen calls on every render (rules of hooks: unconditionally, in entry order). */
   readonly useLogin?: (field: { setUsername(name: string): void; language: string }) => void;
@@ -45,19 +43,16 @@ export type LoginExtension = {
 /**
  * A factor folder's `screens.ts`, fetched on demand with every factor's in the one chunk of the
  * screens off the login route (screens/lazy.ts): its screens; `screenNames`, the screen of each of
- * its entry's routes (route name -> the export's name); `texts`, its catalog groups by language.
+ * its entry's routes (route name -> the export's name); `texts`, its catalog groups by language;
+ * `calls`, its calls, which join the widget's call table (api/calls.ts) when the chunk loads.
  * The names stay off the login route, whose every byte counts (decision 006).
  */
 export type FactorScreens = {
   readonly texts: CatalogLoaders;
   readonly screenNames: Readonly<Record<string, string>>;
+  /** Its calls of widget spec §7: name -> method, path, and the factor a step-up header carries. */
+  readonly calls?: Readonly<Record<string, FactorCall>>;
 } & Readonly<Record<string, unknown>>;
-
-/** The names of a screens module's exports that are screens (components). */
-export type ScreenNames<M> = {
-  [K in keyof M]: M[K] extends (props: never) => unknown ? K : never;
-}[keyof M] &
-  string;
 
 /**
  * The factors' routes by name. Each entry adds its own (`declare module '../../factors.ts'`), so
@@ -66,7 +61,7 @@ export type ScreenNames<M> = {
 // biome-ignore lint/suspicious/noEmptyInterface: filled by each factor's entry.ts (declaration merging)
 export interface FactorRoutes {}
 
-/** The factors' calls by name, added by each entry as its routes are. */
+/** The factors' calls by name, added by each factor's screens.ts as its entry adds its routes. */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by each factor's entry.ts (declaration merging)
 export interface FactorCalls {}
 

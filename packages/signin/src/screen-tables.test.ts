@@ -21,6 +21,7 @@ describe('authenticator -> screen (widget spec §2 "Entry to the authenticator a
       TOTPSVIP: '/authenticator/svip',
       PUSH: '/authenticator/push',
       TOTPAUTHN: '/authenticator/totp',
+      PASSKEY: '/authenticator/passkey',
     });
   });
 

@@ -1,4 +1,4 @@
-import type { AuthenticatorItem, AuthenticatorType, paths } from '@gatehouse/contract';
+import type { AuthenticatorItem, AuthenticatorType } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
@@ -30,14 +30,17 @@ export interface FactorNames {
   holds?: readonly string[];
   /** The audit events it adds to the core list (audit/audit.ts), e.g. 'push-sent'. */
   auditEvents?: readonly string[];
-  /** The contract's operations (paths' names) of its login and step-up steps. */
-  operations: readonly (keyof typeof paths)[];
+  /**
+   * The contract's operations (call names) of its login and step-up steps: the core's `paths`, or
+   * the paths of its own contract file (`@gatehouse/contract/factors/<key>`).
+   */
+  operations: readonly string[];
 }
 
 /**
  * How strong a proof of this factor is, recorded with it in `session_factors` by the engine:
  * `level` 2 for a second factor; `phishingResistant` when the proof is bound to the origin
- * (a passkey), never a code a customer could type into another site.
+ * (a WebAuthn credential), never a code a customer could type into another site.
  */
 export interface FactorAssurance {
   level: number;

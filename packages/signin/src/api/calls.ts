@@ -1,5 +1,5 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
-import { type FactorCall, type FactorCalls, factorEntries } from '../factors.ts';
+import type { FactorCall, FactorCalls } from '../factors.ts';
 
 /** The widget's own calls of widget spec §7 (sign-in, session, username): method and path. */
 const appCalls = {
@@ -21,24 +21,24 @@ const appCalls = {
 
 type Call = FactorCall & { readonly baseInfo?: true };
 
+const table: Record<string, Call> = { ...appCalls };
+
 /**
- * Every call of widget spec §7: its method and path under the configured endpoint base; the
- * factors' come from their entries (screens/<key>/entry.ts).
+ * Every call of widget spec §7: its method and path under the configured endpoint base. The
+ * factors' join when their screens load (screens/Routes.tsx `addCalls`, from each factor folder's
+ * screens.ts), off the login route: only a factor's screens make its calls.
  */
-export const calls: Readonly<typeof appCalls & FactorCalls> = Object.assign(
-  {},
-  ...factorEntries.map((entry) => entry.calls),
-  appCalls,
-);
+export const calls = table as Readonly<typeof appCalls & FactorCalls>;
 
 export type CallName = keyof typeof calls;
 
+/** A factor's calls join the table (its screens' chunk loaded). */
+export function addCalls(more: Readonly<Record<string, FactorCall>>): void {
+  Object.assign(table, more);
+}
+
 /**
- * The factor each second-factor call proves. In the step-up journey the token type header
- * carries it (widget spec §4: "A step-up journey sets the token type header to the factor value").
+ * The factor a second-factor call proves. In the step-up journey the token type header carries it
+ * (widget spec §4: "A step-up journey sets the token type header to the factor value").
  */
-export const callFactor: Partial<Record<CallName, string>> = Object.fromEntries(
-  Object.entries(calls as Readonly<Record<string, Call>>).flatMap(([name, call]) =>
-    call.factor ? [[name, call.factor]] : [],
-  ),
-);
+export const callFactor = (name: CallName): string | undefined => table[name]?.factor;

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Route, Switch } from 'wouter';
+import { addCalls } from '../api/calls.ts';
 import { type FactorScreens, factorEntries } from '../factors.ts';
 import { routes } from '../routes.ts';
 import { AuthenticatorEntry } from './authenticator/AuthenticatorEntry.tsx';
@@ -12,6 +13,9 @@ import { UsernameConfirmationScreen } from './username/UsernameConfirmationScree
 
 /** Each factor folder's screens.ts: its screens and their texts (docs/decisions/039-widget-factor-registry.md). */
 export const factorModules = import.meta.glob<FactorScreens>('./*/screens.ts', { eager: true });
+
+// Each factor's calls join the widget's call table with its screens (api/calls.ts).
+for (const module of Object.values(factorModules)) if (module.calls) addCalls(module.calls);
 
 /** A factor's screen: the export `name` of its folder's screens.ts. */
 export function factorScreen(key: string, name: string): ComponentType {

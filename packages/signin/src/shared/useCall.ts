@@ -56,7 +56,7 @@ export function useCall() {
       try {
         // Session login always carries the session headers (widget spec §3, §4).
         const extra: Record<string, string> = name === 'sessionLogin' ? sessionHeaders() : {};
-        const factor = callFactor[name];
+        const factor = callFactor(name);
         if (config.journey === 'STEPUP' && factor) extra[headers.acceptTokenType] = factor;
         const sent = { ...options, headers: { ...extra, ...options.headers } };
         const [result, { callbackScreen, ignoredFailures, interpret }] = await Promise.all([

@@ -1,4 +1,3 @@
-import { customerPaths as paths } from '@gatehouse/contract/client';
 import type { FactorEntry } from '../../factors.ts';
 
 /** Push to the device app (widget spec §2 "Push screen", "Push denied screen"). */
@@ -9,16 +8,9 @@ const routes = {
   authenticatorPushDenied: '/authenticator/pushdenied',
 } as const;
 
-const calls = {
-  pushAuthentication: { method: 'POST', path: paths.pushAuthentication, factor: 'PUSH' },
-  pushStatus: { method: 'POST', path: paths.pushStatus, factor: 'PUSH' },
-} as const;
-
 type PushRoutes = typeof routes;
-type PushCalls = typeof calls;
 declare module '../../factors.ts' {
   interface FactorRoutes extends PushRoutes {}
-  interface FactorCalls extends PushCalls {}
 }
 
 export const entry = {
@@ -26,6 +18,5 @@ export const entry = {
   types: ['PUSH'],
   routes,
   opens: { PUSH: routes.authenticatorPush },
-  calls,
   textGroups: ['push'],
 } satisfies FactorEntry;

@@ -1,4 +1,3 @@
-import { customerPaths as paths } from '@gatehouse/contract/client';
 import type { FactorEntry } from '../../factors.ts';
 
 /**
@@ -8,15 +7,9 @@ import type { FactorEntry } from '../../factors.ts';
  */
 const routes = { authenticatorRep: '/authenticator/rep', rep: '/rep' } as const;
 
-const calls = {
-  otpCheckRep: { method: 'PUT', path: paths.otpRep, factor: 'OTP-REP' },
-} as const;
-
 type RepRoutes = typeof routes;
-type RepCalls = typeof calls;
 declare module '../../factors.ts' {
   interface FactorRoutes extends RepRoutes {}
-  interface FactorCalls extends RepCalls {}
 }
 
 export const entry = {
@@ -24,6 +17,5 @@ export const entry = {
   types: ['OTP-REP'],
   routes,
   opens: { 'OTP-REP': routes.authenticatorRep },
-  calls,
   textGroups: ['otp'],
 } satisfies FactorEntry;

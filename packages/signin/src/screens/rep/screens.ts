@@ -1,3 +1,5 @@
+import { customerPaths as paths } from '@gatehouse/contract/client';
+
 /** The screens of this factor and their texts: loaded on demand, in the screens' chunk (screens/lazy.ts). */
 export { RepScreen } from './RepScreen.tsx';
 
@@ -11,3 +13,16 @@ export const screenNames: Readonly<Record<string, string>> = {
   authenticatorRep: 'RepScreen',
   rep: 'RepScreen',
 };
+
+/**
+ * Its calls (widget spec §7): method, path, and the factor a step-up names in its header. They join
+ * the widget's call table when this chunk loads (screens/Routes.tsx), so the login route carries none.
+ */
+export const calls = {
+  otpCheckRep: { method: 'PUT', path: paths.otpRep, factor: 'OTP-REP' },
+} as const;
+
+type RepCalls = typeof calls;
+declare module '../../factors.ts' {
+  interface FactorCalls extends RepCalls {}
+}

@@ -1,3 +1,5 @@
+import { customerPaths as paths } from '@gatehouse/contract/client';
+
 /** The screens of this factor and their texts: loaded on demand, in the screens' chunk (screens/lazy.ts). */
 export { TotpScreen } from './TotpScreen.tsx';
 
@@ -10,3 +12,16 @@ export const texts = import.meta.glob('../../../messages/*.json', {
 export const screenNames: Readonly<Record<string, string>> = {
   authenticatorTotp: 'TotpScreen',
 };
+
+/**
+ * Its calls (widget spec §7): method, path, and the factor a step-up names in its header. They join
+ * the widget's call table when this chunk loads (screens/Routes.tsx), so the login route carries none.
+ */
+export const calls = {
+  totpAuthentication: { method: 'POST', path: paths.totpAuthentication, factor: 'TOTPAUTHN' },
+} as const;
+
+type TotpCalls = typeof calls;
+declare module '../../factors.ts' {
+  interface FactorCalls extends TotpCalls {}
+}
