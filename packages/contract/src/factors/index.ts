@@ -4,4 +4,5 @@
  * are listed there, `FactorContract`) into the authenticator types, the outcome tables, their docs
  * and the server's texts. Each file is also importable on its own as `@gatehouse/contract/factors/<key>`.
  */
-export {};
+// The passkey's parts without its schemas (passkey-calls.ts), so no login route carries zod for it.
+export * as passkey from './passkey-calls.ts';

@@ -234,6 +234,7 @@ describe('the security page (#/security, issue 12)', () => {
     await pageShown();
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(headings).toEqual([
+      'Passkeys',
       'Authenticator app',
       'Push devices and tokens',
       'Phones and e-mails',
