@@ -285,7 +285,8 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
       .getByText('We sent a 6-digit code to (XXX) XXX-0187. Enter it to add it to your account.')
       .waitFor();
     const code = contacts.getByRole('textbox', { name: /Code we sent/ });
-    await expect.poll(() => focused(code)).toBe(true);
+    // Focus moves in the frame after the code field shows: a loaded machine paints late.
+    await expect.poll(() => focused(code), { timeout: 5000 }).toBe(true);
     await expectNoAxeViolations(page, 'add a phone: the code, forced colours, 320 px');
     await page.keyboard.type(await latestCode('+12025550187'));
     await page.keyboard.press('Enter');

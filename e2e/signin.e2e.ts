@@ -68,9 +68,10 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
       "You've entered an incorrect username or password. Please try again.",
     );
     await expect(page.getByLabel('Password', { exact: true }).inputValue()).resolves.toBe('');
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.autocomplete)).toBe(
-      'username',
-    );
+    // The username field has focus (its autocomplete also offers saved passkeys: decision 041b).
+    expect(
+      await page.getByLabel('Username', { exact: true }).evaluate((el) => el === document.activeElement),
+    ).toBe(true);
     await expectNoAxeViolations(page, 'login with wrong password');
     await rememberTokens();
     await context.close();
@@ -80,7 +81,10 @@ describe('first journey: sign in with a password, the signed-in page, sign out',
     await openLogin();
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByText('Enter your username.').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('username');
+    // The username field has focus (its autocomplete also offers saved passkeys: decision 041b).
+    expect(
+      await page.getByLabel('Username', { exact: true }).evaluate((el) => el === document.activeElement),
+    ).toBe(true);
     await page.getByLabel('Username', { exact: true }).fill(PASSWORD_ONLY.username);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByText('Enter your password.').waitFor();

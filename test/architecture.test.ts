@@ -148,10 +148,14 @@ describe('boundaries between workspaces', () => {
     if (pkg.main) targets.push(pkg.main);
     const missing = targets.filter((target) => {
       try {
-        // A subpath pattern ('./messages/*.json') names a folder that must hold such files.
+        // A subpath pattern ('./messages/*.json') names a folder that must hold such files. One
+        // whose `*` is a folder ('./src/screens/*/public.ts', what a factor's folder offers other
+        // packages) names a folder of folders, which hold such a file when they offer one.
         if (target.includes('*')) {
           const [folder, suffix] = target.split('*') as [string, string];
-          return !readdirSync(join(root, workspace, folder)).some((name) => name.endsWith(suffix));
+          const names = readdirSync(join(root, workspace, folder));
+          if (suffix.startsWith('/')) return names.length === 0;
+          return !names.some((name) => name.endsWith(suffix));
         }
         return !statSync(join(root, workspace, target)).isFile();
       } catch {

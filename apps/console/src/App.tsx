@@ -1,6 +1,6 @@
+import { Announcer } from '@gatehouse/ui';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
-import { Announcer } from './announcer.tsx';
 import { t } from './messages.ts';
 import { AuditPage } from './pages/AuditPage.tsx';
 import { CustomerPage } from './pages/CustomerPage.tsx';

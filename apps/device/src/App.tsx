@@ -1,8 +1,8 @@
 import type { Language } from '@gatehouse/i18n';
 import { useShownLanguage } from '@gatehouse/signin';
+import { Announcer } from '@gatehouse/ui';
 import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
-import { Announcer } from './announcer.tsx';
 import { DeviceKeyProvider } from './device/DeviceKeyContext.tsx';
 import type { KeyStore } from './device/keyStore.ts';
 import { browserLanguage, loadTexts, textsLanguage } from './messages/index.ts';

@@ -1,18 +1,18 @@
 import {
-  cookies,
+  answerOf,
+  createHttpClient,
+  customerHeaders,
   type DevicePush,
   type DeviceRegistration,
   deviceOutcomeTables,
   headers,
-  newRequestId,
   outcomeMessages,
   outcomesOf,
   type PushDecision,
   paths,
-  Status,
+  TransportError,
 } from '@gatehouse/contract/client';
 import { defaultLanguage } from '@gatehouse/i18n';
-import { ApiClient, readCookie, TransportError } from '@gatehouse/signin';
 import type { DeviceKey } from './device/deviceKey.ts';
 import { hasText, type MessageKey, t, textsLanguage } from './messages/index.ts';
 import { settings } from './settings.ts';
@@ -27,8 +27,12 @@ type CallName = keyof typeof tables;
 /** The language the page shows: sent as Accept-Language, so the service's messages match it. */
 const language = () => textsLanguage() ?? defaultLanguage;
 
-const client = () =>
-  new ApiClient({ endpoint: '', appId: settings.appId, appName: settings.appName, language: language() });
+/** The one client (docs/decisions/040-one-shell-one-client.md) with the customer API's headers. */
+export const client = () =>
+  createHttpClient({
+    language: language(),
+    headers: customerHeaders(settings),
+  });
 
 /**
  * The text of a failed call: the message key its outcome table gives the code, in our catalog. A
@@ -47,14 +51,8 @@ async function post<T>(call: CallName, body: unknown): Promise<Answer<T>> {
   const { method, path } = tables[call];
   try {
     const result = await client().request<T>(method as 'POST', path, { body });
-    if (result.status.code === Status.SUCCESS && result.http < 300) {
-      return { ok: true, data: (result.envelope?.successData ?? {}) as T };
-    }
-    return {
-      ok: false,
-      code: result.status.code,
-      message: failureText(call, result.status.code, result.status.message),
-    };
+    const answer = answerOf(result, (code, serverMessage) => failureText(call, code, serverMessage));
+    return answer.ok ? { ok: true, data: answer.data } : answer;
   } catch (error) {
     if (error instanceof TransportError) return { ok: false, code: 0, message: t('offline') };
     throw error;
@@ -135,28 +133,10 @@ export const deviceApi = {
    * as it is, for the caller to back off.
    */
   async openStream(key: DeviceKey, signal: AbortSignal): Promise<Response> {
-    let xsrf = readCookie(cookies.csrf);
-    if (!xsrf) {
-      await fetch(`/api${paths.health}`, { credentials: 'same-origin', cache: 'no-store', signal }).catch(
-        () => undefined,
-      );
-      xsrf = readCookie(cookies.csrf);
-    }
-    return fetch(`/api${paths.deviceStream}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      cache: 'no-store',
+    return client().response('POST', paths.deviceStream, {
+      body: { proof: await key.proof('stream') },
+      headers: { Accept: 'text/event-stream' },
       signal,
-      headers: {
-        Accept: 'text/event-stream',
-        'Accept-Language': language(),
-        'Content-Type': 'application/json',
-        [headers.requestId]: newRequestId(),
-        [headers.appId]: settings.appId,
-        [headers.appName]: settings.appName,
-        ...(xsrf ? { [headers.csrf]: xsrf } : {}),
-      },
-      body: JSON.stringify({ proof: await key.proof('stream') }),
     });
   },
 };

@@ -55,11 +55,16 @@ test('after the sign-in and then the step-up finish, the device registers with a
   await userEvent.clear(name);
   await userEvent.type(name, 'Work phone');
   expect(given.config).toMatchObject({ journey: 'LOGIN', headingLevel: 2 });
+  // The server's list, less push (this device cannot answer one before it is added): no hand list.
+  expect(given.config).toMatchObject({ excludeAuthenticators: ['PUSH'] });
+  expect(given.config?.authenticators).toBeUndefined();
   await userEvent.click(await screen.findByRole('button', { name: 'Finish signing in' }));
   // Signed in: nothing is registered until the step-up (the STEPUP journey) is done too.
   const stepUp = await screen.findByRole('region', { name: 'Verify your identity again' });
   expect(within(stepUp).getByText(/a method you've had for at least 2–3 days/)).toBeTruthy();
   expect(given.config).toMatchObject({ journey: 'STEPUP', headingLevel: 2 });
+  expect(given.config).toMatchObject({ excludeAuthenticators: ['PUSH'] });
+  expect(given.config?.authenticators).toBeUndefined();
   expect(server.calls('/device/register')).toEqual([]);
   await userEvent.click(within(stepUp).getByRole('button', { name: 'Finish signing in' }));
 

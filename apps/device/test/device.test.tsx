@@ -53,11 +53,12 @@ describe('device key', () => {
   test('two app starts with the same store use the same key', async () => {
     const server = fakeDeviceServer({ registrations: [registration] });
     await server.know(key.publicKey);
+    // Each start reads the key from IndexedDB and signs with it (WebCrypto): seconds on a loaded machine.
     const first = renderApp(store);
-    await screen.findByRole('heading', { name: 'pushuser1' });
+    await screen.findByRole('heading', { name: 'pushuser1' }, { timeout: 5000 });
     first.unmount();
     renderApp(store);
-    await screen.findByRole('heading', { name: 'pushuser1' });
+    await screen.findByRole('heading', { name: 'pushuser1' }, { timeout: 5000 });
     const keys = server
       .calls('/device/registrations')
       .map((r) => (r.body as { proof: { key: string } }).proof.key);

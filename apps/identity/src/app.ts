@@ -11,13 +11,10 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
-import { AuditTrail } from './audit/audit.ts';
 import type { Config } from './config.ts';
 import { consolePlugin } from './console/plugin.ts';
-import { readDemoStaff, StaffStore, seedDemoStaff } from './console/staff.ts';
-import type { Context } from './context.ts';
-import { CredentialCipher } from './credentials/cipher.ts';
-import { CredentialStore } from './credentials/store.ts';
+import { readDemoStaff, seedDemoStaff } from './console/staff.ts';
+import { type Context, contextOf } from './context.ts';
 import { type DB, openDatabase } from './db/database.ts';
 import {
   DatabaseFailure,
@@ -26,14 +23,12 @@ import {
   databaseErrorFields,
 } from './db/faults.ts';
 import { migrate } from './db/migrations.ts';
-import { FactorEngine } from './factors/engine.ts';
-import { JourneyStore } from './journeys/store.ts';
+import { loadFactors } from './factors/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, answer, failure } from './lib/http.ts';
-import { PasswordHasher } from './lib/passwords.ts';
-import { RateLimiter } from './lib/rate-limit.ts';
 import { clientLogsPlugin } from './plugins/client-logs.ts';
 import { factorsPlugin } from './plugins/factors.ts';
+import { guardsPlugin } from './plugins/guards.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin, swaggerOptions } from './plugins/openapi.ts';
 import { outboxPlugin } from './plugins/outbox.ts';
@@ -42,6 +37,7 @@ import { passwordUpdatePlugin } from './plugins/password-update.ts';
 import { recoveryPlugin } from './plugins/recovery.ts';
 import { rememberPlugin } from './plugins/remember.ts';
 import { security } from './plugins/security.ts';
+import { registerServices } from './plugins/services.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Site, staticPlugin } from './plugins/static.ts';
 import { trustedDevicePlugin } from './plugins/trusted-device.ts';
@@ -49,17 +45,13 @@ import { usernamePlugin } from './plugins/username.ts';
 import { securityPagePlugin } from './security/routes.ts';
 import { readDemoAccounts, refusePublishedDemoData, seedDemoAccounts } from './seed.ts';
 import { scheduleCleanUp } from './services/cleanup.ts';
-import { cookieNames } from './services/cookies.ts';
-import { createMailer } from './services/mailer.ts';
-import { SessionStore } from './services/sessions.ts';
-import { createPhoneSender } from './services/sms.ts';
 
 export const version: string = JSON.parse(
   readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
 ).version;
 
 /** Log fields that must never be written: secrets are replaced before a line leaves pino. */
-export const redactPaths = [
+const redactPaths = [
   'req.headers.cookie',
   'req.headers["x-xsrf-token"]',
   'req.headers.authorization',
@@ -116,6 +108,8 @@ export type BuildOptions = {
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: Context }> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
+  // The factor modules, found by walking factors/*/module.ts once (decision 036).
+  await loadFactors();
   const logger = pino(
     {
       level: config.logLevel,
@@ -192,26 +186,11 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   // An answer outside its route's outcome table fails loudly except in production (lib/http.ts).
   app.decorate('outcomesStrict', !config.production);
 
-  const hasher = new PasswordHasher(config.argon2, config.argon2Pool);
-  const sessions = new SessionStore(db, clock, config);
-  const mailer = createMailer(config, db, clock);
-  const ctx: Context = {
-    config,
-    db,
-    clock,
-    hasher,
-    limiter: new RateLimiter(db, clock),
-    sessions,
-    journeys: new JourneyStore(db, clock, config),
-    audit: new AuditTrail(db, clock),
-    // Set just below: the engine works on the context it belongs to.
-    engine: undefined as unknown as FactorEngine,
-    mailer,
-    phone: createPhoneSender(config, db, clock),
-    credentials: new CredentialStore(db, new CredentialCipher(config.credentialKeys), clock),
-    cookieNames: cookieNames(config),
-  };
-  ctx.engine = new FactorEngine(ctx);
+  // The services, as decorators of the instance (plugins/services.ts), and the request fields the
+  // route guards fill (plugins/guards.ts). `ctx`: the same services as a plain object.
+  await registerServices(app, { config, db, clock });
+  await app.register(guardsPlugin);
+  const ctx = contextOf(app);
 
   // JSON bodies: an empty body is no body (DELETE and POST without payload); invalid JSON is a 400.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -315,14 +294,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   if (config.seedDemo) {
     const created = await seedDemoAccounts(
       db,
-      hasher,
+      ctx.hasher,
       clock,
       readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url)),
       ctx.credentials,
     );
     if (created) app.log.info({ created }, 'demo accounts seeded');
     const staff = await seedDemoStaff(
-      new StaffStore(db, clock, hasher, config),
+      ctx.staffStore,
       readDemoStaff(new URL('../../../demo/staff.json', import.meta.url)),
     );
     if (staff) app.log.info({ created: staff }, 'demo staff seeded');
@@ -331,7 +310,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   const stopCleanUp = scheduleCleanUp(ctx, (fields, message) => app.log.info(fields, message));
   app.addHook('onClose', async () => {
     stopCleanUp();
-    await mailer.close();
+    await ctx.mailer.close();
     if (!options.db) await db.destroy();
   });
   return { app, ctx };

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { limits } from '@gatehouse/contract';
 import { z } from 'zod';
 import type { CredentialKeys } from './credentials/cipher.ts';
@@ -10,26 +10,29 @@ import {
   developmentCredentialKey,
   parseCredentialKeys,
 } from './credentials/keys.ts';
+import type { OtpSettings } from './factors/otp/settings.ts';
+import type { PushSettings } from './factors/push/settings.ts';
+import {
+  bool,
+  ConfigError,
+  DEVELOPMENT_SECRET,
+  factorFolders,
+  int,
+  list,
+  type SettingsSlice,
+  secretWeakness,
+  secureUrl,
+} from './factors/settings-kit.ts';
+import type { TokenSettings } from './factors/token/settings.ts';
+import type { TotpSettings } from './factors/totp/settings.ts';
+
+export { ConfigError, secretWeakness };
 
 /**
  * Every setting of the identity service, parsed once at start into a typed object. An invalid
  * setting stops the start with one line naming it (see ConfigError). docs/configuration.md
  * lists the same settings with their defaults.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1');
-const int = (min: number, max: number) => {
-  const error = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-};
-const list = z.string().transform((v) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-);
-
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -80,13 +83,6 @@ const schema = z
     RECOVERY_IDENTIFY_CLIENT_MAX: int(1, 100000).default(20),
     RECOVERY_IDENTIFY_ACCOUNT_MAX: int(1, 10000).default(5),
     RECOVERY_IDENTIFY_WINDOW_SECONDS: int(1, 86400).default(900),
-    OTP_EXPIRY_MINUTES: int(1, 24 * 60).default(limits.otpExpiryMinutes),
-    OTP_MAX_WRONG_TRIES: int(1, 100).default(limits.otpMaxWrongTries),
-    OTP_SENDS_BEFORE_BLOCK: int(1, 100).default(limits.emailOtpSendsBeforeBlock),
-    OTP_SEND_CLIENT_MAX: int(1, 100000).default(10),
-    OTP_SEND_ACCOUNT_MAX: int(1, 10000).default(5),
-    OTP_SEND_WINDOW_SECONDS: int(1, 86400).default(900),
-    OTP_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -109,32 +105,7 @@ const schema = z
       .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
       .optional(),
     SMS_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-    // Push approval and the device app (docs/decisions/022-push-and-device.md).
-    PUSH_EXPIRY_SECONDS: int(10, 3600).default(120),
-    // Number matching on by default: the customer types the sign-in screen's number (decision 032).
-    PUSH_NUMBER_MATCHING: bool.default(true),
-    PUSH_FRAUD_LOCKS_ACCOUNT: bool.default(true),
-    PUSH_STATUS_MAX: int(1, 10000).default(60),
-    PUSH_STATUS_WINDOW_SECONDS: int(1, 3600).default(60),
-    PUSH_ACCOUNT_MAX: int(1, 10000).default(10),
-    PUSH_ACCOUNT_WINDOW_MINUTES: int(1, 24 * 60).default(60),
-    PUSH_WEBHOOK_URL: z
-      .string()
-      .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
-      .optional(),
-    PUSH_WEBHOOK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-    PUSH_WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(5000),
-    DEVICE_PROOF_WINDOW_SECONDS: int(5, 600).default(60),
-    // Authenticator app (TOTP) and token app (VIP-style): factors/totp and factors/token.
-    TOTP_SKEW_STEPS: int(0, 10).default(1),
-    TOTP_MAX_WRONG_TRIES: int(1, 100).default(5),
-    TOTP_BLOCK_MINUTES: int(1, 24 * 60).default(limits.totpBlockMinutes),
-    TOKEN_FAILURES_BEFORE_SYNC: int(1, 100).default(limits.tokenFailuresBeforeSync),
-    TOKEN_RESYNC_WINDOW_MINUTES: int(1, 60).default(5),
-    TOKEN_SYNC_MAX_TRIES: int(1, 100).default(3),
     // Abuse limits (docs/decisions/033-abuse-limits.md): texts and calls, cumulative factor blocks.
-    TOKEN_MAX_WRONG_TRIES: int(1, 100).default(5),
-    TOKEN_BLOCK_MINUTES: int(1, 24 * 60).default(5),
     FACTOR_BLOCKS_BEFORE_HOLD: int(1, 100).default(3),
     FACTOR_HOLD_WINDOW_HOURS: int(1, 30 * 24).default(24),
     PHONE_DESTINATION_HOURLY_MAX: int(1, 10_000).default(5),
@@ -173,10 +144,6 @@ const schema = z
     CREDENTIAL_MAX_CONTACTS: int(1, 1000).default(10),
     CREDENTIAL_MAX_APPS: int(1, 1000).default(5),
     SUPPORT_PHONE: z.string().min(3).max(40).default('1-800-555-0100'),
-    DEVICE_CLIENT_MAX: int(1, 100_000).default(300),
-    DEVICE_CLIENT_WINDOW_SECONDS: int(1, 3600).default(60),
-    DEVICE_STREAMS_PER_KEY: int(1, 100).default(3),
-    DEVICE_STREAMS_MAX: int(1, 1_000_000).default(2000),
     // The representative console (apps/console; docs/decisions/028-representative-console.md).
     STAFF_IDLE_MINUTES: int(1, 24 * 60).default(15),
     STAFF_ABSOLUTE_MINUTES: int(1, 24 * 60).default(10 * 60),
@@ -284,14 +251,8 @@ export type Config = {
     lockMs: number;
     identify: { client: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
   };
-  otp: {
-    expiryMs: number;
-    maxWrongTries: number;
-    sendsBeforeBlock: number;
-    /** Key of the HMAC that one-time codes are stored under (never the code itself). */
-    pepper: string;
-    send: { client: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
-  };
+  /** One-time codes (factors/otp/settings.ts). */
+  otp: OtpSettings;
   /** SMTP delivery; undefined: messages go to the development outbox (never in production). */
   smtp: SmtpSettings | undefined;
   mailFrom: string;
@@ -312,39 +273,17 @@ export type Config = {
   };
   /** Text and voice delivery: POST JSON {channel, to, text}; undefined: the development outbox. */
   smsWebhook: { url: string; token: string | undefined } | undefined;
-  /** Push approval and the device app (decision 022). */
-  push: {
-    expiryMs: number;
-    numberMatching: boolean;
-    fraudLocksAccount: boolean;
-    /** Status polls per push journey (the widget polls every 3 s). */
-    status: { max: number; windowMs: number };
-    /** Pushes sent to one account across all its journeys (push-fatigue attacks). */
-    account: { max: number; windowMs: number };
-    /** Production delivery: POST {transactionId, deviceKey, account, description}; undefined: the in-process hub. */
-    webhook: { url: string; token: string | undefined; timeoutMs: number } | undefined;
-    /** How far a device proof's time may be from the server's clock. */
-    proofWindowMs: number;
-    /** Device calls per client address (each costs a lookup and a signature check). */
-    deviceClient: { max: number; windowMs: number };
-    /** Open device streams: per device key (the oldest is closed) and in all (a new one is refused). */
-    streams: { perKey: number; max: number };
-  };
-  /** The authenticator app (RFC 6238): skew in steps either way, wrong tries before the block, its length. */
-  totp: { skewSteps: number; maxWrongTries: number; blockMs: number };
+  /** Push approval and the device app (factors/push/settings.ts; decision 022). */
+  push: PushSettings;
+  /** The authenticator app (factors/totp/settings.ts). */
+  totp: TotpSettings;
+  /** The token app (factors/token/settings.ts). */
+  token: TokenSettings;
   /**
-   * The token app: wrong codes per journey before the widget is sent to resync, the resync's
-   * look-ahead window in steps either way (RFC 4226 §7.4), wrong resyncs per journey before 1493.
+   * Every factor module's settings by its key (`factors/<key>/settings.ts`, found by walking the
+   * folders): `otp`, `push`, `totp` and `token` are also above under their typed names.
    */
-  token: {
-    failuresBeforeSync: number;
-    /** How far either way of the token's clock a resync looks (TOKEN_RESYNC_WINDOW_MINUTES). */
-    resyncWindowMs: number;
-    syncMaxTries: number;
-    /** Wrong codes and resyncs of the account's token (across journeys) before it is blocked, and for how long. */
-    maxWrongTries: number;
-    blockMs: number;
-  };
+  factors: Record<string, unknown>;
   /**
    * Second-factor blocks counted per account and factor: `blocksBeforeHold` blocks within
    * `windowMs` hold the factor until a recovery or the console lifts it (decision 033).
@@ -427,10 +366,6 @@ export type SmtpSettings =
   | { url: string }
   | { host: string; port: number; secure: boolean; user: string | undefined; pass: string | undefined };
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 export type Network = { address: string; prefix: number; family: 'ipv4' | 'ipv6' };
 
 /**
@@ -462,73 +397,30 @@ export function parseNetwork(text: string): Network | undefined {
   return { address: match[1]!, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
-/** The session secret used when none is set: published in the source, so never for production. */
-const DEVELOPMENT_SECRET = 'development-only-secret-not-for-production-use';
-
-/** Keyboard rows (US layout), for telling a run of neighbouring keys from random characters. */
-const keyboardRows = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
-const keyboardNeighbours = (a: string, b: string) =>
-  keyboardRows.some((row) => {
-    const i = row.indexOf(a.toLowerCase());
-    return i >= 0 && Math.abs(row.indexOf(b.toLowerCase()) - i) === 1 && row.includes(b.toLowerCase());
-  });
-
-/**
- * Why a secret is too weak to protect production, or null. Judged by the text itself, not by a list
- * of known values: at least 32 characters; at least 3 bits of Shannon entropy per character and 96
- * bits in all; no repeated pattern (`abcabc…`); not a run (more than half of the neighbouring
- * characters next to each other in the alphabet, the digits or a keyboard row: `abcdef…`,
- * `qwerty…`); not words (more than 60 % of it in lower-case runs of five letters or more, as in
- * `a-production-secret-of-…`). 32 random hex digits or base64 characters pass.
- */
-export function secretWeakness(value: string): string | null {
-  if (value.length < 32) return 'must be at least 32 characters';
-  const weak = 'is too weak: use at least 32 random characters (for example `openssl rand -base64 32`)';
-  const counts = new Map<string, number>();
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let perChar = 0;
-  for (const n of counts.values()) {
-    const p = n / value.length;
-    perChar -= p * Math.log2(p);
-  }
-  const periodic = Array.from({ length: Math.floor(value.length / 2) }, (_, i) => i + 1).some((period) =>
-    [...value].every((ch, i) => i < period || ch === value[i - period]),
-  );
-  if (periodic || perChar < 3 || perChar * value.length < 96) return weak;
-  let runs = 0;
-  for (let i = 1; i < value.length; i++) {
-    const a = value[i - 1]!;
-    const b = value[i]!;
-    if (Math.abs(a.charCodeAt(0) - b.charCodeAt(0)) === 1 || keyboardNeighbours(a, b)) runs++;
-  }
-  if (runs / (value.length - 1) > 0.5) return weak;
-  const words = (value.match(/[a-z]{5,}/g) ?? []).join('').length;
-  if (words / value.length > 0.6) return weak;
-  return null;
-}
-
 type Parsed = z.infer<typeof schema>;
 
+/** The core's settings (a factor's are in its slice), for docs/configuration.md's check. */
+export const coreSettingNames: readonly string[] = Object.keys(schema.shape);
+
 /** Production mode refuses every setting that would leave it unsafe, one clear line each. */
-function productionChecks(v: Parsed) {
-  const stop = (name: string, message: string) => {
+function productionChecks(v: Parsed, sliceValues: Record<string, unknown>) {
+  const stop = (name: string, message: string): never => {
     throw new ConfigError(`Invalid setting ${name}: ${message}`);
   };
-  for (const name of ['SESSION_SECRET', 'OTP_PEPPER'] as const) {
-    const value = v[name];
-    if (value === undefined) continue;
-    if (value.includes(DEVELOPMENT_SECRET)) stop(name, 'is the development value published in the source');
-    const weakness = secretWeakness(value);
-    if (weakness) stop(name, weakness);
+  const secret = v.SESSION_SECRET;
+  if (secret !== undefined) {
+    if (secret.includes(DEVELOPMENT_SECRET))
+      stop('SESSION_SECRET', 'is the development value published in the source');
+    const weakness = secretWeakness(secret);
+    if (weakness) stop('SESSION_SECRET', weakness);
   }
+  // The factors' own (OTP_PEPPER, PUSH_WEBHOOK_URL), each in its settings slice.
+  for (const [key, slice] of factorSettings) slice.productionChecks?.(sliceValues[key] as never, stop);
   if (v.SEED_DEMO === true) {
     stop('SEED_DEMO', 'cannot be true in production mode (the demo passwords are published)');
   }
   if (v.COOKIE_SECURE === false) {
     stop('COOKIE_SECURE', 'cannot be false in production mode (session cookies must not travel over HTTP)');
-  }
-  if (v.PUSH_WEBHOOK_URL && !secureUrl(v.PUSH_WEBHOOK_URL)) {
-    stop('PUSH_WEBHOOK_URL', 'must be an https:// URL in production mode (http:// only to this machine)');
   }
   if (v.SMS_WEBHOOK_URL && !secureUrl(v.SMS_WEBHOOK_URL)) {
     stop('SMS_WEBHOOK_URL', 'must be an https:// URL in production mode (http:// only to this machine)');
@@ -586,15 +478,6 @@ function origins(name: string, entries: string[]): string[] {
   });
 }
 
-/** https://, or http:// to this machine only (a sidecar on the loopback interface). */
-function secureUrl(text: string): boolean {
-  const url = new URL(text);
-  if (url.protocol === 'https:') return true;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const loopback = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-  return url.protocol === 'http:' && loopback;
-}
-
 /**
  * TRUST_PROXY: `false`/`0` (no proxy), a number of proxies in front (1-10), or a comma-separated list
  * of the proxies' addresses or networks. `true` (believe every hop) is refused: the left-most
@@ -627,10 +510,13 @@ function parseTrustProxy(text: string): false | number | string[] {
   );
 }
 
-/** Parses the environment. Throws ConfigError with one line naming the first bad setting. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** The settings of `schema` in the environment (an empty value is unset), or ConfigError naming the first bad one. */
+function parseSettings<S extends z.ZodType>(
+  schema: S & { shape: object },
+  env: Record<string, string | undefined>,
+): z.output<S> {
   const relevant: Record<string, string> = {};
-  for (const key of Object.keys(schema.shape ?? {})) {
+  for (const key of Object.keys(schema.shape)) {
     const value = env[key];
     if (value !== undefined && value !== '') relevant[key] = value;
   }
@@ -644,7 +530,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : '';
     throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
   }
-  const v = parsed.data;
+  return parsed.data;
+}
+
+/**
+ * The factors' settings slices, by key: `factors/<key>/settings.ts` of every factor folder, read
+ * once while this file loads (so loadConfig stays synchronous). A slice imports only zod and
+ * factors/settings-kit.ts, never this file.
+ */
+export const factorSettings: ReadonlyMap<string, SettingsSlice> = new Map(
+  await Promise.all(
+    factorFolders('settings.ts').map(async ({ key, path }) => {
+      const { settings } = (await import(pathToFileURL(path).href)) as { settings?: SettingsSlice };
+      if (!settings) throw new Error(`${path} exports no settings`);
+      return [key, settings] as const;
+    }),
+  ),
+);
+
+/** Parses the environment. Throws ConfigError with one line naming the first bad setting. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const v = parseSettings(schema, env);
+  // Each factor's slice (factors/<key>/settings.ts), parsed as the core's settings are.
+  const sliceValues: Record<string, unknown> = {};
+  for (const [key, slice] of factorSettings) sliceValues[key] = parseSettings(slice.schema, env);
   const prohibitedNetworks: Network[] = [];
   for (const entry of v.PROHIBITED_NETWORKS) {
     const network = parseNetwork(entry);
@@ -682,7 +591,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid setting SMS_WEBHOOK_TOKEN: is required in production mode (sent as "Authorization: Bearer …" to SMS_WEBHOOK_URL)',
     );
   }
-  if (production) productionChecks(v);
+  if (production) productionChecks(v, sliceValues);
   const trustProxy = parseTrustProxy(v.TRUST_PROXY);
   const cookieSecure = v.COOKIE_SECURE ?? production;
   const cookieHostPrefix = v.COOKIE_HOST_PREFIX ?? production;
@@ -693,6 +602,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const sessionSecret = v.SESSION_SECRET ?? DEVELOPMENT_SECRET;
   const credentialKeys = credentialKeySettings(v, production, sessionSecret);
+  const factors: Record<string, unknown> = {};
+  for (const [key, slice] of factorSettings) {
+    factors[key] = slice.read(sliceValues[key] as never, { production, sessionSecret });
+  }
   const window = (max: number, seconds: number) => ({ max, windowMs: seconds * 1000 });
   return {
     env: v.NODE_ENV,
@@ -745,17 +658,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         account: window(v.RECOVERY_IDENTIFY_ACCOUNT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
       },
     },
-    otp: {
-      expiryMs: v.OTP_EXPIRY_MINUTES * 60_000,
-      maxWrongTries: v.OTP_MAX_WRONG_TRIES,
-      sendsBeforeBlock: v.OTP_SENDS_BEFORE_BLOCK,
-      pepper:
-        v.OTP_PEPPER ?? createHmac('sha256', sessionSecret).update('gatehouse-otp-pepper-v1').digest('hex'),
-      send: {
-        client: window(v.OTP_SEND_CLIENT_MAX, v.OTP_SEND_WINDOW_SECONDS),
-        account: window(v.OTP_SEND_ACCOUNT_MAX, v.OTP_SEND_WINDOW_SECONDS),
-      },
-    },
+    otp: factors.otp as OtpSettings,
     smtp: v.SMTP_URL
       ? { url: v.SMTP_URL }
       : v.SMTP_HOST
@@ -778,31 +681,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smsSenderNames: v.SMS_SENDER_NAMES,
     },
     smsWebhook: v.SMS_WEBHOOK_URL ? { url: v.SMS_WEBHOOK_URL, token: v.SMS_WEBHOOK_TOKEN } : undefined,
-    push: {
-      expiryMs: v.PUSH_EXPIRY_SECONDS * 1000,
-      numberMatching: v.PUSH_NUMBER_MATCHING,
-      fraudLocksAccount: v.PUSH_FRAUD_LOCKS_ACCOUNT,
-      status: window(v.PUSH_STATUS_MAX, v.PUSH_STATUS_WINDOW_SECONDS),
-      account: window(v.PUSH_ACCOUNT_MAX, v.PUSH_ACCOUNT_WINDOW_MINUTES * 60),
-      webhook: v.PUSH_WEBHOOK_URL
-        ? { url: v.PUSH_WEBHOOK_URL, token: v.PUSH_WEBHOOK_TOKEN, timeoutMs: v.PUSH_WEBHOOK_TIMEOUT_MS }
-        : undefined,
-      proofWindowMs: v.DEVICE_PROOF_WINDOW_SECONDS * 1000,
-      deviceClient: window(v.DEVICE_CLIENT_MAX, v.DEVICE_CLIENT_WINDOW_SECONDS),
-      streams: { perKey: v.DEVICE_STREAMS_PER_KEY, max: v.DEVICE_STREAMS_MAX },
-    },
-    totp: {
-      skewSteps: v.TOTP_SKEW_STEPS,
-      maxWrongTries: v.TOTP_MAX_WRONG_TRIES,
-      blockMs: v.TOTP_BLOCK_MINUTES * 60_000,
-    },
-    token: {
-      failuresBeforeSync: v.TOKEN_FAILURES_BEFORE_SYNC,
-      resyncWindowMs: v.TOKEN_RESYNC_WINDOW_MINUTES * 60_000,
-      syncMaxTries: v.TOKEN_SYNC_MAX_TRIES,
-      maxWrongTries: v.TOKEN_MAX_WRONG_TRIES,
-      blockMs: v.TOKEN_BLOCK_MINUTES * 60_000,
-    },
+    push: factors.push as PushSettings,
+    totp: factors.totp as TotpSettings,
+    token: factors.token as TokenSettings,
+    factors,
     factorHold: {
       blocksBeforeHold: v.FACTOR_BLOCKS_BEFORE_HOLD,
       windowMs: v.FACTOR_HOLD_WINDOW_HOURS * 3_600_000,

@@ -1,6 +1,5 @@
 import type { AuthenticatorItem, Contact } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
-import { type FactorModule, factorModules, unbuiltFactors } from '../src/factors/registry.ts';
 import { maskPhoneLabel } from '../src/lib/mask.ts';
 import {
   atFactor,
@@ -62,41 +61,6 @@ describe.each(targets)('allowed authenticators and OTP state ($name)', (target) 
             .authenticators,
         ),
       ).toEqual(expected);
-    }
-  });
-
-  test('a factor whose screen is not built is never offered (marked for the test: since issue 12 every factor has its screens)', async () => {
-    const { app, ctx } = await h.start();
-    await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
-    // A source offering every type, as a factor plugin landing before its screen would.
-    const everything: FactorModule = {
-      name: 'every type',
-      types: ['PUSH', 'TOTPSVIP', 'TOTPAUTHN', 'OTP-REP'],
-      offer: () => (['PUSH', 'TOTPSVIP', 'TOTPAUTHN', 'OTP-REP'] as const).map((type) => ({ type })),
-      routes: () => {},
-      limits: () => ({}),
-    };
-    factorModules.push(everything);
-    const unbuilt = unbuiltFactors as Set<string>;
-    expect([...unbuilt]).toEqual([]);
-    unbuilt.add('TOTPSVIP');
-    unbuilt.add('TOTPAUTHN');
-    try {
-      const client = new Client(app);
-      await client.signInPassword('allfactor1', PASSWORD);
-      const login = await client.sessionLogin();
-      expect(code(login)).toBe(1201);
-      const listed = types(json<{ authenticators: AuthenticatorItem[] }>(login).successData!.authenticators);
-      expect(listed).toEqual(['PUSH', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
-      expect(
-        types(
-          json<{ authenticators: AuthenticatorItem[] }>(await authenticators(client)).successData!
-            .authenticators,
-        ),
-      ).toEqual(['PUSH', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP']);
-    } finally {
-      unbuilt.clear();
-      factorModules.splice(factorModules.indexOf(everything), 1);
     }
   });
 

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { StaffStore } from '../src/console/staff.ts';
 import { cleanClientText, luhnValid } from '../src/plugins/client-logs.ts';
+import { addApp, appClock, totpCheck } from './support/app-codes.ts';
 import { TestDevice } from './support/device.ts';
 import { atFactor, demoContacts, factorAccount, proveTextCode } from './support/factors.ts';
 import {
@@ -45,6 +46,7 @@ const withLoneSurrogate = fc
 
 describe.each(targets)('lone surrogates ($name)', (target) => {
   const h = useHarness(target);
+  const { codeOf, nextStep } = appClock(h);
 
   test('a device name with a lone surrogate: 400 naming the field, and no device, no audit row', async () => {
     const { app, ctx } = await h.start();
@@ -96,11 +98,24 @@ describe.each(targets)('lone surrogates ($name)', (target) => {
     const account = await createAccount(ctx, { username: 'surrogate02', password: 'Harbor7Lights' });
     const signedIn = new Client(app);
     await signedIn.signIn('surrogate02', 'Harbor7Lights');
+    // The security page's calls are for a session that stepped up (decision 038: the guard
+    // answers before the body is read), so those go from a second session that proved its app.
+    const { secret } = await addApp(ctx, account.id);
+    const steppedUp = new Client(app);
+    await steppedUp.signIn('surrogate02', 'Harbor7Lights');
+    nextStep();
+    expect(code(await totpCheck(steppedUp, codeOf(secret)))).toBe(1200);
     const device = await TestDevice.create(h.clock);
     const enrolled = await device.enrol(ctx, account.id);
     const deviceClient = new Client(app);
 
-    type Call = { method: 'POST' | 'PUT'; path: string; field: string; body: (s: string) => object };
+    type Call = {
+      method: 'POST' | 'PUT';
+      path: string;
+      field: string;
+      body: (s: string) => object;
+      steppedUp?: true;
+    };
     const calls: Call[] = [
       {
         method: 'POST',
@@ -132,6 +147,7 @@ describe.each(targets)('lone surrogates ($name)', (target) => {
         method: 'POST',
         path: securityPaths.securityAuthenticatorConfirmation,
         field: 'name',
+        steppedUp: true,
         body: (s) => ({
           enrollmentId: '00000000-0000-4000-8000-000000000000',
           securityCode: '123456',
@@ -142,12 +158,13 @@ describe.each(targets)('lone surrogates ($name)', (target) => {
         method: 'POST',
         path: securityPaths.securityContacts,
         field: 'value',
+        steppedUp: true,
         body: (s) => ({ kind: 'email', value: s }),
       },
     ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...calls), withLoneSurrogate, async (call, value) => {
-        const r = await signedIn.request({
+        const r = await (call.steppedUp ? steppedUp : signedIn).request({
           method: call.method,
           url: api(call.path),
           body: call.body(value),

@@ -28,7 +28,6 @@ import {
 /** Issue 10 point 4: the outcome tables of packages/contract/src/outcomes.ts against the server and the clients. */
 
 const tables = Object.entries(allOutcomeTables) as Array<[AnyCallName, OutcomeTable]>;
-const served = tables.filter(([, table]) => !table.unserved);
 const key = (method: string, url: string) => `${method} ${url}`;
 
 /** Every call of both specs' §7 tables (widget spec §7 with its "also declared" enrollment; portal spec §7). */
@@ -77,9 +76,6 @@ describe('outcome tables against the clients', () => {
           expect(entry.message, `${call} ${code} has no message`).toBeDefined();
         }
       }
-      if (table.unserved) {
-        expect(Object.values(table.codes as Codes).every((entry) => entry.unsent)).toBe(true);
-      }
     }
   });
 
@@ -107,7 +103,6 @@ type Operation = {
 };
 type Document = {
   paths: Record<string, Record<string, Operation>>;
-  'x-unserved-calls': Array<{ method: string; path: string; 'x-outcomes': Array<{ code: number }> }>;
 };
 
 /** A route of a contract path (here the outbox, which a production app does not register) answering as told. */
@@ -133,18 +128,15 @@ function misbehavingRoute(app: FastifyInstance) {
 describe.each(targets)('outcome tables against the server ($name)', (target) => {
   const h = useHarness(target);
 
-  test('every route the app registers has a table, and every served table a route', async () => {
+  test('every route the app registers has a table, and every table a route', async () => {
     const { app } = await h.start({ DEV_COMPANIONS: 'true' });
     await app.ready();
     const registered = registeredRoutes(app)
       .filter((route) => route.url.startsWith(`${API_BASE}/`))
       .map((route) => key(route.method, route.url));
-    const expected = served.map(([, table]) => key(table.method, API_BASE + table.path));
+    const expected = tables.map(([, table]) => key(table.method, API_BASE + table.path));
     expect(registered.sort()).toEqual(expected.sort());
-    // A call of the specs that is not served has no route (404), and a route without a table does not start.
-    for (const [, table] of tables.filter(([, t]) => t.unserved)) {
-      expect(registered).not.toContain(key(table.method, API_BASE + table.path));
-    }
+    // A route without a table does not start.
     const { app: other } = await h.start();
     expect(() =>
       defineRoute(other, {
@@ -213,11 +205,10 @@ describe.each(targets)('outcome tables against the server ($name)', (target) => 
 
     for (const [method, path] of specCalls) {
       const operation = doc.paths[API_BASE + path]?.[method.toLowerCase()];
-      const unserved = doc['x-unserved-calls'].find((c) => c.method === method && c.path === API_BASE + path);
-      expect(operation ?? unserved, `${method} ${path}`).toBeDefined();
+      expect(operation, `${method} ${path}`).toBeDefined();
     }
 
-    for (const [call, table] of served) {
+    for (const [call, table] of tables) {
       const operation = doc.paths[API_BASE + table.path]?.[table.method.toLowerCase()];
       expect(operation, call).toBeDefined();
       if (!operation) continue;

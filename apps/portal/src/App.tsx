@@ -1,6 +1,6 @@
+import { Announcer } from '@gatehouse/ui';
 import { Suspense, useEffect } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
-import { Announcer } from './announcer.tsx';
 import { useLanguage } from './language.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { pages } from './pages/onDemand.ts';

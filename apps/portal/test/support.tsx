@@ -1,8 +1,8 @@
+import { Announcer } from '@gatehouse/ui';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
 import { Route, Router, Switch, useLocation } from 'wouter';
-import { Announcer } from '../src/announcer.tsx';
 import { useHashLocation } from '../src/router.ts';
 
 export type Answer = { status?: number; body?: unknown };

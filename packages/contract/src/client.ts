@@ -15,6 +15,7 @@ export type { Callback, Envelope } from './envelope-core.ts';
 export { statusOf, UNKNOWN_ERROR } from './envelope-core.ts';
 export * from './format.ts';
 export * from './headers.ts';
+export * from './http.ts';
 export * from './messages.ts';
 export * from './outcomes.ts';
 export * from './paths.ts';

@@ -5,6 +5,7 @@ export * from './customer-paths.ts';
 export * from './device.ts';
 export * from './device-messages.ts';
 export * from './envelope.ts';
+export * from './factor-contracts.ts';
 export * from './format.ts';
 export * from './headers.ts';
 export * from './limits.ts';

@@ -1,3 +1,4 @@
+import { factorOutcomeDocs } from './factor-contracts.ts';
 import type { ConsoleCallName } from './outcomes.ts';
 import type { AnyCallName } from './security-outcomes.ts';
 import { Status } from './status.ts';
@@ -432,6 +433,8 @@ export const outcomeDocs: Readonly<
     [Status.UNKNOWN_TRANSACTION]: securityItemUnknownDoc,
     ...securityGuardDocs,
   },
+  // The docs of each factor contract's calls (factors/index.ts).
+  ...factorOutcomeDocs,
 };
 
 const consoleNoSession =

@@ -1,3 +1,17 @@
+import { factorOutcomeTables } from './factor-contracts.ts';
+import {
+  error,
+  fail,
+  incorrectCodeServer,
+  noContent,
+  noSession,
+  ok,
+  raw,
+  redirect,
+  success,
+  toRep,
+  unsent,
+} from './outcome-builders.ts';
 import { consolePaths, paths } from './paths.ts';
 import type { passwordUpdateMessages } from './recovery-messages.ts';
 import type { serverMessages } from './server-messages.ts';
@@ -57,7 +71,7 @@ export type ForwardCall = 'sessionLogin' | 'passwordEnrollmentPut' | 'passwordEn
 
 /**
  * What the client does (both specs §4): SUCCESS, FORWARD to a next call, REDIRECT to a screen,
- * FOLLOW the answer's redirectPath, a CUSTOM callback, COMPLETE, or a named ERROR (`server`: show
+ * FOLLOW the answer's redirectPath, a CUSTOM callback, or a named ERROR (`server`: show
  * the server's own text).
  */
 export type ClientAction =
@@ -66,7 +80,6 @@ export type ClientAction =
   | { readonly kind: 'REDIRECT'; readonly to: Screen; readonly state?: Readonly<Record<string, unknown>> }
   | { readonly kind: 'FOLLOW' }
   | { readonly kind: 'CUSTOM'; readonly name: 'callbacks' | 'totpCustom' }
-  | { readonly kind: 'COMPLETE' }
   | { readonly kind: 'ERROR'; readonly error: ErrorName; readonly server?: true };
 
 export type Outcome = {
@@ -94,24 +107,8 @@ export type OutcomeTable = {
   readonly path: string;
   /** envelope (default), raw JSON (health, outbox, the OpenAPI document) or an HTML page. */
   readonly body?: 'raw' | 'html';
-  /** A call of a spec this server does not serve yet (docs/decisions/014-unbuilt-factors.md). */
-  readonly unserved?: true;
   readonly codes: Codes;
 };
-
-// --- building blocks ----------------------------------------------------------------------------
-const success = { kind: 'SUCCESS' } as const;
-const ok = (message: Outcome['message'], action?: ClientAction): Outcome =>
-  action ? { http: 200, message, action } : { http: 200, message };
-const fail = (message: Outcome['message'], action?: ClientAction, http = 200): Outcome =>
-  action ? { http, message, failure: true, action } : { http, message, failure: true };
-const unsent = (action: ClientAction, http = 200): Outcome => ({ http, unsent: true, action });
-const noContent: Outcome = { http: 204, action: success };
-const raw: Outcome = { http: 200 };
-const error = (name: ErrorName, server?: true): ClientAction =>
-  server ? { kind: 'ERROR', error: name, server } : { kind: 'ERROR', error: name };
-const redirect = (to: Screen, state?: Record<string, unknown>): ClientAction =>
-  state ? { kind: 'REDIRECT', to, state } : { kind: 'REDIRECT', to };
 
 /**
  * Answers any call may give (the transport-level refusals of design.md's HTTP policy): every
@@ -133,11 +130,8 @@ export const genericOutcomes: Codes = {
   5003: fail('unavailable', undefined, 503),
 };
 
-const toRep = redirect('authenticatorRep');
 const limitToRep = redirect('authenticatorRep', { reason: 'limit' });
 const toBlockedReset = redirect('blocked', { reason: 'reset' });
-const incorrectCodeServer = error('incorrectCode', true);
-const noSession = fail(['sessionExpired'], redirect('error', { reason: 'unauthorized' }), 401);
 
 const otpSend = (sent: Outcome['message'], outage: boolean): Codes => ({
   1200: ok(sent, redirect('authenticatorOtpCode')),
@@ -193,11 +187,12 @@ const enrollment: Codes = {
 
 const incorrectCredentials = error('incorrectCredentials');
 
-/** The building blocks, for the tables of other modules (security-outcomes.ts). */
-export const outcomeBuilders = { ok, fail, error, success, incorrectCodeServer } as const;
-
-/** Every call of both specs' §7 tables and the service's own, by name. */
-export const outcomeTables = {
+/**
+ * The core's calls of both specs' §7 tables and the service's own, by name: what a client reads
+ * for the calls of its own screens. A factor's calls are in its contract file (factors/index.ts);
+ * its screens read them there, so a login route carries no factor's tables (decision 041b).
+ */
+export const coreOutcomeTables = {
   passwordAuthentication: {
     method: 'POST',
     path: paths.passwordAuthentication,
@@ -451,6 +446,18 @@ export const outcomeTables = {
 } as const satisfies Record<string, OutcomeTable>;
 
 /**
+ * Every call of both specs' §7 tables and the service's own: the core's and each factor contract's
+ * sign-in and step-up calls (factors/index.ts). A pure call, as serverMessages: a client that reads
+ * only coreOutcomeTables drops it and the factor contracts with it.
+ */
+export const outcomeTables: typeof coreOutcomeTables & typeof factorOutcomeTables =
+  /* @__PURE__ */ Object.assign({}, coreOutcomeTables, factorOutcomeTables);
+/** A call name a factor shares with the core does not typecheck (one table would hide the other). */
+export type FactorCallShadowsCore = keyof typeof coreOutcomeTables & keyof typeof factorOutcomeTables;
+const noShadowedCall: [FactorCallShadowsCore] extends [never] ? true : never = true;
+void noShadowedCall;
+
+/**
  * The companion device app's calls (apps/device; docs/decisions/022-push-and-device.md) and the
  * development routes it uses: a table of their own, so the widget and the portal, which read
  * outcomeTables, never carry them. Built by a call marked pure, as the console's below.
@@ -618,6 +625,8 @@ function consoleTables() {
 export type ConsoleCallName = keyof typeof consoleOutcomeTables;
 
 export type CallName = keyof typeof outcomeTables;
+/** The core's calls (coreOutcomeTables): what the clients' generic readers take. */
+export type CoreCallName = keyof typeof coreOutcomeTables;
 
 /** A table's codes with the generic ones it does not list itself. */
 export function outcomesOf(table: OutcomeTable): Codes {
@@ -632,9 +641,12 @@ export function callOf(method: string, path: string): CallName | undefined {
   return undefined;
 }
 
-/** The client action of a code in a call's table, or undefined when the table maps none. */
-export function clientAction(call: CallName, code: number): ClientAction | undefined {
-  return (outcomeTables[call].codes as Codes)[code]?.action;
+/**
+ * The client action of a code in a core call's table, or undefined when the table maps none (a
+ * factor's screens read their factor's own table).
+ */
+export function clientAction(call: CoreCallName, code: number): ClientAction | undefined {
+  return (coreOutcomeTables[call].codes as Codes)[code]?.action;
 }
 
 /** The messages of an outcome, the default first. */

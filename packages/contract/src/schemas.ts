@@ -1,27 +1,11 @@
 import { z } from 'zod';
+import { factorTypes } from './factor-contracts.ts';
+import { securityCode, text } from './fields.ts';
 import { limits } from './limits.ts';
 
-/** Request and response bodies of every call of both specs' §7 tables. */
+export { loneSurrogateMessage, nulCharacterMessage, securityCode, text } from './fields.ts';
 
-/** The problem named when a text field holds U+0000, which no field accepts and PostgreSQL cannot store. */
-export const nulCharacterMessage = 'must not contain the NUL character (U+0000)';
-/**
- * The problem named when a text field holds a lone surrogate (`\ud800` with no partner): no
- * character at all, which UTF-8 cannot encode and PostgreSQL's JSON refuses (issue 22 finding 8).
- */
-export const loneSurrogateMessage = 'must not contain a lone surrogate (U+D800-U+DFFF without its pair)';
-/** A UTF-16 surrogate with no partner: in a `u` regular expression a pair is one code point. */
-const loneSurrogate = /[\uD800-\uDFFF]/u;
-/**
- * Every text field of a request: a string without U+0000 and without a lone surrogate. The
- * refinements come first, so they are reported before a length problem:
- * `The request is not valid: username: must not contain…`.
- */
-export const text = () =>
-  z
-    .string()
-    .refine((value) => !value.includes('\u0000'), nulCharacterMessage)
-    .refine((value) => !loneSurrogate.test(value), loneSurrogateMessage);
+/** Request and response bodies of every call of both specs' §7 tables. */
 
 const requestBaseInfo = z.object({ sessionTokens: z.object({}).passthrough().optional() }).passthrough();
 const base = { requestBaseInfo: requestBaseInfo.optional() };
@@ -33,11 +17,6 @@ export const usernameInput = text()
 export const passwordInput = text()
   .min(1, 'password is required')
   .max(limits.passwordInputMax, `password is longer than ${limits.passwordInputMax} characters`);
-export const securityCode = text().regex(
-  new RegExp(`^\\d{${limits.codeLength}}$`),
-  `securityCode must be ${limits.codeLength} digits`,
-);
-
 export const emptyBody = z.object(base).optional();
 
 // --- password and session ---------------------------------------------------------------
@@ -55,6 +34,8 @@ export const authenticatorType = z.enum([
   'TOTPSVIP',
   'PUSH',
   'TOTPAUTHN',
+  // Each factor contract's own (factors/index.ts).
+  ...factorTypes,
 ]);
 export type AuthenticatorType = z.infer<typeof authenticatorType>;
 export const authenticatorItem = z.object({

@@ -71,6 +71,7 @@ export const securityNoticeMessages = {
   notYou: mail.securityChangeNotYou,
   changes: {
     authenticatorAdded: mail['change.authenticatorAdded'],
+    credentialAdded: mail['change.credentialAdded'],
     credentialRemoved: mail['change.credentialRemoved'],
     contactAdded: mail['change.contactAdded'],
     contactRemoved: mail['change.contactRemoved'],

@@ -1,3 +1,5 @@
+import { factorSecurityOutcomeTables } from './factor-contracts.ts';
+import { fail, incorrectCodeServer, ok, securityError, securityGuard, success } from './outcome-builders.ts';
 import {
   type CallName,
   type Codes,
@@ -6,7 +8,6 @@ import {
   type DeviceCallName,
   deviceOutcomeTables,
   type OutcomeTable,
-  outcomeBuilders,
   outcomeTables,
 } from './outcomes.ts';
 import { securityPaths } from './security-paths.ts';
@@ -15,18 +16,10 @@ import { securityPaths } from './security-paths.ts';
  * The outcome tables of the portal's security page (docs/decisions/025-security-page-api.md), in a
  * module of their own: the widget and the portal's login route read outcomes.ts whole (one object),
  * and these nine tables would cost them bytes they never use. The server reads `allOutcomeTables`
- * (every call it serves); the portal's security page imports `securityOutcomeTables` on demand.
+ * (every call it serves); the portal's security page imports `coreSecurityOutcomeTables` on demand
+ * (a factor's section reads its factor's calls itself, so the page carries no factor's tables).
  */
 
-const { ok, fail, error, success, incorrectCodeServer } = outcomeBuilders;
-
-/** The security page: the page shows the server's text of a refusal. */
-const securityError = error('securityRefused', true);
-/** Every security call: the session (401), then the step-up freshness (1412, HTTP 403). */
-const securityGuard: Codes = {
-  1412: fail('stepUpRequired', error('stepUpRequired'), 403),
-  4401: fail('sessionExpired', undefined, 401),
-};
 /** A code sent or shown for a confirmation (an authenticator app, a new contact). */
 const securityConfirmation: Codes = {
   1428: fail('securityCodeNotRecognized', incorrectCodeServer),
@@ -34,7 +27,7 @@ const securityConfirmation: Codes = {
   1404: fail('confirmationUnknown', securityError),
 };
 
-export const securityOutcomeTables = {
+export const coreSecurityOutcomeTables = {
   // Every call needs the signed-in session and a step-up within SECURITY_STEPUP_MINUTES.
   securityOverview: {
     method: 'GET',
@@ -123,7 +116,21 @@ export const securityOutcomeTables = {
   },
 } as const satisfies Record<string, OutcomeTable>;
 
+/**
+ * The security page's calls: the core's and each factor contract's (factors/index.ts). A pure call,
+ * as allOutcomeTables: a client reading only coreSecurityOutcomeTables drops it and the factors.
+ */
+export const securityOutcomeTables: typeof coreSecurityOutcomeTables & typeof factorSecurityOutcomeTables =
+  /* @__PURE__ */ Object.assign({}, coreSecurityOutcomeTables, factorSecurityOutcomeTables);
+/** A security call name a factor shares with the core does not typecheck. */
+export type FactorSecurityCallShadowsCore = keyof typeof coreSecurityOutcomeTables &
+  keyof typeof factorSecurityOutcomeTables;
+const noShadowedSecurityCall: [FactorSecurityCallShadowsCore] extends [never] ? true : never = true;
+void noShadowedSecurityCall;
+
 export type SecurityCallName = keyof typeof securityOutcomeTables;
+/** The core's security calls (coreSecurityOutcomeTables): what the portal's generic reader takes. */
+export type CoreSecurityCallName = keyof typeof coreSecurityOutcomeTables;
 
 /**
  * Every call the server serves: the widget's and portal's (outcomes.ts), the device app's

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { securityCode, text } from './schemas.ts';
+import { securityCode, text } from './fields.ts';
 
 /**
  * The portal's security page (`#/security`, issue 12; docs/decisions/025-security-page-api.md):
@@ -31,7 +31,7 @@ export const authenticatorName = text()
   );
 
 // --- overview --------------------------------------------------------------------------------
-/** An authenticator app or a push device of the account. */
+/** An authenticator app or a push device of the account; any factor's credential in `credentials`. */
 export const securityAppItem = z.object({
   id: z.string(),
   name: z.string(),
@@ -117,6 +117,12 @@ export const securityOverviewData = z.object({
   tokens: z.array(securityTokenItem),
   phones: z.array(securityPhoneItem),
   emails: z.array(securityEmailItem),
+  /**
+   * Every factor's credentials, by factor key (its module's folder name, e.g. 'totp', 'otp'), each
+   * item in the app shape (a contact's name is its masked label): a new factor's items appear here
+   * with no change to this contract. The typed lists above stay for the factors that predate it.
+   */
+  credentials: z.record(z.string(), z.array(securityAppItem)),
   trustedBrowsers: z.array(trustedBrowserItem),
   sessions: z.array(signedInSessionItem),
   /** Newest first, at most 20. */

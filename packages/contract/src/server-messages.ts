@@ -1,6 +1,7 @@
 import { appCodeMessages } from './app-code-messages.ts';
 import { consoleMessages } from './console-messages.ts';
 import { deviceMessages } from './device-messages.ts';
+import { factorServerMessages } from './factor-contracts.ts';
 import { factorMessages, identityMessages, loginMessages } from './messages.ts';
 import { pushMessages } from './push-messages.ts';
 import { passwordUpdateMessages, recoveryMessages } from './recovery-messages.ts';
@@ -20,7 +21,8 @@ export const serverMessages: typeof loginMessages &
   typeof appCodeMessages &
   typeof deviceMessages &
   typeof securityMessages &
-  typeof consoleMessages = /* @__PURE__ */ Object.assign(
+  typeof consoleMessages &
+  typeof factorServerMessages = /* @__PURE__ */ Object.assign(
   {},
   loginMessages,
   identityMessages,
@@ -32,4 +34,6 @@ export const serverMessages: typeof loginMessages &
   deviceMessages,
   securityMessages,
   consoleMessages,
+  // Each factor contract's texts (factors/index.ts).
+  factorServerMessages,
 );

@@ -18,9 +18,10 @@ import { answerTables } from './shared/useCall.ts';
 import { useShownLanguage } from './shared/useShownLanguage.ts';
 import './signin.css';
 
-// Screens off the login route load on demand, all in one chunk (issue 4: the login route stays
-// within budget), fetched when the browser is idle so the next screen does not wait (issue 14).
-// Their texts come with them, in the current language.
+// Screens off the login route load on demand (issue 4: the login route stays within budget),
+// fetched when the browser is idle so the next screen does not wait (issue 14), and their routes
+// with them (screens/Routes.tsx): each factor's by its entry (screens/<key>/entry.ts). Their texts
+// come with them, in the current language.
 const screens = onDemand(() =>
   import('./screens/lazy.ts').then(async (module) => {
     await loadScreenTexts(module.screenTexts);
@@ -28,20 +29,8 @@ const screens = onDemand(() =>
   }),
 );
 const StatePage = screens.component((m) => m.StatePage);
-const BlockedRoute = screens.component((m) => m.BlockedRoute);
-const RejectRoute = screens.component((m) => m.RejectRoute);
-const ChangeUsernameScreen = screens.component((m) => m.ChangeUsernameScreen);
-const AuthenticatorEntry = screens.component((m) => m.AuthenticatorEntry);
-const OtpContactScreen = screens.component((m) => m.OtpContactScreen);
-const OtpCodeScreen = screens.component((m) => m.OtpCodeScreen);
-const RepScreen = screens.component((m) => m.RepScreen);
-const PushScreen = screens.component((m) => m.PushScreen);
-const PushDeniedScreen = screens.component((m) => m.PushDeniedScreen);
-const UsernameConfirmationScreen = screens.component((m) => m.UsernameConfirmationScreen);
-const ExtendSession = screens.component((m) => m.ExtendSession);
-const TokenScreen = screens.component((m) => m.TokenScreen);
-const TokenSyncScreen = screens.component((m) => m.TokenSyncScreen);
-const TotpScreen = screens.component((m) => m.TotpScreen);
+/** Every route but the login screen's and the error page's, with the screens they show. */
+const OffLoginRoutes = screens.component((m) => m.OffLoginRoutes);
 
 /**
  * The error route: an ended session (HTTP 401) has its own page, '401 Unauthorized' with a way to
@@ -80,89 +69,11 @@ function Screens() {
           <Route path={routes.login}>
             <LoginScreen />
           </Route>
-          <Route path={routes.blocked}>
-            <BlockedRoute />
-          </Route>
-          <Route path={routes.expired}>
-            <StatePage name="expired" />
-          </Route>
-          <Route path={routes.reject}>
-            <RejectRoute />
-          </Route>
-          <Route path={routes.prohibited}>
-            <StatePage name="prohibited" />
-          </Route>
-          <Route path={routes.forcedUpdate}>
-            <StatePage name="forced" />
-          </Route>
-          <Route path={routes.totpBlock}>
-            <StatePage name="totpBlock" />
-          </Route>
-          <Route path={routes.authenticatorTotpBlock}>
-            <StatePage name="totpBlock" />
-          </Route>
-          <Route path={routes.ssoError}>
-            <StatePage name="ssoError" />
-          </Route>
-          <Route path={routes.logout}>
-            <StatePage name="logout" />
-          </Route>
-          <Route path={routes.createUsername}>
-            <ChangeUsernameScreen />
-          </Route>
-          <Route path={routes.usernameConfirmation}>
-            <UsernameConfirmationScreen />
-          </Route>
-          <Route path={routes.authenticator}>
-            <AuthenticatorEntry />
-          </Route>
-          <Route path={routes.authenticatorOtp}>
-            <OtpContactScreen />
-          </Route>
-          <Route path={routes.otp}>
-            <OtpContactScreen />
-          </Route>
-          <Route path={routes.authenticatorOtpCode}>
-            <OtpCodeScreen />
-          </Route>
-          <Route path={routes.securityCode}>
-            <OtpCodeScreen />
-          </Route>
-          <Route path={routes.authenticatorRep}>
-            <RepScreen />
-          </Route>
-          <Route path={routes.rep}>
-            <RepScreen />
-          </Route>
-          <Route path={routes.authenticatorPush}>
-            <PushScreen />
-          </Route>
-          <Route path={routes.push}>
-            <PushScreen />
-          </Route>
-          <Route path={routes.authenticatorPushDenied}>
-            <PushDeniedScreen />
-          </Route>
-          <Route path={routes.pushDenied}>
-            <PushDeniedScreen />
-          </Route>
-          <Route path={routes.extendSession}>
-            <ExtendSession />
-          </Route>
-          <Route path={routes.authenticatorSvip}>
-            <TokenScreen />
-          </Route>
-          <Route path={routes.authenticatorSvipSync}>
-            <TokenSyncScreen />
-          </Route>
-          <Route path={routes.authenticatorTotp}>
-            <TotpScreen />
-          </Route>
           <Route path={routes.error}>
             <ErrorRoute />
           </Route>
           <Route>
-            <ErrorScreen />
+            <OffLoginRoutes />
           </Route>
         </Switch>
       </Suspense>

@@ -65,6 +65,11 @@ export type SignInConfig = {
    * list, and in either journey a limit on the server's list (only these types are offered).
    */
   authenticators?: AuthenticatorItem[];
+  /**
+   * Authenticator types this host cannot use, left out of whichever list the widget offers (the
+   * device app leaves out `PUSH`: a device cannot approve its own enrolment).
+   */
+  excludeAuthenticators?: string[];
   onFinish: (result: FinishResult) => void;
   onCancel?: () => void;
   onLogout?: () => void;
@@ -117,6 +122,10 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
     check: (v) =>
       Array.isArray(v) && v.every((a) => typeof a === 'object' && a !== null && typeof a.type === 'string'),
     expected: 'an array of { type, title?, context? }',
+  },
+  excludeAuthenticators: {
+    check: (v) => Array.isArray(v) && v.every(isString),
+    expected: "an array of authenticator types (['PUSH'])",
   },
   onFinish: { required: true, check: isFunction, expected: 'a function' },
   onCancel: { check: isFunction, expected: 'a function' },

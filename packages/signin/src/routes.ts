@@ -1,17 +1,12 @@
-/** Every route of the widget's in-memory router (widget spec §2). */
-export const routes = {
+import { type FactorRoutes, factorEntries } from './factors.ts';
+
+/** The routes of the widget's own screens (widget spec §2): sign-in, states, username, session. */
+const appRoutes = {
   login: '/login',
   authenticator: '/authenticator',
   reject: '/reject',
   prohibited: '/prohibited',
   expired: '/expired',
-  otp: '/otp',
-  totp: '/totp',
-  totpSync: '/totp-sync',
-  push: '/push',
-  pushDenied: '/pushdenied',
-  rep: '/rep',
-  securityCode: '/securitycode',
   error: '/error',
   ssoError: '/ssoerror',
   blocked: '/blocked',
@@ -21,22 +16,23 @@ export const routes = {
   totpBlock: '/totp-block',
   extendSession: '/extend-session',
   logout: '/logout',
-  authenticatorOtp: '/authenticator/otp',
-  authenticatorOtpCode: '/authenticator/otp/securitycode',
-  authenticatorRep: '/authenticator/rep',
-  authenticatorSvip: '/authenticator/svip',
-  authenticatorSvipSync: '/authenticator/svip/sync',
-  authenticatorPush: '/authenticator/push',
-  authenticatorPushDenied: '/authenticator/pushdenied',
-  authenticatorTotp: '/authenticator/totp',
   authenticatorTotpBlock: '/authenticator/totp-block',
 } as const;
 
+/**
+ * Every route of the widget's in-memory router (widget spec §2): its own, and each factor's from
+ * its entry (screens/<key>/entry.ts).
+ */
+export const routes: Readonly<typeof appRoutes & FactorRoutes> = Object.assign(
+  {},
+  ...factorEntries.map((entry) => entry.routes),
+  appRoutes,
+);
+
 export type RoutePath = (typeof routes)[keyof typeof routes];
 
-/**
- * A path the widget can show: one of its routes. A route of an unbuilt factor has no screen, so
- * it shows the generic error card (the catch-all route), as the error route would.
- */
+const shown: ReadonlySet<string> = new Set(Object.values(routes));
+
+/** A path the widget can show: one of its routes. */
 export const isShownRoute = (path: string | undefined): path is RoutePath =>
-  path !== undefined && (Object.values(routes) as string[]).includes(path);
+  path !== undefined && shown.has(path);

@@ -1,32 +1,18 @@
 import type { AuthenticatorItem, Callback } from '@gatehouse/contract/client';
+import { factorEntries } from './factors.ts';
 import { type RoutePath, routes } from './routes.ts';
 
 /**
- * Factor screens that are not built yet. The widget never lands a customer on one: the
- * authenticator entry skips their factors, and a server redirect to one shows the generic error
- * card (it has no route; issue 9 point 7). A factor leaves this list when its screen lands; since
- * the token app and the authenticator app (issue 12) every factor of widget spec §2 has its
- * screens, so it is empty, kept for the next factor (docs/decisions/014-unbuilt-factors.md).
- */
-export const unbuiltRoutes: ReadonlySet<string> = new Set<string>();
-
-/**
  * Widget spec §2 "Entry to the authenticator area": the screen each authenticator type opens, one
- * row a type. A factor whose screen is not built yet keeps its row; its route is in
- * `unbuiltRoutes` until the screen lands, and the entry skips it meanwhile.
+ * row a type, from the factors' entries (screens/<key>/entry.ts).
  */
-export const authenticatorScreens = {
-  'OTP-SMS': routes.authenticatorOtp,
-  'OTP-VOICE': routes.authenticatorOtp,
-  'OTP-EMAIL': routes.authenticatorOtp,
-  'OTP-REP': routes.authenticatorRep,
-  TOTPSVIP: routes.authenticatorSvip,
-  PUSH: routes.authenticatorPush,
-  TOTPAUTHN: routes.authenticatorTotp,
-} as const satisfies Record<AuthenticatorItem['type'], RoutePath>;
+export const authenticatorScreens: Readonly<Partial<Record<AuthenticatorItem['type'], RoutePath>>> =
+  Object.fromEntries(factorEntries.flatMap((entry) => Object.entries(entry.opens))) as Partial<
+    Record<AuthenticatorItem['type'], RoutePath>
+  >;
 
 /** An empty list of authenticators opens the representative page (widget spec §2). */
-export const noAuthenticatorScreen: RoutePath = routes.authenticatorRep;
+const noAuthenticatorScreen: RoutePath = routes.authenticatorRep;
 
 /** The one-time-code channels: the types whose row opens the one-time-code screens. */
 export const otpChannelTypes: ReadonlySet<string> = new Set(
@@ -39,9 +25,9 @@ const rowOf = <T>(table: Readonly<Partial<Record<string, T>>>, key: string): T |
   Object.hasOwn(table, key) ? table[key] : undefined;
 
 /**
- * Where an authenticator list leads: the screen of the first entry that has a row and a built
- * screen (unknown types and unbuilt factors are skipped); an empty list opens the representative
- * page; a list with nothing usable left goes to the error route, never to an empty factor screen.
+ * Where an authenticator list leads: the screen of the first entry that has a row (unknown types
+ * are skipped); an empty list opens the representative page; a list with nothing usable goes to
+ * the error route, never to an empty factor screen.
  */
 export function authenticatorScreen(list: readonly AuthenticatorItem[]): {
   to: RoutePath;
@@ -50,7 +36,7 @@ export function authenticatorScreen(list: readonly AuthenticatorItem[]): {
   if (list.length === 0) return { to: noAuthenticatorScreen };
   for (const item of list) {
     const to = rowOf<RoutePath>(authenticatorScreens, item.type);
-    if (to && !unbuiltRoutes.has(to)) return { to, item };
+    if (to) return { to, item };
   }
   return { to: routes.error };
 }

@@ -2,6 +2,7 @@ import './styles.css';
 
 export * from './alert/index.ts';
 export * from './animation/index.ts';
+export * from './announcer/index.ts';
 export * from './button/index.ts';
 export * from './card/index.ts';
 export * from './checkbox/index.ts';
@@ -22,6 +23,7 @@ export * from './messages.ts';
 export * from './popover/index.ts';
 export * from './radio-group/index.ts';
 export * from './select/index.ts';
+export * from './shell/index.ts';
 export * from './spinner/index.ts';
 export * from './text-input/index.ts';
 export * from './title-block/index.ts';

@@ -1,7 +1,6 @@
 import type { ConsoleAuditEvent } from '@gatehouse/contract/client';
-import { Alert, Button, Select, TextInput } from '@gatehouse/ui';
+import { Alert, Button, Select, TextInput, useAnnounce } from '@gatehouse/ui';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { useAnnounce } from '../announcer.tsx';
 import { consoleApi } from '../api.ts';
 import { dateTime, hasText, keysWith, t } from '../messages.ts';
 import { useSession } from '../session.tsx';
@@ -59,13 +58,13 @@ export function AuditPage() {
   ];
 
   return (
-    <div className="console__page console__page--wide">
+    <div className="gh-shell__page console__page--wide">
       <h1 ref={heading} tabIndex={-1}>
         {t('audit.title')}
       </h1>
       <p>{supervisor ? t('audit.introSupervisor') : t('audit.introRepresentative')}</p>
       {failure ? <Alert variant="critical">{failure}</Alert> : null}
-      <form className="console__filters console__section" onSubmit={submit} noValidate>
+      <form className="console__filters gh-shell__section" onSubmit={submit} noValidate>
         {supervisor ? (
           <TextInput
             id="filter-staff"

@@ -5,9 +5,16 @@ import {
   type VerificationMethod,
   verificationMethods,
 } from '@gatehouse/contract/client';
-import { Alert, Button, ErrorSummary, type ErrorSummaryItem, RadioGroup, TextInput } from '@gatehouse/ui';
+import {
+  Alert,
+  Button,
+  ErrorSummary,
+  type ErrorSummaryItem,
+  RadioGroup,
+  TextInput,
+  useAnnounce,
+} from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useAnnounce } from '../announcer.tsx';
 import { type Answer, consoleApi } from '../api.ts';
 import { t, dateTime as when } from '../messages.ts';
 import { useSession } from '../session.tsx';
@@ -65,7 +72,7 @@ export function CustomerPage() {
   }, [customer?.username]);
 
   return (
-    <div className="console__page">
+    <div className="gh-shell__page">
       <h1 ref={heading} tabIndex={-1}>
         {t('customer.title')}
       </h1>
@@ -75,7 +82,7 @@ export function CustomerPage() {
           {failure}
         </Alert>
       ) : null}
-      <form className="console__form console__section" onSubmit={find} noValidate>
+      <form className="console__form gh-shell__section" onSubmit={find} noValidate>
         <p>{t('customer.intro')}</p>
         <TextInput
           id="customer-username"
@@ -88,7 +95,7 @@ export function CustomerPage() {
           error={errors[0]?.message}
           onChange={(e) => setUsername(e.target.value)}
         />
-        <div className="console__actions">
+        <div className="gh-shell__actions">
           <Button type="submit" loading={busy}>
             {t('customer.find')}
           </Button>
@@ -117,7 +124,7 @@ function Customer({
   const mayAct = !customer.ownAccount;
   return (
     <>
-      <section className="console__section" aria-labelledby="customer-heading">
+      <section className="gh-shell__section" aria-labelledby="customer-heading">
         <h2 id="customer-heading" ref={headingRef} tabIndex={-1}>
           {t('customer.heading', customer.username)}
         </h2>
@@ -127,7 +134,7 @@ function Customer({
           <Alert variant="info">{t('customer.staffAccountNotice')}</Alert>
         ) : null}
         <h3>{t('customer.stateHeading')}</h3>
-        <dl className="console__details">
+        <dl className="gh-shell__details">
           <dt>{t('customer.status')}</dt>
           <dd>{t('customer.statusValue', customer.status)}</dd>
           <dt>{t('customer.failedLogins')}</dt>
@@ -270,7 +277,7 @@ function IssueCode({
   // The code is an element of its own inside the sentence, wherever the language puts it.
   const [codeBefore, codeAfter] = t('issue.issuedCode', '\0').split('\0');
   return (
-    <section className="console__section" aria-labelledby="issue-heading">
+    <section className="gh-shell__section" aria-labelledby="issue-heading">
       <h2 id="issue-heading">{t('issue.heading')}</h2>
       <ErrorSummary errors={errors} attempt={attempt} headingLevel={3} />
       {failure ? (
@@ -313,7 +320,7 @@ function IssueCode({
           error={error('verification-note')}
           onChange={(e) => setNote(e.target.value)}
         />
-        <div className="console__actions">
+        <div className="gh-shell__actions">
           <Button type="submit" loading={busy}>
             {t('issue.submit')}
           </Button>
@@ -374,7 +381,7 @@ function Lift({
 
   const error = (id: string) => errors.find((e) => e.fieldId === id)?.message;
   return (
-    <section className="console__section" aria-labelledby="lift-heading">
+    <section className="gh-shell__section" aria-labelledby="lift-heading">
       <h2 id="lift-heading">{t('lift.heading')}</h2>
       <ErrorSummary errors={errors} attempt={attempt} headingLevel={3} />
       {result ? (
@@ -403,7 +410,7 @@ function Lift({
           error={error('lift-reason')}
           onChange={(e) => setReason(e.target.value)}
         />
-        <div className="console__actions">
+        <div className="gh-shell__actions">
           <Button type="submit" loading={busy}>
             {t('lift.submit')}
           </Button>

@@ -71,7 +71,7 @@ export function SignInPage() {
 
   const fieldError = (id: string) => errors.find((e) => e.fieldId === id)?.message;
   return (
-    <div className="console__page">
+    <div className="gh-shell__page">
       <h1 ref={heading} tabIndex={-1}>
         {step === 'password' ? t('signIn.title') : t('signIn.factorTitle')}
       </h1>
@@ -84,7 +84,7 @@ export function SignInPage() {
         <Alert variant="info">{notice}</Alert>
       ) : null}
       {step === 'password' ? (
-        <form className="console__form console__section" onSubmit={submitPassword} noValidate>
+        <form className="console__form gh-shell__section" onSubmit={submitPassword} noValidate>
           <p>{t('signIn.intro')}</p>
           <TextInput
             id="staff-name"
@@ -107,14 +107,14 @@ export function SignInPage() {
             error={fieldError('staff-password')}
             onChange={(e) => setPassword(e.target.value)}
           />
-          <div className="console__actions">
+          <div className="gh-shell__actions">
             <Button type="submit" loading={busy}>
               {t('signIn.submit')}
             </Button>
           </div>
         </form>
       ) : (
-        <form className="console__form console__section" onSubmit={submitCode} noValidate>
+        <form className="console__form gh-shell__section" onSubmit={submitCode} noValidate>
           <p>{t('signIn.factorIntro')}</p>
           <CodeInput
             id="staff-code"
@@ -125,7 +125,7 @@ export function SignInPage() {
             error={fieldError('staff-code')}
             onValueChange={setCode}
           />
-          <div className="console__actions">
+          <div className="gh-shell__actions">
             <Button type="submit" loading={busy}>
               {t('signIn.verify')}
             </Button>

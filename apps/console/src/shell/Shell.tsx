@@ -1,4 +1,4 @@
-import { Button } from '@gatehouse/ui';
+import { AppShell, Button } from '@gatehouse/ui';
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { consoleApi } from '../api.ts';
@@ -13,7 +13,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { staff, ended } = useSession();
   const link = (path: string, text: string) => (
     <li>
-      <a className="console__link" href={`#${path}`} aria-current={location === path ? 'page' : undefined}>
+      <a className="gh-shell__link" href={`#${path}`} aria-current={location === path ? 'page' : undefined}>
         {text}
       </a>
     </li>
@@ -23,37 +23,32 @@ export function Shell({ children }: { children: ReactNode }) {
     ended();
   };
   return (
-    <div className="console">
-      {/* A button, not a link: in a hash-routed app '#main' would be read as a route. */}
-      <button
-        type="button"
-        className="console__skip"
-        onClick={() => document.getElementById('main')?.focus()}
-      >
-        {t('common.skipToContent')}
-      </button>
-      <header className="console__header">
-        <span className="console__product">{t('common.productName')}</span>
-        {staff ? (
-          <>
-            <nav aria-label={t('common.mainNav')}>
-              <ul className="console__nav">
-                {link(routes.customer, t('common.navCustomer'))}
-                {link(routes.audit, t('common.navAudit'))}
-              </ul>
-            </nav>
-            <div className="console__who">
-              <span>{t('common.signedInAs', staff.name, staff.role)}</span>
-              <Button variant="secondary" size="small" onClick={signOut}>
-                {t('common.signOut')}
-              </Button>
-            </div>
-          </>
-        ) : null}
-      </header>
-      <main id="main" className="console__main" tabIndex={-1}>
-        {children}
-      </main>
-    </div>
+    <AppShell
+      className="console"
+      skipText={t('common.skipToContent')}
+      header={
+        <>
+          <span className="gh-shell__product">{t('common.productName')}</span>
+          {staff ? (
+            <>
+              <nav aria-label={t('common.mainNav')}>
+                <ul className="gh-shell__nav">
+                  {link(routes.customer, t('common.navCustomer'))}
+                  {link(routes.audit, t('common.navAudit'))}
+                </ul>
+              </nav>
+              <div className="console__who">
+                <span>{t('common.signedInAs', staff.name, staff.role)}</span>
+                <Button variant="secondary" size="small" onClick={signOut}>
+                  {t('common.signOut')}
+                </Button>
+              </div>
+            </>
+          ) : null}
+        </>
+      }
+    >
+      {children}
+    </AppShell>
   );
 }

@@ -1,13 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { DB } from '../db/database.ts';
+import { loadFactors } from '../factors/registry.ts';
 import type { Clock } from '../lib/clock.ts';
 
 /**
  * The audit trail (docs/operations.md "Audit trail"): every security event is a row with its time,
  * account, journey, client address, request id and outcome. Never a secret: no password, code,
  * token, cookie or credential secret goes in `detail` (only kinds, channels, masked labels, counts).
+ *
+ * The core's events are listed here; a factor adds its own in its name table (`names.auditEvents`,
+ * factors/module.ts: push's `push-sent`, the contacts' `security.contact-added`…). Recording an
+ * event neither declares is a programming error.
  */
-export const auditEvents = [
+const coreAuditEvents = [
   'sign-in',
   'sign-in-failed',
   'lockout',
@@ -27,29 +32,11 @@ export const auditEvents = [
   'trusted-device-bound',
   'trusted-device-revoked',
   'sign-out',
-  'push-sent',
-  'push-limited',
-  'push-approved',
-  'push-declined',
-  'push-wrong-number',
-  'push-fraud',
-  'push-expired',
-  'device-registered',
-  'device-renamed',
-  'device-removed',
-  'token-resynced',
-  'token-resync-failed',
   // Abuse limits (decision 033): a factor held after repeated blocks, and what lifted it.
   'factor-held',
   'factor-hold-lifted',
   // The portal's security page (security/; docs/decisions/025-security-page-api.md).
-  'security.authenticator-added',
-  'security.authenticator-failed',
   'security.credential-removed',
-  'security.contact-code-sent',
-  'security.contact-added',
-  'security.contact-failed',
-  'security.contact-removed',
   'security.trusted-browser-revoked',
   'security.session-ended',
   // The representative console (console/plugin.ts): every one names the staff member (staff_id).
@@ -65,7 +52,17 @@ export const auditEvents = [
   'console-require-password-reset',
   'console-refused',
 ] as const;
-export type AuditEvent = (typeof auditEvents)[number];
+type CoreAuditEvent = (typeof coreAuditEvents)[number];
+/** A core event (checked by the type), or one a factor module declares (checked when recorded). */
+export type AuditEvent = CoreAuditEvent | (string & {});
+
+let known: Promise<ReadonlySet<string>> | undefined;
+/** The core's events and every module's. */
+const knownEvents = () =>
+  (known ??= loadFactors().then(
+    (registry) =>
+      new Set<string>([...coreAuditEvents, ...registry.modules.flatMap((m) => m.names.auditEvents ?? [])]),
+  ));
 
 /** success: it happened; failure: refused (wrong, locked, limited); the event names which. */
 export type AuditOutcome = 'success' | 'failure';
@@ -92,6 +89,8 @@ export class AuditTrail {
   }
 
   async record(request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
+    if (!(await knownEvents()).has(entry.event))
+      throw new Error(`No factor declares the audit event ${entry.event}`);
     await this.db
       .insertInto('audit_events')
       .values({

@@ -1,5 +1,4 @@
 import {
-  API_BASE,
   type ConsoleAuditEvent,
   type ConsoleCustomer,
   consoleAuditQuery,
@@ -13,23 +12,22 @@ import {
   headers,
   type LiftAction,
   Status,
-  serverMessages,
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts } from '../credentials/contacts.ts';
 import type { DB } from '../db/database.ts';
-import type { Account, Staff, StaffSession } from '../db/schema.ts';
+import type { Account, Staff } from '../db/schema.ts';
 import { FactorHolds } from '../factors/holds.ts';
 import { hmac } from '../lib/crypto.ts';
-import { ApiError, answer } from '../lib/http.ts';
+import { answer } from '../lib/http.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { codeHash, newCode } from '../lib/otp.ts';
 import { clientKey, refuseOver } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
+import { consoleNoSession, type SignedInStaff } from '../plugins/guards.ts';
 import { notifyOwner } from '../services/account-security.ts';
 import { findAccount, findAccountById } from '../services/accounts.ts';
-import { StaffStore } from './staff.ts';
 
 /**
  * The representative console's calls (consolePaths; docs/decisions/028-representative-console.md).
@@ -46,9 +44,6 @@ const WRONG_STATE = Status.ALREADY_ANSWERED;
 /** The channel name rep codes are hashed under (lib/otp.ts codeHash binds account and channel). */
 export const REP_CHANNEL = 'rep';
 
-const consoleNoSession = () =>
-  new ApiError(401, Status.UNAUTHENTICATED, serverMessages.consoleSignInRequired);
-
 /** The audit event of each lift action. */
 const liftEvents = {
   unlock: 'console-unlock',
@@ -61,7 +56,7 @@ const liftEvents = {
 export async function consolePlugin(app: FastifyInstance, ctx: Context) {
   const { db, clock, config } = ctx;
   const lockMinutes = () => Math.round(config.console.lockoutMs / 60_000);
-  const store = new StaffStore(db, clock, ctx.hasher, config);
+  const store = ctx.staffStore;
   const cookieName = ctx.cookieNames.staff;
   const cookiePath = '/api/console';
   const cookieOptions = {
@@ -80,37 +75,6 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     reply.clearCookie(cookieName, cookieOptions);
     reply.header(headers.csrf, request.server.csrf.consoleToken(undefined, request, reply));
   };
-
-  /**
-   * Authentication before anything else (issue 22 point 4): every console route but sign-in and
-   * sign-out needs its staff session (the authenticator-code step a pending one, every other an
-   * active one), resolved in onRequest, before the body is parsed or validated: an anonymous call
-   * answers 401, never a schema message. (The CSRF check and the console gate come earlier still.)
-   */
-  const stageOf = (request: FastifyRequest): 'factor' | 'active' | null => {
-    const route = request.routeOptions.url;
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    if (route === API_BASE + consolePaths.consoleSession && (method === 'POST' || method === 'DELETE')) {
-      return null;
-    }
-    if (route === API_BASE + consolePaths.consoleFactor) return 'factor';
-    return 'active';
-  };
-  const signedIn = new WeakMap<FastifyRequest, { session: StaffSession; staff: Staff }>();
-  app.addHook('onRequest', async (request) => {
-    const stage = stageOf(request);
-    if (!stage) return;
-    const found = await store.session(request.cookies[cookieName], stage);
-    if (!found) throw consoleNoSession();
-    signedIn.set(request, found);
-  });
-  /** The session the onRequest hook found for this request (every protected route has one). */
-  const current = (request: FastifyRequest) => {
-    const found = signedIn.get(request);
-    if (!found) throw consoleNoSession();
-    return found;
-  };
-  const requireStaff = async (request: FastifyRequest): Promise<Staff> => current(request).staff;
 
   /**
    * A per-staff limit (lookups, codes, lifts) with its alert: past CONSOLE_ALERT_PERCENT of the limit,
@@ -267,8 +231,8 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'Staff sign-in, second step: the authenticator-app code (RFC 6238, a used code never again). Right: signed in under a new GH_STAFF cookie.',
     body: consoleFactorRequest,
-    handler: async ({ request, reply, body }) => {
-      const { staff, session } = current(request);
+    auth: 'staffFactor',
+    handler: async ({ request, reply, body, auth: { staff, session } }) => {
       // The try is reserved before the compare (StaffStore.reserveCodeTry): at most
       // STAFF_LOCKOUT_FAILURES codes are compared, however many arrive at once, and none while locked.
       const reserved = await store.reserveCodeTry(staff.id);
@@ -328,8 +292,8 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     path: consolePaths.consoleSession,
     tag: 'console',
     summary: 'The signed-in staff member (name, role, idle minutes); 4401 without a console session.',
-    handler: async ({ request, reply }) => {
-      const staff = await requireStaff(request);
+    auth: 'staff',
+    handler: async ({ request, reply, auth: { staff } }) => {
       return answer(request, reply, Status.SUCCESS, { successData: staffData(staff) });
     },
   });
@@ -356,9 +320,9 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
   // --- customers -----------------------------------------------------------------------------------
 
   /** Whether the staff member may act on the account; the refusal's message when not. */
-  const refusal = async (staff: Staff, account: Account) => {
+  const refusal = async ({ staff, may }: SignedInStaff, account: Account) => {
     if (staff.customer_username_key === account.username_key) return 'consoleOwnAccount' as const;
-    if (staff.role !== 'supervisor' && (await isStaffAccount(account))) return 'consoleStaffAccount' as const;
+    if (!may.actOnStaffAccounts && (await isStaffAccount(account))) return 'consoleStaffAccount' as const;
     return null;
   };
   const isStaffAccount = async (account: Account) =>
@@ -444,8 +408,8 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'Find a customer by exact username: state, masked contacts, enrolled factors, recent security events. No search by other details.',
     body: consoleCustomerRequest,
-    handler: async ({ request, reply, body }) => {
-      const staff = await requireStaff(request);
+    auth: 'staff',
+    handler: async ({ request, reply, body, auth: { staff } }) => {
       await limit(request, staff, 'lookups', config.console.lookups);
       const account = await customerOf(body.username);
       await audit(request, staff, 'console-lookup', {
@@ -465,12 +429,13 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       "Issue the customer's temporary security code after recording how the caller was verified: 6 digits, shown once, single use, REP_CODE_MINUTES, one live code per customer.",
     body: consoleIssueCodeRequest,
-    handler: async ({ request, reply, body }) => {
-      const staff = await requireStaff(request);
+    auth: 'staff',
+    handler: async ({ request, reply, body, auth: caller }) => {
+      const { staff } = caller;
       await limit(request, staff, 'codes', config.console.codes);
       const account = await customerOf(body.username);
       if (!account) return answer(request, reply, UNKNOWN_CUSTOMER);
-      const refused = await refusal(staff, account);
+      const refused = await refusal(caller, account);
       if (refused) {
         await audit(request, staff, 'console-refused', {
           accountId: account.id,
@@ -528,12 +493,13 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'Lift what blocks a customer, with a reason: unlock after failed passwords, unblock, unlock recovery by e-mail, or require a new password at next sign-in. The customer is told by e-mail.',
     body: consoleLiftRequest,
-    handler: async ({ request, reply, body }) => {
-      const staff = await requireStaff(request);
+    auth: 'staff',
+    handler: async ({ request, reply, body, auth: caller }) => {
+      const { staff } = caller;
       await limit(request, staff, 'lifts', config.console.lifts);
       const account = await customerOf(body.username);
       if (!account) return answer(request, reply, UNKNOWN_CUSTOMER);
-      const refused = await refusal(staff, account);
+      const refused = await refusal(caller, account);
       if (refused) {
         await audit(request, staff, 'console-refused', {
           accountId: account.id,
@@ -608,9 +574,9 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     summary:
       "Console actions, newest first, filtered by staff member, customer or event. A supervisor sees everyone's; a representative only their own (another's: 1403).",
     query: consoleAuditQuery,
-    handler: async ({ request, reply, query }) => {
-      const staff = await requireStaff(request);
-      if (staff.role !== 'supervisor' && query.staff !== undefined && query.staff !== staff.name) {
+    auth: 'staff',
+    handler: async ({ request, reply, query, auth: { staff, may } }) => {
+      if (!may.readEveryonesActions && query.staff !== undefined && query.staff !== staff.name) {
         await audit(request, staff, 'console-refused', {
           outcome: 'failure',
           detail: { action: 'audit', reason: 'consoleNotPermitted' },
@@ -635,7 +601,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
         )
         .orderBy('audit_events.at', 'desc')
         .limit(query.limit ?? 100);
-      if (staff.role !== 'supervisor') rows = rows.where('audit_events.staff_id', '=', staff.id);
+      if (!may.readEveryonesActions) rows = rows.where('audit_events.staff_id', '=', staff.id);
       else if (query.staff) rows = rows.where('staff.name', '=', query.staff);
       if (query.customer) rows = rows.where('accounts.username_key', '=', query.customer.toLowerCase());
       if (query.event) rows = rows.where('audit_events.event', '=', query.event);

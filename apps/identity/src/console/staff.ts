@@ -26,7 +26,7 @@ const TOTP_PARAMETERS = { algorithm: 'SHA1', digits: 6 } as const;
 const PERIOD = 30;
 const CIPHER_KIND = 'staff-totp';
 /** The pending sign-in (password right, authenticator code due) lasts this long. */
-export const FACTOR_STEP_MS = 5 * 60_000;
+const FACTOR_STEP_MS = 5 * 60_000;
 
 /** The otpauth:// address an authenticator app reads (as a QR code or typed): issuer, name, secret. */
 export function staffOtpauthUri(name: string, secret: string): string {
@@ -39,7 +39,7 @@ export function newStaffPassword(): string {
   return Array.from({ length: 16 }, () => alphabet[randomInt(alphabet.length)]).join('');
 }
 
-export type NewStaff = {
+type NewStaff = {
   name: string;
   role: StaffRole;
   password: string;
@@ -280,7 +280,7 @@ const demoStaff = z.object({
   customer: z.string().optional(),
   about: z.string(),
 });
-export type DemoStaff = z.infer<typeof demoStaff>;
+type DemoStaff = z.infer<typeof demoStaff>;
 
 export function readDemoStaff(file: URL | string): DemoStaff[] {
   return z.array(demoStaff).parse(JSON.parse(readFileSync(file, 'utf8')));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
 import type { CredentialRow } from '../db/schema.ts';
+import { loadFactors } from '../factors/registry.ts';
 import type { Clock } from '../lib/clock.ts';
 import { type CredentialCipher, CredentialSecretError } from './cipher.ts';
 
@@ -12,8 +13,18 @@ import { type CredentialCipher, CredentialSecretError } from './cipher.ts';
  * leaves it only through readSecret(), as bytes, for the factor that checks a code with it.
  */
 
-export const credentialKinds = ['phone', 'email', 'totp', 'token', 'push'] as const;
-export type CredentialKind = (typeof credentialKinds)[number];
+/**
+ * A credential's kind: one a factor module declares (`names.credentialKinds`, decision 036), such
+ * as phone, email, totp, token, push. The store refuses a kind no module declares.
+ */
+export type CredentialKind = string;
+
+/** A kind no factor module declares: a programming error, refused before anything is written. */
+export class UndeclaredCredentialKind extends Error {
+  constructor(kind: string) {
+    super(`No factor module declares the credential kind ${JSON.stringify(kind)}`);
+  }
+}
 
 /** A credential without its secret: safe to pass around (never to a log line or a response as is). */
 export type Credential = {
@@ -73,7 +84,7 @@ function toCredential(row: PublicRow): Credential {
   return {
     id: row.id,
     accountId: row.account_id,
-    kind: row.kind as CredentialKind,
+    kind: row.kind,
     name: row.name,
     publicPart: row.public_part,
     data: parseData(row.data),
@@ -116,6 +127,7 @@ export class CredentialStore {
 
   /** Adds a credential; its secret, if any, is encrypted under the current key. */
   async add(input: NewCredential): Promise<Credential> {
+    if (!(await loadFactors()).ofCredentialKind(input.kind)) throw new UndeclaredCredentialKind(input.kind);
     const id = randomUUID();
     const sealed = input.secret ? this.cipher.encrypt(input.secret, { id, kind: input.kind }) : undefined;
     const row = await this.db

@@ -101,19 +101,36 @@ export interface SessionFactorsTable {
   journey_kind: string;
   journey_id: string | null;
   verified_at: Timestamp;
+  /** The factor's module says its proof is bound to the origin (a passkey); default false. */
+  phishing_resistant: Generated<boolean>;
 }
 
 /**
  * A journey (Ory Kratos's flows): a login transaction, a step-up, a recovery, a push transaction.
  * Any instance continues it; its state changes, expiry and single use are conditional UPDATEs.
  */
+/** The kinds of journey (a CHECK holds `journeys.kind` to these: migration 029). */
+export type JourneyKind = 'login' | 'stepup' | 'recovery';
+/** Every state a journey of some kind may be in (per kind: JourneysTable.state; migration 029's CHECK). */
+export type JourneyState =
+  | 'password'
+  | 'factor'
+  | 'identified'
+  | 'code_sent'
+  | 'confirmed'
+  | 'completed'
+  | 'consumed'
+  | 'failed'
+  | 'ended'
+  | 'expired';
+
 export interface JourneysTable {
   id: Generated<string>;
-  /** login | stepup | recovery */
-  kind: string;
+  kind: JourneyKind;
   /** login: password | factor | completed | failed | ended; stepup: factor | completed | ended;
-   * recovery: identified | code_sent | confirmed | consumed | ended; every kind: expired. */
-  state: string;
+   * recovery: identified | code_sent | confirmed | consumed | ended; every kind: expired (a CHECK
+   * holds each kind to its states: migration 029). */
+  state: JourneyState;
   /** The browser binding: SHA-256 of the cookie that carries the journey (login: ET; recovery: GH_RECOVERY). */
   token_hash: string | null;
   /** Step-up: the signed-in session it proves again (its id). */
@@ -122,7 +139,7 @@ export interface JourneysTable {
   account_id: string | null;
   /** The factors passed so far: [{ kind, level, at }]. */
   factors: ColumnType<PassedFactor[], string | undefined, string>;
-  /** Kind-specific: the host context (SESSION_CTX), ... */
+  /** Kind-specific: the host context (SESSION_CTX), why it ended. Never a count: tries are journey_tries. */
   data: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -132,7 +149,20 @@ export interface JourneysTable {
   user_agent: string | null;
 }
 
-export type PassedFactor = { kind: string; level: number; at: string };
+/**
+ * A journey's count of tries under a counter (migration 028): e.g. the token's wrong codes
+ * ('token-wrong') and failed resyncs ('token-sync-wrong'). Written only by JourneyStore (one
+ * conditional upsert per try); the rows go with their journey.
+ */
+export interface JourneyTriesTable {
+  journey_id: string;
+  counter: string;
+  /** Never below 0 (a CHECK: migration 029). */
+  tries: number;
+}
+
+/** A factor a journey proved: `phishingResistant` from its module's assurance (absent: false). */
+export type PassedFactor = { kind: string; level: number; at: string; phishingResistant?: boolean };
 
 /** A security event (never a secret): who, what, in which journey, from where, with what outcome. */
 export interface AuditEventsTable {
@@ -348,6 +378,7 @@ export interface Database {
   sessions: SessionsTable;
   session_factors: SessionFactorsTable;
   journeys: JourneysTable;
+  journey_tries: JourneyTriesTable;
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
   outbox: OutboxTable;

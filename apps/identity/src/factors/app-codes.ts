@@ -177,35 +177,3 @@ export class TryCounter {
     await query.execute();
   }
 }
-
-/**
- * A per-journey count in the journey's data (the token's wrong codes and failed resyncs): one
- * conditional UPDATE adds a try only while the count is under `max`, so a burst cannot outrun it.
- * The try's number, or undefined when none is left.
- */
-export async function reserveJourneyTry(
-  db: DB,
-  journeyId: string,
-  field: string,
-  max: number,
-): Promise<number | undefined> {
-  const result = await sql<{ tries: number }>`
-    update journeys set data = jsonb_set(data, ${sql.lit(`{${field}}`)},
-        to_jsonb(coalesce((data->>${field})::int, 0) + 1))
-    where id = ${journeyId} and coalesce((data->>${field})::int, 0) < ${max}
-    returning (data->>${field})::int as tries`.execute(db);
-  return result.rows[0]?.tries;
-}
-
-/** Gives a journey's try back (a replayed right code is not a guess). */
-export async function giveBackJourneyTry(db: DB, journeyId: string, field: string): Promise<void> {
-  await sql`update journeys set data = jsonb_set(data, ${sql.lit(`{${field}}`)},
-      to_jsonb(greatest(coalesce((data->>${field})::int, 0) - 1, 0)))
-    where id = ${journeyId}`.execute(db);
-}
-
-/** Sets journey counts back to 0 (a resync succeeded). */
-export async function clearJourneyTries(db: DB, journeyId: string, fields: string[]): Promise<void> {
-  const patch = JSON.stringify(Object.fromEntries(fields.map((f) => [f, 0])));
-  await sql`update journeys set data = data || ${patch}::jsonb where id = ${journeyId}`.execute(db);
-}

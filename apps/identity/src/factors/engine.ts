@@ -8,6 +8,7 @@ import { notifyOwner } from '../services/account-security.ts';
 import { afterSignIn, findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
+import { factors } from './registry.ts';
 
 /** A step-up whose session another request rotated or ended first: its transaction rolls back. */
 class LostRace extends Error {}
@@ -84,9 +85,17 @@ export class FactorEngine {
   ): Promise<Completion | null> {
     const { ctx } = this;
     const now = ctx.clock.now();
-    const proved = passed(factor, 2, now);
+    // The proof's strength is its module's (decision 036): level and phishing resistance.
+    const module = factors().ofType(factor);
+    if (!module) throw new Error(`No factor module declares the type ${factor}`);
+    const { assurance } = module;
+    const proved: PassedFactor = {
+      ...passed(factor, assurance.level, now),
+      ...(assurance.phishingResistant ? { phishingResistant: true } : {}),
+    };
     if (fj.kind === 'stepup') {
-      // The step completes and the session rotates together, or neither does (a fault, a race).
+      // The step completes, the session rotates and the audit trail records it together, or none of
+      // them does (a fault, a race).
       const rotated = await ctx.sessions
         .underAccount(fj.account.id, 'share', async (sessions, tx) => {
           const done = await ctx.journeys
@@ -96,6 +105,21 @@ export class FactorEngine {
           const next = await sessions.rotateHeld(fj.session, proved, fj.journey.id);
           // Another request rotated or ended the session first: the step stays as it was.
           if (!next) throw new LostRace();
+          const audit = ctx.audit.withDb(tx);
+          await audit.record(request, {
+            event: 'factor-passed',
+            outcome: 'success',
+            accountId: fj.account.id,
+            journeyId: fj.journey.id,
+            detail: { factor, journey: 'stepup' },
+          });
+          await audit.record(request, {
+            event: 'step-up',
+            outcome: 'success',
+            accountId: fj.account.id,
+            journeyId: fj.journey.id,
+            detail: { factor },
+          });
           return next;
         })
         .catch((error) => {
@@ -103,21 +127,7 @@ export class FactorEngine {
           throw error;
         });
       if (!rotated) return null;
-      await ctx.audit.record(request, {
-        event: 'factor-passed',
-        outcome: 'success',
-        accountId: fj.account.id,
-        journeyId: fj.journey.id,
-        detail: { factor, journey: 'stepup' },
-      });
       setSessionCookies(ctx, request, reply, rotated.token, rotated.session.context);
-      await ctx.audit.record(request, {
-        event: 'step-up',
-        outcome: 'success',
-        accountId: fj.account.id,
-        journeyId: fj.journey.id,
-        detail: { factor },
-      });
       return { factor, steppedUpAt: now, trustedUntil: null, session: rotated.session };
     }
     const session = await this.signIn(request, reply, fj.journey, { from: 'factor', extra: proved });
@@ -131,9 +141,9 @@ export class FactorEngine {
   /**
    * Completes a login journey into a signed-in session (new token, cookies, audit), from 'factor'
    * after its second factor, or from 'password' at session login when none is due (`extra`: the
-   * trusted device that stood in). The journey's step and the session are written together under
-   * the account's row, or not at all: null when another call completed or ended the journey first
-   * (one journey, one sign-in), or a change of password ended it.
+   * trusted device that stood in). The journey's step, the session and their audit rows are written
+   * together under the account's row, or not at all: null when another call completed or ended the
+   * journey first (one journey, one sign-in), or a change of password ended it.
    */
   async signIn(
     request: FastifyRequest,
@@ -160,30 +170,31 @@ export class FactorEngine {
           factors: done.factors,
           journey: { kind: 'login', id: done.id },
         });
+        const audit = ctx.audit.withDb(tx);
+        if (finish.from === 'factor' && finish.extra) {
+          await audit.record(request, {
+            event: 'factor-passed',
+            outcome: 'success',
+            accountId: done.account_id,
+            journeyId: done.id,
+            detail: { factor: finish.extra.kind, journey: 'login' },
+          });
+        }
+        await audit.record(request, {
+          event: 'sign-in',
+          outcome: 'success',
+          accountId: done.account_id,
+          journeyId: done.id,
+          detail: { factors: done.factors.map((f) => f.kind).join(' ') },
+        });
         return { ...made, done, context };
       },
     );
     if (!created) return null;
     const { token, session, done, context } = created;
-    if (finish.from === 'factor' && finish.extra) {
-      await ctx.audit.record(request, {
-        event: 'factor-passed',
-        outcome: 'success',
-        accountId: done.account_id,
-        journeyId: done.id,
-        detail: { factor: finish.extra.kind, journey: 'login' },
-      });
-    }
     setSessionCookies(ctx, request, reply, token, context);
     // The browser becomes a known device; a recovery lock strangers caused ends (decision 034).
     await afterSignIn(ctx, request, done.account_id as string);
-    await ctx.audit.record(request, {
-      event: 'sign-in',
-      outcome: 'success',
-      accountId: done.account_id,
-      journeyId: done.id,
-      detail: { factors: done.factors.map((f) => f.kind).join(' ') },
-    });
     return session;
   }
 

@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Account } from '../db/schema.ts';
 import { notifyOwner } from '../services/account-security.ts';
+import { factors } from './registry.ts';
 
 /**
  * The cumulative cap on second-factor guessing (docs/decisions/033-abuse-limits.md). Each factor's
@@ -15,12 +16,18 @@ import { notifyOwner } from '../services/account-security.ts';
  * 'unblock-factors' lifts it, and the owner is told. Rows in factor_holds, so every instance sees them.
  */
 
-/** The factors whose wrong codes are counted: the apps, and the one-time-code channels. */
-export type HoldFactor = 'totp' | 'token' | 'sms' | 'voice' | 'email';
-export const holdFactors: readonly HoldFactor[] = ['totp', 'token', 'sms', 'voice', 'email'];
+/**
+ * What is held: a name a module declares in its name table (`names.holds`: the apps' `totp` and
+ * `token`, the one-time-code channels `sms`, `voice`, `email`), each counting its own block under
+ * `factor:<name>` in otp_counters. A new factor joins by declaring its names, not by editing this file.
+ */
+export type HoldFactor = string;
+
+/** Every hold name the modules declare. */
+const holdFactors = (): string[] => factors().modules.flatMap((m) => m.names.holds ?? []);
 
 /** The otp_counters keys of each factor's own block (lifted with the hold). */
-const counterKeys = holdFactors.map((f) => `factor:${f}`);
+const counterKeys = () => holdFactors().map((f) => `factor:${f}`);
 
 export class FactorHolds {
   constructor(private readonly ctx: Context) {}
@@ -49,6 +56,7 @@ export class FactorHolds {
     factor: HoldFactor,
     journeyId?: string,
   ): Promise<boolean> {
+    if (!holdFactors().includes(factor)) throw new Error(`No factor declares the hold ${factor}`);
     const { db, clock, config } = this.ctx;
     const { blocksBeforeHold: max, windowMs } = config.factorHold;
     const now = clock.now();
@@ -103,7 +111,7 @@ export class FactorHolds {
         .updateTable('otp_counters')
         .set({ wrong_tries: 0, locked_until: null, updated_at: this.ctx.clock.now() })
         .where('account_id', '=', accountId)
-        .where('channel', 'in', counterKeys)
+        .where('channel', 'in', counterKeys())
         .execute();
     }
     return held;

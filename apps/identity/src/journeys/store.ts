@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
-import type { Journey, PassedFactor, Session } from '../db/schema.ts';
+import type { Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 
@@ -12,10 +12,16 @@ import { randomToken, sha256 } from '../lib/crypto.ts';
  * continues any journey, and every change of state is one conditional UPDATE (`WHERE state IN
  * (...) AND expires_at > now`), so of two instances or two concurrent calls exactly one moves it.
  */
-export type JourneyKind = 'login' | 'stepup' | 'recovery';
+export type { JourneyKind, JourneyState };
 
 /** States a journey does not leave. */
-export const finalStates = ['completed', 'failed', 'ended', 'expired', 'consumed'] as const;
+export const finalStates = [
+  'completed',
+  'failed',
+  'ended',
+  'expired',
+  'consumed',
+] as const satisfies readonly JourneyState[];
 
 /** A factor as a journey records it. `level` 1: the password; 2: a second factor. */
 export const passed = (kind: string, level: number, at: Date): PassedFactor => ({
@@ -42,7 +48,7 @@ export class JourneyStore {
    */
   async start(input: {
     kind: JourneyKind;
-    state: string;
+    state: JourneyState;
     accountId: string | null;
     ttlMs: number;
     bound?: boolean;
@@ -101,8 +107,8 @@ export class JourneyStore {
    */
   async transition(
     journey: Pick<Journey, 'id'>,
-    from: readonly string[],
-    to: string,
+    from: readonly JourneyState[],
+    to: JourneyState,
     change: { factor?: PassedFactor; data?: Record<string, unknown>; ttlMs?: number } = {},
   ): Promise<Journey | null> {
     const now = this.clock.now();
@@ -127,20 +133,113 @@ export class JourneyStore {
     return row ?? null;
   }
 
-  /** Ends the live journeys of an account (of some kinds): a lock, a reset, a new sign-in. */
-  async endForAccount(accountId: string, kinds: readonly JourneyKind[], state = 'ended'): Promise<number> {
-    const result = await this.db
+  /**
+   * Ends the live journeys of an account (of some kinds): a recovery lock, a change of password or
+   * proof, a lock of the account. `keep`: the journeys that go on (the request's own), and the
+   * step-ups of the session that goes on.
+   */
+  async endForAccount(
+    accountId: string,
+    kinds: readonly JourneyKind[],
+    keep: { journeyIds?: readonly string[] | undefined; sessionId?: string | undefined } = {},
+  ): Promise<number> {
+    const now = this.clock.now();
+    let query = this.db
       .updateTable('journeys')
-      .set({ state, updated_at: this.clock.now(), completed_at: this.clock.now() })
+      .set({ state: 'ended', updated_at: now, completed_at: now })
       .where('account_id', '=', accountId)
       .where('kind', 'in', [...kinds])
-      .where('state', 'not in', [...finalStates])
-      .executeTakeFirst();
+      .where('state', 'not in', [...finalStates]);
+    if (keep.journeyIds?.length) query = query.where('id', 'not in', [...keep.journeyIds]);
+    const { sessionId } = keep;
+    if (sessionId) {
+      query = query.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '!=', sessionId)]));
+    }
+    const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
+  /**
+   * A login journey whose push its owner reported as fraud fails (the widget's next poll clears its
+   * cookies), whether or not it is still in time.
+   */
+  async failLoginOnFraud(journeyId: string): Promise<void> {
+    const now = this.clock.now();
+    await this.db
+      .updateTable('journeys')
+      .set({ state: 'failed', updated_at: now, completed_at: now })
+      .where('id', '=', journeyId)
+      .where('kind', '=', 'login')
+      .where('state', '=', 'factor')
+      .execute();
+  }
+
+  /**
+   * Uses a confirmed recovery journey once, for the password it resets: of simultaneous calls on
+   * one journey exactly one gets true. Run it in the transaction that changes the password.
+   */
+  async consumeRecovery(journeyId: string): Promise<boolean> {
+    const now = this.clock.now();
+    const consumed = await this.db
+      .updateTable('journeys')
+      .set({ state: 'consumed', updated_at: now, completed_at: now })
+      .where('id', '=', journeyId)
+      .where('kind', '=', 'recovery')
+      .where('state', '=', 'confirmed')
+      .where('expires_at', '>', now)
+      .returning('id')
+      .executeTakeFirst();
+    return consumed !== undefined;
+  }
+
+  /** Deletes the journeys (and their tries) that expired before `before`; how many. */
+  async deleteExpired(before: Date): Promise<number> {
+    const result = await this.db.deleteFrom('journeys').where('expires_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Counts a try of a journey under `counter` (journey_tries), only while its count is under `max`:
+   * one statement, so however many tries arrive at once the count is exact and never passes `max`.
+   * The try's number (1..max), or undefined when none is left (or the journey is gone).
+   */
+  async countTry(journeyId: string, counter: string, max: number): Promise<number | undefined> {
+    const result = await sql<{ tries: number }>`
+      insert into journey_tries (journey_id, counter, tries)
+      select id, ${counter}::text, 1 from journeys where id = ${journeyId} and ${max}::int >= 1
+      on conflict (journey_id, counter) do update set tries = journey_tries.tries + 1
+        where journey_tries.tries < ${max}::int
+      returning tries`.execute(this.db);
+    const tries = result.rows[0]?.tries;
+    return tries === undefined ? undefined : Number(tries);
+  }
+
+  /** Gives a counted try back (it was not a guess: a replayed right code, the account's limit). */
+  async giveBackTry(journeyId: string, counter: string): Promise<void> {
+    await this.db
+      .updateTable('journey_tries')
+      .set({ tries: sql`greatest(tries - 1, 0)` as never })
+      .where('journey_id', '=', journeyId)
+      .where('counter', '=', counter)
+      .execute();
+  }
+
+  /** Starts counts of a journey again from 0 (a resync succeeded). */
+  async clearTries(journeyId: string, counters: readonly string[]): Promise<void> {
+    if (counters.length === 0) return;
+    await this.db
+      .deleteFrom('journey_tries')
+      .where('journey_id', '=', journeyId)
+      .where('counter', 'in', [...counters])
+      .execute();
+  }
+
   /** Ends the live journey of a kind bound to a browser token, if any. */
-  async endByToken(kind: JourneyKind, token: string | undefined, state = 'ended'): Promise<void> {
+  async endByToken(
+    kind: JourneyKind,
+    token: string | undefined,
+    state: JourneyState = 'ended',
+  ): Promise<void> {
     if (!token || token.length > 100) return;
     await this.db
       .updateTable('journeys')

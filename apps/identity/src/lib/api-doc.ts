@@ -58,18 +58,18 @@ function rows(codes: Codes, meaning: (code: number) => string): string[] {
 const header = ['| HTTP | code | message | client action | meaning |', '| --- | --- | --- | --- | --- |'];
 
 /** The markdown of one call's table (its own codes; the generic ones are listed once). */
-export function outcomeTableMarkdown(name: AnyCallName | 'generic'): string {
+function outcomeTableMarkdown(name: AnyCallName | 'generic'): string {
   if (name === 'generic') {
     return [...header, ...rows(genericOutcomes, (code) => genericOutcomeDocs[code] ?? '')].join('\n');
   }
   const table: OutcomeTable = allOutcomeTables[name];
   const lines = [
-    `\`${table.method} ${API_BASE}${table.path}\`${table.unserved ? ' (not served yet)' : ''}`,
+    `\`${table.method} ${API_BASE}${table.path}\``,
     '',
     ...header,
     ...rows(table.codes, (code) => outcomeDoc(name, code)),
   ];
-  if (!table.unserved) lines.push('', 'And the [generic answers](#generic-answers) of every call.');
+  lines.push('', 'And the [generic answers](#generic-answers) of every call.');
   return lines.join('\n');
 }
 

@@ -2,7 +2,7 @@ import { authenticatorsData, otpStateData, otpStateQuery, paths, Status } from '
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts, contactView } from '../credentials/contacts.ts';
-import { allowedAuthenticators, factorModules, recentOnlyAuthenticators } from '../factors/registry.ts';
+import { allowedAuthenticators, factors, recentOnlyAuthenticators } from '../factors/registry.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 
@@ -14,7 +14,7 @@ import { defineRoute } from '../lib/route.ts';
 
 /** GET authenticators and GET otp/state, and every factor module's routes. */
 export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
-  for (const module of factorModules) await module.routes(app, ctx);
+  for (const module of factors().modules) await module.routes(app, ctx);
 
   defineRoute(app, {
     method: 'GET',
@@ -23,8 +23,8 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
     summary:
       'The second factors the account may use (login transaction with a factor due, or step-up of a signed-in session).',
     successData: authenticatorsData,
-    handler: async ({ request, reply }) => {
-      const { account, kind } = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, auth: { account, kind } }) => {
       const authenticators = await allowedAuthenticators(ctx, account, undefined, kind);
       // A step-up says which methods were left out because they were added recently (decision 030).
       const recent = kind === 'stepup' ? await recentOnlyAuthenticators(ctx, account) : [];
@@ -43,8 +43,8 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
       'The phones and e-mail addresses a code can go to: masked labels, opaque ids as values, enable false while a new contact waits.',
     query: otpStateQuery,
     successData: otpStateData,
-    handler: async ({ request, reply }) => {
-      const { account } = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, auth: { account } }) => {
       const contacts = await accountContacts(ctx.db, account.id);
       const view = (kind: string) => contacts.filter((c) => c.kind === kind).map((c) => contactView(ctx, c));
       return answer(request, reply, Status.SUCCESS, {

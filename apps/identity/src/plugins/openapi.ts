@@ -2,7 +2,6 @@ import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger'
 import {
   type AnyCallName,
   API_BASE,
-  allOutcomeTables,
   anyEnvelopeSchema,
   envelopeSchema,
   type Outcome,
@@ -71,30 +70,6 @@ function responsesOf(
   return responses;
 }
 
-/** Request body and query parameters of an operation. */
-function requestOf(body: z.ZodType | undefined, query: z.ZodType | undefined) {
-  const operation: Record<string, unknown> = {};
-  if (body) operation.requestBody = { content: { 'application/json': { schema: json(body) } } };
-  if (query) {
-    const schema = json(query) as { properties?: Record<string, unknown>; required?: string[] };
-    operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
-      name,
-      in: 'query',
-      required: schema.required?.includes(name) ?? false,
-      schema: s,
-    }));
-  }
-  return operation;
-}
-
-/**
- * Calls of widget spec §7 that this server does not serve yet (docs/decisions/014): their
- * schemas, for the document's `x-unserved-calls`.
- */
-const unservedSchemas: Partial<
-  Record<AnyCallName, { summary: string; body?: z.ZodType; successData?: z.ZodType }>
-> = {};
-
 const info = (version: string) => ({
   title: 'Gatehouse identity service',
   version,
@@ -112,8 +87,7 @@ type OpenApiObject = {
  * fastify-type-provider-zod's transform turns their zod request schemas (body, query) into the
  * document's request bodies and parameters. Routes outside /api (the static apps) are hidden.
  * `transformObject` is the hand-written part: each operation's responses by HTTP status with the
- * status codes of its outcome table (`x-status-codes`), the whole table (`x-outcomes`), and the
- * calls of the specs that are not served yet (`x-unserved-calls`).
+ * status codes of its outcome table (`x-status-codes`) and the whole table (`x-outcomes`).
  */
 export function swaggerOptions(version: string, routeDocs: () => readonly RegisteredRoute[]) {
   return {
@@ -133,26 +107,9 @@ export function swaggerOptions(version: string, routeDocs: () => readonly Regist
         if (requestBody && doc.body?.safeParse(undefined).success) requestBody.required = false;
         operation['x-outcomes'] = outcomeList(doc.call, doc.table);
       }
-      return { ...document, 'x-unserved-calls': unservedCalls() } as ReturnType<SwaggerTransformObject>;
+      return document as ReturnType<SwaggerTransformObject>;
     }) satisfies SwaggerTransformObject,
   };
-}
-
-/** The calls of the specs not served yet, with their schemas and outcome tables. */
-function unservedCalls() {
-  return (Object.entries(allOutcomeTables) as Array<[AnyCallName, OutcomeTable]>)
-    .filter(([, table]) => table.unserved)
-    .map(([call, table]) => {
-      const schemas = unservedSchemas[call] ?? { summary: call };
-      return {
-        method: table.method,
-        path: API_BASE + table.path,
-        summary: schemas.summary,
-        ...requestOf(schemas.body, undefined),
-        ...(schemas.successData ? { successData: json(schemas.successData) } : {}),
-        'x-outcomes': outcomeList(call, table),
-      };
-    });
 }
 
 type Document = OpenApiObject & { info: { description: string } };

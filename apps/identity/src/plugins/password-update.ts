@@ -26,7 +26,7 @@ import { browserSubject } from '../services/session-guard.ts';
  * The password state as the portal's enrollment rule reads it (portal spec §4): 1203 blocked or
  * locked, 1205 expired, 1201 temporary (POST with only the password), 1200 normal.
  */
-export function passwordStateCode(account: Account): number {
+function passwordStateCode(account: Account): number {
   if (account.status === 'locked' || account.status === 'blocked') return Status.BLOCKED_FOR_RESET;
   if (account.password_state === 'expired') return Status.PASSWORD_EXPIRED;
   if (account.password_state === 'temporary') return Status.PASSWORD_TEMPORARY;
@@ -136,16 +136,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
     const changed = await db.transaction().execute(async (tx) => {
       if (flow) {
         // The flow is used once: of simultaneous updates on one flow exactly one goes through.
-        const consumed = await tx
-          .updateTable('journeys')
-          .set({ state: 'consumed', updated_at: now, completed_at: now })
-          .where('id', '=', flow.id)
-          .where('kind', '=', 'recovery')
-          .where('state', '=', 'confirmed')
-          .where('expires_at', '>', now)
-          .returning('id')
-          .executeTakeFirst();
-        if (!consumed) return false;
+        if (!(await ctx.journeys.withDb(tx).consumeRecovery(flow.id))) return false;
       }
       const updated = await tx
         .updateTable('accounts')

@@ -36,7 +36,7 @@ import { browserSubject } from '../services/session-guard.ts';
  * account row's address and the established e-mail credentials; one added less than
  * CONTACT_WAIT_DAYS ago never receives a recovery code (security/credential-policy.ts).
  */
-export async function emailsOnFile(ctx: Context, account: Account): Promise<string[]> {
+async function emailsOnFile(ctx: Context, account: Account): Promise<string[]> {
   const contacts = usableFor(ctx, await accountContacts(ctx.db, account.id), 'recovery').filter(
     (c) => c.kind === 'email',
   );

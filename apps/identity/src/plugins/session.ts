@@ -19,7 +19,6 @@ import { answer, noLoginInProgress, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
-import { requireSession } from '../services/session-guard.ts';
 import { TRUSTED_DEVICE } from '../services/sessions.ts';
 import { deviceTrusted } from '../services/trusted-devices.ts';
 
@@ -170,8 +169,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     path: paths.sessionLogin,
     tag: 'session',
     summary: 'The signed-in session (used by the portal route guard); 401 when there is none.',
-    handler: async ({ request, reply }) => {
-      const session = await requireSession(ctx, request);
+    auth: 'session',
+    handler: async ({ request, reply, auth: session }) => {
       const account = await findAccountById(db, session.account_id);
       if (!account) throw sessionExpired();
       const steppedUpAt = await sessions.provedSince(session.id, {
@@ -224,8 +223,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'session',
     summary: 'Record activity and the host context on the signed-in session. 204.',
     body: sessionUpdateRequest,
-    handler: async ({ request, reply, body }) => {
-      const session = await requireSession(ctx, request);
+    auth: 'session',
+    handler: async ({ request, reply, body, auth: session }) => {
       if (body?.context) {
         await db
           .updateTable('sessions')
@@ -243,8 +242,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     tag: 'session',
     summary: 'Extend the idle limit of the signed-in session (never past the absolute limit). 204.',
     body: sessionExtendRequest,
-    handler: async ({ request, reply }) => {
-      const session = await requireSession(ctx, request);
+    auth: 'session',
+    handler: async ({ request, reply, auth: session }) => {
       await sessions.touch(session, true);
       return answer(request, reply, Status.SUCCESS);
     },

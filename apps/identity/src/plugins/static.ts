@@ -8,7 +8,7 @@ const root = (relative: string) => fileURLToPath(new URL(`../../../../${relative
 export type Site = { prefix: string; dir: string };
 
 /** The built apps: the portal at /, the widget bundle at /widget/, the device app at /device/, the console at /console/. */
-export const builtSites = (): Site[] => [
+const builtSites = (): Site[] => [
   { prefix: '/', dir: root('apps/portal/dist') },
   { prefix: '/widget/', dir: root('packages/signin/dist') },
   { prefix: '/device/', dir: root('apps/device/dist') },

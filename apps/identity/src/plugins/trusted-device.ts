@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
-import { requireSession } from '../services/session-guard.ts';
 import { bindDevice, mayBindDevice, unbindDevice } from '../services/trusted-devices.ts';
 
 /** POST trusted device: bind or unbind the request's device (services/trusted-devices.ts). */
@@ -16,8 +15,8 @@ export async function trustedDevicePlugin(app: FastifyInstance, ctx: Context) {
       'Trust this device (bindDevice true: skip the second factor at sign-in for TRUST_DEVICE_DAYS) or stop trusting it (false).',
     body: trustedDeviceRequest,
     successData: trustedDeviceData,
-    handler: async ({ request, reply, body }) => {
-      const session = await requireSession(ctx, request);
+    auth: 'session',
+    handler: async ({ request, reply, body, auth: session }) => {
       if (!body.bindDevice) {
         await unbindDevice(ctx, request, session.account_id);
         request.log.info({ account: session.account_id }, 'device no longer trusted');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
+import { declared } from './factor-lookup.ts';
 
 /**
  * Pending additions of the security page (security_confirmations): an authenticator app waiting
@@ -12,7 +13,12 @@ import type { DB } from '../db/database.ts';
  * conditional too, so exactly one right answer adds the credential.
  */
 
-export type ConfirmationKind = 'totp' | 'phone' | 'email';
+/**
+ * A credential kind some factor's security part declares (factor-lookup.ts): what the confirmation
+ * adds once confirmed (the authenticator app's `totp`, the contacts' `phone` and `email`, a new
+ * factor's own). Adding a confirmation of an undeclared kind is a programming error.
+ */
+export type ConfirmationKind = string;
 
 /** The cipher binding of a pending authenticator app's secret (never a credential's). */
 export const pendingBinding = (id: string) => ({ id, kind: 'totp-enrollment' });
@@ -49,6 +55,7 @@ export class Confirmations {
     /** phone, email: the code's HMAC, made by the caller with `id`. */
     codeHash?: (id: string) => string;
   }): Promise<string> {
+    declared(input.kind);
     const id = randomUUID();
     const sealed = input.secret
       ? this.ctx.credentials.cipher.encrypt(input.secret, pendingBinding(id))

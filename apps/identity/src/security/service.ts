@@ -5,25 +5,27 @@ import {
   type SecurityChange,
   type SecurityEmailItem,
   type SecurityPhoneItem,
-  type SecurityTokenItem,
   type SignedInSessionItem,
   Status,
   securityActivityMessages,
   serverMessages,
   type TrustedBrowserItem,
 } from '@gatehouse/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Secret } from 'otpauth';
 import type { Context } from '../context.ts';
 import { contactLabel, toContact } from '../credentials/contacts.ts';
-import type { Credential, CredentialKind } from '../credentials/store.ts';
+import type { Credential } from '../credentials/store.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Contact, Session } from '../db/schema.ts';
-import { ApiError } from '../lib/http.ts';
+import { ApiError, answer } from '../lib/http.ts';
 import { type NoticeDetails, notifyOwner } from '../services/account-security.ts';
 import { deviceKey } from '../services/cookies.ts';
 import { requireSession } from '../services/session-guard.ts';
-import { establishedFrom, isEstablished } from './credential-policy.ts';
+import type { Confirmations } from './confirmations.ts';
+import { capGroupOf, capOf, establishedFrom, isEstablished, removal } from './credential-policy.ts';
+import { declared, factorOfKind, factorSecurities } from './factor-lookup.ts';
+import type { FactorSecurity, SecurityLists } from './factor-security.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /**
@@ -97,7 +99,15 @@ export async function overview(ctx: Context, request: FastifyRequest, guarded: G
   const { account, session } = guarded;
   const now = ctx.clock.now();
   const credentials = await ctx.credentials.list(account.id);
-  const of = (kind: CredentialKind) => credentials.filter((c) => c.kind === kind);
+  // Each factor writes its entries: under credentials.<key>, and its typed list where it has one.
+  const byFactor: Record<string, SecurityAppItem[]> = {};
+  let lists: SecurityLists = {};
+  for (const { key, credentialKinds, security } of factorSecurities()) {
+    const own = credentials.filter((c) => credentialKinds.includes(c.kind));
+    const entries = security.overview(ctx, own);
+    byFactor[key] = entries.items;
+    lists = { ...lists, ...entries.lists };
+  }
 
   const device = deviceKey(ctx, request);
   const browsers = await ctx.db
@@ -127,13 +137,12 @@ export async function overview(ctx: Context, request: FastifyRequest, guarded: G
 
   return {
     stepUpExpiresAt: guarded.stepUpExpiresAt.toISOString(),
-    authenticators: of('totp').map((c) => appItem(ctx, c)),
-    pushDevices: of('push').map((c) => appItem(ctx, c)),
-    tokens: of('token').map(
-      (c): SecurityTokenItem => ({ ...appItem(ctx, c), credentialId: c.publicPart ?? '' }),
-    ),
-    phones: of('phone').map((c) => phoneItem(ctx, contactOf(c))),
-    emails: of('email').map((c) => emailItem(ctx, contactOf(c))),
+    authenticators: lists.authenticators ?? [],
+    pushDevices: lists.pushDevices ?? [],
+    tokens: lists.tokens ?? [],
+    phones: lists.phones ?? [],
+    emails: lists.emails ?? [],
+    credentials: byFactor,
     trustedBrowsers: browsers.map(
       (b): TrustedBrowserItem => ({
         id: b.id,
@@ -226,4 +235,79 @@ export async function noticeChange(
     change: notice,
     ...(alsoTo ? { alsoTo } : {}),
   });
+}
+
+/** The account holds the most credentials of this kind's cap group (CREDENTIAL_MAX_*): 1491. */
+export function capRefusal(ctx: Context, request: FastifyRequest, reply: FastifyReply, kind: string) {
+  const group = capGroupOf(kind);
+  const { message } = declared(kind).security.policy.cap;
+  request.log.info({ group }, 'security: credential cap reached');
+  return answer(request, reply, Status.LIMIT_REACHED, { message, params: [capOf(ctx, group)] });
+}
+
+/** A wrong code of a confirmation: 1428, or 1491 for the one that reached the limit. */
+export async function wrongCode(
+  ctx: Context,
+  confirmations: Confirmations,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  guarded: Guarded,
+  input: { id: string; tries: number; event: 'security.authenticator-failed' | 'security.contact-failed' },
+) {
+  const exhausted = input.tries >= ctx.config.security.confirmMaxTries;
+  if (exhausted) await confirmations.exhaust(input.id);
+  await ctx.audit.record(request, {
+    event: input.event,
+    outcome: 'failure',
+    accountId: guarded.account.id,
+    detail: { tries: input.tries, exhausted },
+  });
+  return answer(request, reply, exhausted ? Status.LIMIT_REACHED : Status.INCORRECT_CODE);
+}
+
+/**
+ * Removes a credential of the account under its row (two removals cannot both pass the rule).
+ * `through`: 'generic' (the page's credentials/remove: any credential whose factor removes through
+ * it) or a factor's security part (its own removal route: only its credentials). 1404 when it is
+ * not the account's or not removable through this route; 1403 when the credential policy keeps it
+ * (credential-policy.ts removal: the last usable or last established second factor, or the
+ * factor's own rule). The factor's removal says what is audited, the notice, and who else hears
+ * of it. The step-up that opened the page was proved by an established credential (a recent one
+ * never satisfies it), so removing an established credential always has an established proof
+ * behind it.
+ */
+export async function removeCredential(
+  ctx: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { account }: Guarded,
+  id: string,
+  through: 'generic' | FactorSecurity,
+) {
+  const removable = (c: Credential) => {
+    const security = factorOfKind(c.kind)?.security;
+    if (!security?.remove) return false;
+    return through === 'generic' ? security.remove.route === 'generic' : security === through;
+  };
+  const outcome = await ctx.sessions.underAccount(account.id, 'update', async (_s, tx) => {
+    const store = ctx.credentials.withDb(tx);
+    const all = await store.list(account.id);
+    const target = all.find((c) => c.id === id && removable(c));
+    const remove = target && factorOfKind(target.kind)?.security.remove;
+    if (!target || !remove) return { code: Status.UNKNOWN_TRANSACTION } as const;
+    const rule = removal(ctx, all, target, account.email);
+    if (rule !== 'ok') return { code: Status.FORBIDDEN, message: rule } as const;
+    await store.remove(target.id, account.id);
+    await auditChange(ctx, request, tx, account.id, {
+      event: remove.event,
+      notice: remove.notice,
+      detail: { kind: target.kind, name: remove.label?.(target) ?? target.name },
+    });
+    return { code: Status.SUCCESS, notice: remove.notice, told: remove.alsoTo?.(ctx, target) ?? [] } as const;
+  });
+  if (outcome.code !== Status.SUCCESS) {
+    return answer(request, reply, outcome.code, 'message' in outcome ? { message: outcome.message } : {});
+  }
+  await noticeChange(ctx, request, account, outcome.notice, outcome.told);
+  return answer(request, reply, Status.SUCCESS);
 }

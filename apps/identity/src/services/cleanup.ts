@@ -17,7 +17,7 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
   const now = clock.now();
   const before = new Date(now.getTime() - GRACE_MS);
   const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
-  const journeys = await db.deleteFrom('journeys').where('expires_at', '<', before).executeTakeFirst();
+  const journeys = await ctx.journeys.deleteExpired(before);
   const codes = await db.deleteFrom('otp_codes').where('expires_at', '<', before).executeTakeFirst();
   const sessions = await db
     .deleteFrom('sessions')
@@ -59,7 +59,7 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
     .executeTakeFirst();
   const audit = await ctx.audit.prune(config.auditRetentionMs);
   return {
-    journeys: count(journeys),
+    journeys,
     codes: count(codes) + count(repCodes),
     staffSessions: count(staffSessions),
     sessions: count(sessions),

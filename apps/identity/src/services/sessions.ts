@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { PassedFactor, Session } from '../db/schema.ts';
-import { finalStates } from '../journeys/store.ts';
+import { JourneyStore } from '../journeys/store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 
@@ -10,7 +10,13 @@ import { randomToken, sha256 } from '../lib/crypto.ts';
 export const TRUSTED_DEVICE = 'TRUSTED-DEVICE';
 
 /** A factor that proved a session, as `session_factors` keeps it. */
-export type SessionFactor = { kind: string; level: number; journeyKind: string; verifiedAt: Date };
+export type SessionFactor = {
+  kind: string;
+  level: number;
+  journeyKind: string;
+  verifiedAt: Date;
+  phishingResistant: boolean;
+};
 
 /**
  * Signed-in sessions: rows keyed by the SHA-256 of their token; the token lives only in the HttpOnly
@@ -96,6 +102,7 @@ export class SessionStore {
         journey_kind: f.journeyKind,
         journey_id: null,
         verified_at: f.verifiedAt,
+        phishing_resistant: f.phishingResistant,
       })),
       ...input.factors.map((f) => ({
         session_id: id,
@@ -104,6 +111,7 @@ export class SessionStore {
         journey_kind: input.journey.kind,
         journey_id: input.journey.id,
         verified_at: new Date(f.at),
+        phishing_resistant: f.phishingResistant ?? false,
       })),
     ];
     if (rows.length) await this.db.insertInto('session_factors').values(rows).execute();
@@ -160,7 +168,7 @@ export class SessionStore {
   async factors(sessionId: string): Promise<SessionFactor[]> {
     const rows = await this.db
       .selectFrom('session_factors')
-      .select(['kind', 'level', 'journey_kind', 'verified_at'])
+      .select(['kind', 'level', 'journey_kind', 'verified_at', 'phishing_resistant'])
       .where('session_id', '=', sessionId)
       .orderBy('verified_at')
       .orderBy('level')
@@ -170,6 +178,7 @@ export class SessionStore {
       level: r.level,
       journeyKind: r.journey_kind,
       verifiedAt: new Date(r.verified_at),
+      phishingResistant: r.phishing_resistant,
     }));
   }
 
@@ -257,21 +266,12 @@ export class SessionStore {
       .where('ended_at', 'is', null);
     if (exceptId) query = query.where('id', '!=', exceptId);
     await query.execute();
-    // Sign-ins and step-ups in flight end with them.
-    let journeys = this.db
-      .updateTable('journeys')
-      .set({ state: 'ended', updated_at: this.clock.now(), completed_at: this.clock.now() })
-      .where('account_id', '=', accountId)
-      // A change of proof (keep.recovery) ends recovery journeys too: a confirmed one of another
-      // browser must not reset the new password again.
-      .where('kind', 'in', keep.recovery ? ['login', 'stepup', 'recovery'] : ['login', 'stepup'])
-      .where('state', 'not in', [...finalStates]);
-    if (keep.journeyIds?.length) journeys = journeys.where('id', 'not in', [...keep.journeyIds]);
-    if (exceptId) {
-      journeys = journeys.where((eb) =>
-        eb.or([eb('session_id', 'is', null), eb('session_id', '!=', exceptId)]),
-      );
-    }
-    await journeys.execute();
+    // Sign-ins and step-ups in flight end with them. A change of proof (keep.recovery) ends recovery
+    // journeys too: a confirmed one of another browser must not reset the new password again.
+    await new JourneyStore(this.db, this.clock, this.config).endForAccount(
+      accountId,
+      keep.recovery ? ['login', 'stepup', 'recovery'] : ['login', 'stepup'],
+      { journeyIds: keep.journeyIds, sessionId: exceptId },
+    );
   }
 }

@@ -1,8 +1,7 @@
 import { headers, customerPaths as paths } from '@gatehouse/contract/client';
 import { OnDemandAlert, SignIn, type SignInConfig } from '@gatehouse/signin';
-import { Card } from '@gatehouse/ui';
+import { Card, useAnnounce } from '@gatehouse/ui';
 import { type FormEvent, Suspense, useEffect, useMemo, useState } from 'react';
-import { useAnnounce } from '../announcer.tsx';
 import { api, clearSessionCookies, journeyMemory, serviceData } from '../api.ts';
 import { currentEnvironment } from '../environment.ts';
 import { useLanguage } from '../language.tsx';

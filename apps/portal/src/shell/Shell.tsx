@@ -1,4 +1,5 @@
 import { languageNames, languages } from '@gatehouse/i18n';
+import { AppShell } from '@gatehouse/ui';
 import type { ReactNode } from 'react';
 import { useLanguage } from '../language.tsx';
 import { settings } from '../settings.ts';
@@ -18,64 +19,65 @@ export function Shell({ children, supportLine }: { children: ReactNode; supportL
     '\0',
   ).split('\0');
   return (
-    <div className="portal">
-      {/* A button, not a link: in a hash-routed app '#main' would be read as a route. */}
-      <button type="button" className="portal__skip" onClick={() => document.getElementById('main')?.focus()}>
-        {t('shell.skipToContent')}
-      </button>
-      <header className="portal__header">
-        <span className="portal__product">{t('shell.productName')}</span>
-        <nav className="portal__languages" aria-label={t('shell.language')}>
-          <ul>
-            {languages.map((code) => (
-              <li key={code}>
-                <button
-                  type="button"
-                  lang={code}
-                  aria-pressed={code === language}
-                  onClick={() => choose(code)}
-                >
-                  {languageNames[code]}
-                </button>
+    <AppShell
+      className="portal"
+      skipText={t('shell.skipToContent')}
+      header={
+        <>
+          <span className="gh-shell__product">{t('shell.productName')}</span>
+          <nav className="portal__languages" aria-label={t('shell.language')}>
+            <ul>
+              {languages.map((code) => (
+                <li key={code}>
+                  <button
+                    type="button"
+                    lang={code}
+                    aria-pressed={code === language}
+                    onClick={() => choose(code)}
+                  >
+                    {languageNames[code]}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <a className="portal__support" href={`mailto:${settings.supportEmail}`}>
+            {settings.supportEmail}
+          </a>
+        </>
+      }
+      footer={
+        <footer className="portal__footer">
+          <p>{t('shell.copyright', new Date().getFullYear())}</p>
+          <p>{t('shell.version', settings.version)}</p>
+          <nav aria-label={t('shell.footerNav')}>
+            <ul className="portal__footer-links">
+              <li>
+                <a href="#/info/browsers">{t('shell.browserRequirements')}</a>
               </li>
-            ))}
-          </ul>
-        </nav>
-        <a className="portal__support" href={`mailto:${settings.supportEmail}`}>
-          {settings.supportEmail}
-        </a>
-      </header>
-      <main id="main" className="portal__main" tabIndex={-1}>
-        {children}
-        {supportLine ? (
-          <p className="portal__support-line">
-            {before}
-            {mail}
-            {after}
-          </p>
-        ) : null}
-        <p className="portal__disclosure">{t('shell.disclosure')}</p>
-      </main>
-      <footer className="portal__footer">
-        <p>{t('shell.copyright', new Date().getFullYear())}</p>
-        <p>{t('shell.version', settings.version)}</p>
-        <nav aria-label={t('shell.footerNav')}>
-          <ul className="portal__footer-links">
-            <li>
-              <a href="#/info/browsers">{t('shell.browserRequirements')}</a>
-            </li>
-            <li>
-              <a href="#/info/agreement">{t('shell.userAgreement')}</a>
-            </li>
-            <li>
-              <a href="#/info/privacy">{t('shell.privacy')}</a>
-            </li>
-            <li>
-              <a href="#/info/security">{t('shell.security')}</a>
-            </li>
-          </ul>
-        </nav>
-      </footer>
-    </div>
+              <li>
+                <a href="#/info/agreement">{t('shell.userAgreement')}</a>
+              </li>
+              <li>
+                <a href="#/info/privacy">{t('shell.privacy')}</a>
+              </li>
+              <li>
+                <a href="#/info/security">{t('shell.security')}</a>
+              </li>
+            </ul>
+          </nav>
+        </footer>
+      }
+    >
+      {children}
+      {supportLine ? (
+        <p className="portal__support-line">
+          {before}
+          {mail}
+          {after}
+        </p>
+      ) : null}
+      <p className="portal__disclosure">{t('shell.disclosure')}</p>
+    </AppShell>
   );
 }

@@ -1,7 +1,8 @@
 import { customerPaths as paths } from '@gatehouse/contract/client';
+import type { FactorCall, FactorCalls } from '../factors.ts';
 
-/** Every call of widget spec §7: its method and path under the configured endpoint base. */
-export const calls = {
+/** The widget's own calls of widget spec §7 (sign-in, session, username): method and path. */
+const appCalls = {
   // baseInfo: the body carries requestBaseInfo with an empty sessionTokens (portal spec §3, §7).
   passwordAuthentication: { method: 'POST', path: paths.passwordAuthentication, baseInfo: true },
   sessionLogin: { method: 'POST', path: paths.sessionLogin, baseInfo: true },
@@ -11,20 +12,6 @@ export const calls = {
   rememberPost: { method: 'POST', path: paths.rememberUsername },
   attributes: { method: 'GET', path: paths.identityAttributes },
   authenticators: { method: 'GET', path: paths.authenticators },
-  otpState: { method: 'GET', path: paths.otpState },
-  otpSendSms: { method: 'POST', path: paths.otpSms },
-  otpSendVoice: { method: 'POST', path: paths.otpVoice },
-  otpSendEmail: { method: 'POST', path: paths.otpEmail },
-  otpCheckSms: { method: 'PUT', path: paths.otpSms },
-  otpCheckVoice: { method: 'PUT', path: paths.otpVoice },
-  otpCheckEmail: { method: 'PUT', path: paths.otpEmail },
-  otpCheckRep: { method: 'PUT', path: paths.otpRep },
-  svipStatus: { method: 'GET', path: paths.svipStatus },
-  svipAuthentication: { method: 'POST', path: paths.svipAuthentication },
-  svipSynchronization: { method: 'POST', path: paths.svipSynchronization },
-  totpAuthentication: { method: 'POST', path: paths.totpAuthentication },
-  pushAuthentication: { method: 'POST', path: paths.pushAuthentication },
-  pushStatus: { method: 'POST', path: paths.pushStatus },
   trustedDevice: { method: 'POST', path: paths.trustedDevice },
   changeUsername: { method: 'PUT', path: paths.changeUsername },
   sessionUpdate: { method: 'POST', path: paths.sessionUpdate },
@@ -32,24 +19,26 @@ export const calls = {
   clientLogs: { method: 'POST', path: paths.clientLogs },
 } as const;
 
-export type CallName = keyof typeof calls;
+type Call = FactorCall & { readonly baseInfo?: true };
+
+const table: Record<string, Call> = { ...appCalls };
 
 /**
- * The factor each second-factor call proves. In the step-up journey the token type header
- * carries it (widget spec §4: "A step-up journey sets the token type header to the factor value").
+ * Every call of widget spec §7: its method and path under the configured endpoint base. The
+ * factors' join when their screens load (screens/Routes.tsx `addCalls`, from each factor folder's
+ * screens.ts), off the login route: only a factor's screens make its calls.
  */
-export const callFactor: Partial<Record<CallName, string>> = {
-  otpSendSms: 'OTP-SMS',
-  otpCheckSms: 'OTP-SMS',
-  otpSendVoice: 'OTP-VOICE',
-  otpCheckVoice: 'OTP-VOICE',
-  otpSendEmail: 'OTP-EMAIL',
-  otpCheckEmail: 'OTP-EMAIL',
-  otpCheckRep: 'OTP-REP',
-  svipStatus: 'TOTPSVIP',
-  svipAuthentication: 'TOTPSVIP',
-  svipSynchronization: 'TOTPSVIP',
-  totpAuthentication: 'TOTPAUTHN',
-  pushAuthentication: 'PUSH',
-  pushStatus: 'PUSH',
-};
+export const calls = table as Readonly<typeof appCalls & FactorCalls>;
+
+export type CallName = keyof typeof calls;
+
+/** A factor's calls join the table (its screens' chunk loaded). */
+export function addCalls(more: Readonly<Record<string, FactorCall>>): void {
+  Object.assign(table, more);
+}
+
+/**
+ * The factor a second-factor call proves. In the step-up journey the token type header carries it
+ * (widget spec §4: "A step-up journey sets the token type header to the factor value").
+ */
+export const callFactor = (name: CallName): string | undefined => table[name]?.factor;

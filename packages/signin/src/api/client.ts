@@ -108,6 +108,7 @@ export class ApiClient {
   /** One of the widget's named calls (widget spec §7). */
   call<T = unknown>(name: CallName, options: CallOptions = {}): Promise<CallResult<T>> {
     const call = calls[name];
+    if (!call) throw new Error(`No call ${name}: its factor's screens are not loaded`);
     // Portal spec §3 and §7: these bodies carry requestBaseInfo with an empty sessionTokens.
     const body =
       'baseInfo' in call && call.baseInfo

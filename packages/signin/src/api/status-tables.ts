@@ -1,7 +1,7 @@
-import { type ClientAction, type Codes, outcomeTables } from '@gatehouse/contract/client';
+import { type ClientAction, type Codes, coreOutcomeTables } from '@gatehouse/contract/client';
 import type { MessageKey } from '../messages/index.ts';
 import { type RoutePath, routes } from '../routes.ts';
-import { type CallName, calls } from './calls.ts';
+import type { CallName } from './calls.ts';
 
 /**
  * Widget spec §4, "Call status mapping": one table per call, status code -> action. The tables
@@ -15,7 +15,6 @@ export type Action =
   /** Go where the answer's redirect path says; an answer without a usable one goes to the error route (§7). */
   | { kind: 'FOLLOW' }
   | { kind: 'CUSTOM'; name: 'callbacks' | 'totpCustom' }
-  | { kind: 'COMPLETE' }
   /** A named error; `server` shows the server's own text (it carries a value, e.g. seconds). */
   | { kind: 'ERROR'; message: MessageKey; server?: true };
 
@@ -41,19 +40,32 @@ function toAction(action: ClientAction): Action {
 
 export type StatusTable = Partial<Record<number, Action>>;
 
-/** The client side of a call's outcome table (packages/contract/src/outcomes.ts): code -> action. */
+/**
+ * The client side of a call's outcome table (packages/contract/src/outcomes.ts): code -> action.
+ * The core's calls only: a factor whose calls are in its own contract file reads its
+ * table in its own screens, so the login route carries none of it (decision 041b).
+ */
 function tableOf(call: CallName): StatusTable {
   const table: StatusTable = {};
-  for (const [code, outcome] of Object.entries(outcomeTables[call].codes as Codes)) {
+  if (!Object.hasOwn(coreOutcomeTables, call)) return table;
+  const codes = coreOutcomeTables[call as keyof typeof coreOutcomeTables].codes as Codes;
+  for (const [code, outcome] of Object.entries(codes)) {
     if (outcome.action) table[Number(code)] = toAction(outcome.action);
   }
   return table;
 }
 
-/** One table per call of widget spec §7, read from the contract's outcome tables. */
-export const statusTables = Object.fromEntries(
-  (Object.keys(calls) as CallName[]).map((call) => [call, tableOf(call)]),
-) as Record<CallName, StatusTable>;
+const tables = new Map<CallName, StatusTable>();
+
+/** The table of a call of widget spec §7, read from the contract's outcome tables once. */
+export function statusTableOf(call: CallName): StatusTable {
+  let table = tables.get(call);
+  if (!table) {
+    table = tableOf(call);
+    tables.set(call, table);
+  }
+  return table;
+}
 
 /**
  * Calls whose failure the spec tells the widget to ignore: any status is treated as done
@@ -99,7 +111,7 @@ export function interpret(
   status: { code: number; message: string },
   errorType = 'NONE',
 ): Action {
-  const action = statusTables[call][status.code] ?? ignoredFailures[call];
+  const action = statusTableOf(call)[status.code] ?? ignoredFailures[call];
   if (!action) throw new UnmappedStatusError(call, errorType, status.code, status.message);
   return action;
 }

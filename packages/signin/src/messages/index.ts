@@ -10,8 +10,13 @@ import type catalog from '../../messages/en.json';
  * texts (packages/ui) follow it.
  */
 type Groups = typeof catalog;
-export type MessageKey = keyof Groups['login'];
 type AnyKey = { [G in keyof Groups]: keyof Groups[G] & string }[keyof Groups];
+/**
+ * A text `t()` reads: the login route's, or an error of any group (the status tables' ERROR
+ * messages). An error of a screen off the login route (the username rules' refusals) is in its
+ * screens' group: only that screen's calls answer with it, once its texts are loaded.
+ */
+export type MessageKey = keyof Groups['login'] | Extract<AnyKey, `error.${string}`>;
 type Args = Array<string | number>;
 
 const store = textStore<AnyKey, 'screens'>(

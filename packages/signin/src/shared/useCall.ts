@@ -28,8 +28,8 @@ export const unauthorizedState = { reason: 'unauthorized' } as const;
 
 /**
  * Runs a call and follows its status table: FORWARD runs the next call, REDIRECT navigates,
- * FOLLOW goes where the answer says, CUSTOM reads the callbacks, COMPLETE calls the host's finish
- * handler, a named error comes back to the screen. An ended session (HTTP 401) goes to its own
+ * FOLLOW goes where the answer says, CUSTOM reads the callbacks (and finishes the journey when none
+ * has a page of its own), a named error comes back to the screen. An ended session (HTTP 401) goes to its own
  * page. An unmapped status or a transport failure goes to the error boundary.
  */
 export function useCall() {
@@ -56,7 +56,7 @@ export function useCall() {
       try {
         // Session login always carries the session headers (widget spec §3, §4).
         const extra: Record<string, string> = name === 'sessionLogin' ? sessionHeaders() : {};
-        const factor = callFactor[name];
+        const factor = callFactor(name);
         if (config.journey === 'STEPUP' && factor) extra[headers.acceptTokenType] = factor;
         const sent = { ...options, headers: { ...extra, ...options.headers } };
         const [result, { callbackScreen, ignoredFailures, interpret }] = await Promise.all([
@@ -116,7 +116,6 @@ export function useCall() {
             });
             return { kind: 'navigated' };
           }
-          case 'COMPLETE':
           case 'CUSTOM': {
             const callbacks: Callback[] = result.envelope?.callbacks ?? [];
             const next = callbackScreen(callbacks);

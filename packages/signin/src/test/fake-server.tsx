@@ -53,6 +53,7 @@ export const api = {
   extend: 'POST /api/user/session/extend',
   update: 'POST /api/user/session/update',
   otpState: 'GET /api/user/factor/otp/state',
+  authenticators: 'GET /api/user/factor/authenticators',
   sms: '/api/user/factor/otp/sms/authentication',
   voice: '/api/user/factor/otp/voice/authentication',
   email: '/api/user/factor/otp/email/authentication',
@@ -89,13 +90,30 @@ export function renderWidget(config: Partial<SignInConfig> = {}) {
   return { onFinish, onCancel, onEvent, ...view };
 }
 
-/** A step-up widget that reaches the OTP contact screen with these contacts and channels. */
+/** The server's list of a step-up when a test does not give one: every type, in the server's order. */
+export const everyAuthenticator = [
+  { type: 'PUSH' },
+  { type: 'TOTPAUTHN' },
+  { type: 'TOTPSVIP' },
+  { type: 'OTP-SMS' },
+  { type: 'OTP-VOICE' },
+  { type: 'OTP-EMAIL' },
+  { type: 'OTP-REP' },
+];
+
+/**
+ * A step-up widget that reaches the OTP contact screen with these contacts and channels. The
+ * server offers every method (`everyAuthenticator`), so the host's `authenticators` choose.
+ */
 export function stepUpAnswers(
   contacts: { phone: unknown[]; email: unknown[] },
   extra: Record<string, Answer | Answer[]> = {},
 ): Record<string, Answer | Answer[]> {
   return {
     [api.extend]: { body: null },
+    [api.authenticators]: {
+      body: envelope(1200, 'Success', { successData: { authenticators: everyAuthenticator } }),
+    },
     [api.otpState]: { body: envelope(1200, 'Success', { successData: contacts }) },
     [api.update]: { body: null },
     ...extra,

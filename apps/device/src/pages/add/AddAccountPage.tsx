@@ -13,13 +13,11 @@ import { defaultDeviceName } from './deviceName.ts';
 import { ta } from './texts.ts';
 
 /**
- * Every factor but push, in the server's order (so the step-up, which has no server list to follow,
- * opens the app codes first): this device cannot answer a push before it is added, and the demo
- * accounts' seeded devices have no one to answer them.
+ * The factors the widget offers are the server's, less push: this device cannot answer a push
+ * before it is added, and the demo accounts' seeded devices have no one to answer them
+ * (docs/decisions/039b-portal-and-device-through-the-registry.md).
  */
-const enrolmentFactors = (
-  ['TOTPAUTHN', 'TOTPSVIP', 'OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL', 'OTP-REP'] as const
-).map((type) => ({ type }));
+const notHere = ['PUSH'];
 
 type Phase =
   | { kind: 'signIn' }
@@ -87,7 +85,7 @@ export function AddAccountPage() {
       businessSMSText: settings.smsSender,
       repPhone: settings.repPhone,
       headingLevel: 2 as const,
-      authenticators: enrolmentFactors,
+      excludeAuthenticators: notHere,
     }),
     [language],
   );
@@ -110,7 +108,7 @@ export function AddAccountPage() {
   );
 
   return (
-    <div className="device__page">
+    <div className="gh-shell__page">
       <h1 ref={heading} tabIndex={-1}>
         {ta('addTitle')}
       </h1>
@@ -136,14 +134,14 @@ export function AddAccountPage() {
           {phase.kind === 'registering' ? (
             <p role="status">{ta('addRegistering')}</p>
           ) : phase.kind === 'stepUp' ? (
-            <section className="device__section" aria-label={ta('addStepUpRegion')}>
+            <section className="gh-shell__section" aria-label={ta('addStepUpRegion')}>
               <p>{ta('addStepUpIntro')}</p>
               <Suspense fallback={<p>{t('loading')}</p>}>
                 <SignIn key={`stepup-${attempt}`} config={stepUpConfig} />
               </Suspense>
             </section>
           ) : failed ? (
-            <div className="device__actions">
+            <div className="gh-shell__actions">
               <Button
                 onClick={() => {
                   setAttempt((n) => n + 1);
@@ -154,7 +152,7 @@ export function AddAccountPage() {
               </Button>
             </div>
           ) : (
-            <section className="device__section" aria-label={ta('addSignIn')}>
+            <section className="gh-shell__section" aria-label={ta('addSignIn')}>
               <Suspense fallback={<p>{t('loading')}</p>}>
                 <SignIn key={attempt} config={config} />
               </Suspense>
@@ -165,7 +163,7 @@ export function AddAccountPage() {
         <p>{t('loading')}</p>
       ) : null}
       <p>
-        <a className="device__link" href={`#${routes.device}`}>
+        <a className="gh-shell__link" href={`#${routes.device}`}>
           {ta('backToDevice')}
         </a>
       </p>

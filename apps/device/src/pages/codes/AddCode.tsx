@@ -86,7 +86,7 @@ export function AddCode({
   }
 
   return (
-    <section className="device__section" aria-labelledby="add-code-heading">
+    <section className="gh-shell__section" aria-labelledby="add-code-heading">
       <h2 id="add-code-heading">{tc('codes.addHeading')}</h2>
       <p>{tc('codes.addIntro')}</p>
       <form className="codes__form" onSubmit={(event) => void submit(event)} noValidate>
@@ -102,7 +102,7 @@ export function AddCode({
           autoCorrect="off"
           onChange={(event) => setUri(event.target.value)}
         />
-        <div className="device__actions">
+        <div className="gh-shell__actions">
           <Button type="submit" loading={busy === 'uri'} loadingText={tc('codes.adding')}>
             {tc('codes.addUri')}
           </Button>

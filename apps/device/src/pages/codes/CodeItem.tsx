@@ -1,6 +1,5 @@
-import { Button, Dialog, DialogClose, VisuallyHidden } from '@gatehouse/ui';
+import { Button, Dialog, DialogClose, useAnnounce, VisuallyHidden } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
-import { useAnnounce } from '../../announcer.tsx';
 import type { CodeEntry } from '../../codes/codeStore.ts';
 import { codeAt, entryName, groupCode } from '../../codes/otpUri.ts';
 import { t } from '../../messages/index.ts';
@@ -48,7 +47,7 @@ export function CodeItem({
   }
 
   return (
-    <li className="device__item codes__item">
+    <li className="gh-shell__item codes__item">
       <h3 id={headingId}>{name}</h3>
       <p className="codes__code">
         <VisuallyHidden>{tc('codes.spokenCode', spokenDigits(code))}</VisuallyHidden>
@@ -65,7 +64,7 @@ export function CodeItem({
         />
         <span>{tc('codes.secondsLeft', secondsLeft)}</span>
       </div>
-      <div className="device__actions">
+      <div className="gh-shell__actions">
         <Button variant="secondary" aria-label={tc('codes.copyName', name)} onClick={() => void copy()}>
           {tc('codes.copy')}
         </Button>

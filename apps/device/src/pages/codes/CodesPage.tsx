@@ -1,6 +1,5 @@
-import { Alert, Checkbox, ErrorSummary } from '@gatehouse/ui';
+import { Alert, Checkbox, ErrorSummary, useAnnounce } from '@gatehouse/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useAnnounce } from '../../announcer.tsx';
 import { browserCodeStore, type CodeEntry, type CodeStore } from '../../codes/codeStore.ts';
 import { codeAt, entryName, parseOtpUri } from '../../codes/otpUri.ts';
 import { t } from '../../messages/index.ts';
@@ -107,7 +106,7 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
     .map((field) => ({ fieldId: field.id, message: errors[field.key] as string }));
 
   return (
-    <div className="device__page">
+    <div className="gh-shell__page">
       <h1 ref={heading} tabIndex={-1}>
         {tc('codes.title')}
       </h1>
@@ -117,7 +116,7 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
         <Alert variant="critical">{tc('codes.unavailable')}</Alert>
       ) : (
         <>
-          <section className="device__section" aria-labelledby="codes-heading">
+          <section className="gh-shell__section" aria-labelledby="codes-heading">
             <h2 id="codes-heading" ref={listHeading} tabIndex={-1}>
               {tc('codes.listHeading')}
             </h2>
@@ -129,7 +128,7 @@ export function CodesPage({ store: given }: { store?: CodeStore | null }) {
               <p>{tc('codes.none')}</p>
             ) : (
               <>
-                <ul className="device__list">
+                <ul className="gh-shell__list">
                   {entries.map((entry) => (
                     <CodeItem key={entry.id} entry={entry} now={now} onRemove={remove} />
                   ))}

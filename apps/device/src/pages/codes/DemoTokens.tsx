@@ -33,14 +33,14 @@ export function DemoTokens({ add }: { add: (text: string) => Promise<AddResult> 
   }
 
   return (
-    <section className="device__section" aria-labelledby="demo-tokens-heading">
+    <section className="gh-shell__section" aria-labelledby="demo-tokens-heading">
       <h2 id="demo-tokens-heading">{tc('codes.demoHeading')}</h2>
       <p>{tc('codes.demoIntro')}</p>
       {result ? <Alert variant={result.ok ? 'confirm' : 'critical'}>{result.text}</Alert> : null}
-      <ul className="device__list">
+      <ul className="gh-shell__list">
         {tokens.map((token) => (
-          <li key={token.username} className="device__item">
-            <div className="device__actions">
+          <li key={token.username} className="gh-shell__item">
+            <div className="gh-shell__actions">
               <Button
                 variant="secondary"
                 loading={busy === token.username}

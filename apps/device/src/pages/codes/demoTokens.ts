@@ -1,8 +1,5 @@
 import { paths } from '@gatehouse/contract/client';
-import { defaultLanguage } from '@gatehouse/i18n';
-import { ApiClient } from '@gatehouse/signin';
-import { textsLanguage } from '../../messages/index.ts';
-import { settings } from '../../settings.ts';
+import { client } from '../../api.ts';
 
 export type DemoToken = { username: string; credentialId: string; uri: string };
 
@@ -12,13 +9,7 @@ export type DemoToken = { username: string; credentialId: string; uri: string };
  */
 export async function demoTokens(): Promise<DemoToken[] | null> {
   try {
-    const client = new ApiClient({
-      endpoint: '',
-      appId: settings.appId,
-      appName: settings.appName,
-      language: textsLanguage() ?? defaultLanguage,
-    });
-    const result = await client.request<unknown>('GET', paths.devDemoTokens);
+    const result = await client().request<unknown>('GET', paths.devDemoTokens);
     const accounts = (result.envelope as { accounts?: unknown } | null)?.accounts;
     return result.http === 200 && Array.isArray(accounts) ? (accounts as DemoToken[]) : null;
   } catch {

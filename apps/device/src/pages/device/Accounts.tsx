@@ -1,7 +1,6 @@
 import type { DeviceRegistration } from '@gatehouse/contract/client';
-import { Alert, Button, Dialog, DialogClose, TextInput } from '@gatehouse/ui';
+import { Alert, Button, Dialog, DialogClose, TextInput, useAnnounce } from '@gatehouse/ui';
 import { type FormEvent, useRef, useState } from 'react';
-import { useAnnounce } from '../../announcer.tsx';
 import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
@@ -30,7 +29,7 @@ export function Accounts({
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   return (
-    <section className="device__section" aria-labelledby="accounts-heading">
+    <section className="gh-shell__section" aria-labelledby="accounts-heading">
       <h2 id="accounts-heading" ref={heading} tabIndex={-1}>
         {t('accountsHeading')}
       </h2>
@@ -42,7 +41,7 @@ export function Accounts({
       ) : registrations.length === 0 ? (
         <p>{t('accountsNone')}</p>
       ) : (
-        <ul className="device__list">
+        <ul className="gh-shell__list">
           {registrations.map((registration) => (
             <Account
               key={registration.id}
@@ -54,8 +53,8 @@ export function Accounts({
           ))}
         </ul>
       )}
-      <p className="device__actions">
-        <a className="device__link" href={`#${routes.add}`}>
+      <p className="gh-shell__actions">
+        <a className="gh-shell__link" href={`#${routes.add}`}>
           {t('addAccount')}
         </a>
       </p>
@@ -126,9 +125,9 @@ function Account({
 
   const headingId = `account-${id}`;
   return (
-    <li className="device__item">
+    <li className="gh-shell__item">
       <h3 id={headingId}>{username}</h3>
-      <dl className="device__details">
+      <dl className="gh-shell__details">
         <dt>{t('deviceName')}</dt>
         <dd>{registration.name}</dd>
         <dt>{t('added')}</dt>
@@ -150,7 +149,7 @@ function Account({
             autoComplete="off"
             onChange={(event) => setName(event.target.value)}
           />
-          <div className="device__actions">
+          <div className="gh-shell__actions">
             <Button type="submit" loading={busy} loadingText={t('loading')}>
               {t('renameSave')}
             </Button>
@@ -168,7 +167,7 @@ function Account({
           </div>
         </form>
       ) : (
-        <div className="device__actions">
+        <div className="gh-shell__actions">
           <Button
             variant="secondary"
             ref={renameButton}

@@ -1,6 +1,5 @@
-import { Alert, Button } from '@gatehouse/ui';
+import { Alert, Button, useAnnounce } from '@gatehouse/ui';
 import { useState } from 'react';
-import { useAnnounce } from '../../announcer.tsx';
 import { type DemoAccount, deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
@@ -39,15 +38,15 @@ export function DemoDevices({
   }
 
   return (
-    <section className="device__section" aria-labelledby="demo-heading">
+    <section className="gh-shell__section" aria-labelledby="demo-heading">
       <h2 id="demo-heading">{t('demoHeading')}</h2>
       <p>{t('demoIntro')}</p>
       {result ? <Alert variant={result.ok ? 'confirm' : 'critical'}>{result.text}</Alert> : null}
-      <ul className="device__list">
+      <ul className="gh-shell__list">
         {accounts.map((account) => (
-          <li key={account.username} className="device__item">
+          <li key={account.username} className="gh-shell__item">
             <p>{account.about}</p>
-            <div className="device__actions">
+            <div className="gh-shell__actions">
               <Button
                 variant="secondary"
                 loading={busy === account.username}

@@ -55,7 +55,7 @@ export function DevicePage() {
   }, []);
 
   return (
-    <div className="device__page">
+    <div className="gh-shell__page">
       <h1 ref={heading} tabIndex={-1}>
         {t('deviceTitle')}
       </h1>

@@ -25,14 +25,14 @@ export function statusText(status: string): string {
 /** Past pushes, newest first, each with what happened. */
 export function History({ past }: { past: DevicePush[] }) {
   return (
-    <section className="device__section" aria-labelledby="history-heading">
+    <section className="gh-shell__section" aria-labelledby="history-heading">
       <h2 id="history-heading">{t('historyHeading')}</h2>
       {past.length === 0 ? (
         <p>{t('historyNone')}</p>
       ) : (
-        <ul className="device__list">
+        <ul className="gh-shell__list">
           {past.map((push) => (
-            <li key={push.id} className="device__item">
+            <li key={push.id} className="gh-shell__item">
               {t(
                 'historyItem',
                 journeyName(push.content.journey),

@@ -85,9 +85,9 @@ export function PushRequest({
   const countdown = expired ? t('expired') : t('expiresIn', minutes, String(seconds % 60).padStart(2, '0'));
 
   return (
-    <article className="device__request" aria-labelledby={headingId}>
+    <article className="gh-shell__request" aria-labelledby={headingId}>
       <h3 id={headingId}>{t(step ? 'requestHeadingStepUp' : 'requestHeadingLogin', push.username)}</h3>
-      <dl className="device__details">
+      <dl className="gh-shell__details">
         <dt>{t('detailAccount')}</dt>
         <dd>{push.username}</dd>
         <dt>{t('detailJourney')}</dt>
@@ -128,7 +128,7 @@ export function PushRequest({
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the button inside is the control, keyboard included. */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: Enter and Space on the button arrive here as clicks. */}
       <div
-        className="device__actions"
+        className="gh-shell__actions"
         onClick={(event) => {
           if (matching && !typed && (event.target as Element).closest('[data-action="approve"]')) {
             void answer('APPROVE');

@@ -26,7 +26,7 @@ export function Requests({
     if (outcome) outcomeRef.current?.focus();
   }, [outcome]);
   return (
-    <section className="device__section" aria-labelledby="requests-heading">
+    <section className="gh-shell__section" aria-labelledby="requests-heading">
       <h2 id="requests-heading">{t('requestsHeading')}</h2>
       {outcome ? (
         <Alert
@@ -48,7 +48,7 @@ export function Requests({
       ) : pending.length === 0 ? (
         <p>{t('requestsNone')}</p>
       ) : (
-        <ul className="device__list">
+        <ul className="gh-shell__list">
           {pending.map((push) => (
             <li key={push.id}>
               <PushRequest

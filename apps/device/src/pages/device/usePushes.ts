@@ -1,6 +1,6 @@
 import type { DevicePush } from '@gatehouse/contract/client';
+import { useAnnounce } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useAnnounce } from '../../announcer.tsx';
 import { deviceApi, streamEvents } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { startLive } from '../../device/live.ts';

@@ -2,8 +2,10 @@ import { otpCheck, otpSmsSend, otpVoiceSend, paths } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.ts';
 import { defineRoute } from '../../lib/route.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
 import { OtpFactor, otpOffer } from './otp-factor.ts';
+import { security } from './security.ts';
+import { settings } from './settings.ts';
 
 /** POST and PUT for text and voice (e-mail shares its path with recovery: plugins/recovery.ts). */
 function routes(app: FastifyInstance, ctx: Context) {
@@ -16,8 +18,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "Text a code to one of the account's phones: phone is its id from the OTP state call; message the template with $$CODE$$ once (≤ 400 characters).",
     body: otpSmsSend,
-    handler: async ({ request, reply, body }) => {
-      const journey = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: journey }) => {
       return factor.send('sms', request, reply, journey, { contactId: body.phone, template: body.message });
     },
   });
@@ -28,8 +30,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     tag: 'factors',
     summary: "Call one of the account's phones that takes calls and read the code twice, digit by digit.",
     body: otpVoiceSend,
-    handler: async ({ request, reply, body }) => {
-      const journey = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: journey }) => {
       return factor.send('voice', request, reply, journey, { contactId: body.phone });
     },
   });
@@ -44,8 +46,8 @@ function routes(app: FastifyInstance, ctx: Context) {
       tag: 'factors',
       summary: `Check the code sent by ${channel === 'sms' ? 'text' : 'voice call'}.`,
       body: otpCheck,
-      handler: async ({ request, reply, body }) => {
-        const journey = await ctx.engine.require(request);
+      auth: 'factor',
+      handler: async ({ request, reply, body, auth: journey }) => {
         return factor.check(channel, request, reply, journey, body);
       },
     });
@@ -53,9 +55,27 @@ function routes(app: FastifyInstance, ctx: Context) {
 }
 
 /** One-time codes by text, voice call and e-mail (widget spec §2 OTP screens). */
-export const otpFactor: FactorModule = {
-  name: 'one-time code',
-  types: ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL'],
+export const factor: FactorModule = {
+  names: {
+    key: 'otp',
+    types: ['OTP-SMS', 'OTP-VOICE', 'OTP-EMAIL'],
+    credentialKinds: ['phone', 'email'],
+    widgetRoutes: ['/authenticator/otp', '/authenticator/otp/securitycode'],
+    textGroup: 'otp',
+    holds: ['sms', 'voice', 'email'],
+    operations: ['otpSms', 'otpVoice', 'otpEmail'],
+    auditEvents: [
+      'security.contact-code-sent',
+      'security.contact-added',
+      'security.contact-failed',
+      'security.contact-removed',
+    ],
+  },
+  /** Its place in the list: the codes sent over the phone network and by e-mail, after the factors bound to a device (NIST SP 800-63B rev. 4 restricts them). */
+  rank: 40,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
+  security,
   offer: (_ctx, _account, contacts) => otpOffer(contacts),
   routes,
   limits: (config) => ({

@@ -440,13 +440,7 @@ async function recordAnswer(ctx: Context, request: FastifyRequest, push: PushTra
     return;
   }
   // FRAUD: the journey that sent it stops here (the widget's next poll clears its cookies).
-  await ctx.db
-    .updateTable('journeys')
-    .set({ state: 'failed', updated_at: ctx.clock.now(), completed_at: ctx.clock.now() })
-    .where('id', '=', push.journey_id)
-    .where('kind', '=', 'login')
-    .where('state', '=', 'factor')
-    .execute();
+  await ctx.journeys.failLoginOnFraud(push.journey_id);
   let locked = false;
   if (ctx.config.push.fraudLocksAccount) {
     const result = await ctx.db

@@ -23,10 +23,12 @@ import { UUID } from '../../lib/validate.ts';
 import { pushTarget, useOfJourney } from '../../security/credential-policy.ts';
 import { describeUserAgent, unknownBrowser, unknownOs } from '../../security/user-agent.ts';
 import { clearSessionCookies } from '../../services/cookies.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
 import { parsePublicPart, thumbprint } from './device-keys.ts';
 import { demoDeviceRoutes, deviceRoutes } from './device-routes.ts';
 import { createPushGateway, DeviceHub, PushDeliveryError, type PushGateway } from './gateway.ts';
+import { security } from './security.ts';
+import { settings } from './settings.ts';
 import { PushStore } from './store.ts';
 
 /**
@@ -176,11 +178,11 @@ function routes(app: FastifyInstance, ctx: Context) {
       "Send a push to the account's device (at most 3 per journey); successData: id to poll, expiresAt, and number when number matching is on.",
     body: pushInitRequest,
     successData: pushInitData,
-    handler: async ({ request, reply, body }) => {
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       // Checked as the spec's request, never shown: every word the device shows is the server's
       // (decision 032), read below from the send itself and the journey row.
       checkContent(body.secureTransactionContent);
-      const fj = await ctx.engine.require(request);
       if (fj.account.status !== 'active') {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'pushLimitReached' });
       }
@@ -360,9 +362,32 @@ async function complete(
   return journey?.state === 'completed' ? 'COMPLETED_SUCCESSFUL' : 'EXPIRED_FAILURE';
 }
 
-export const pushFactor: FactorModule = {
-  name: 'push',
-  types: ['PUSH'],
+export const factor: FactorModule = {
+  names: {
+    key: 'push',
+    types: ['PUSH'],
+    credentialKinds: ['push'],
+    widgetRoutes: ['/authenticator/push', '/authenticator/pushdenied'],
+    textGroup: 'push',
+    operations: ['pushAuthentication', 'pushStatus'],
+    auditEvents: [
+      'push-sent',
+      'push-limited',
+      'push-approved',
+      'push-declined',
+      'push-wrong-number',
+      'push-fraud',
+      'push-expired',
+      'device-registered',
+      'device-renamed',
+      'device-removed',
+    ],
+  },
+  /** Its place in the list: first: a signed push to a device the customer holds (decision 022). */
+  rank: 10,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
+  security,
   offer: async (ctx, account, _contacts, journey = 'login') => {
     if (!pushState.get(ctx)?.gateway) return [];
     return (await pushDevice(ctx, account.id, journey)) ? [{ type: 'PUSH' }] : [];

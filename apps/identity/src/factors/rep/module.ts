@@ -8,7 +8,8 @@ import { codeHash } from '../../lib/otp.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { TryCounter } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
+import { settings } from './settings.ts';
 
 /**
  * The representative's code (widget spec §2 "Rep page"): the temporary security code a
@@ -65,8 +66,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "Check the temporary security code a representative issued in the console (LOGIN signs in, STEPUP proves the factor again). Single use, REP_CODE_MINUTES, this customer's only.",
     body: otpCheck,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       const account = fj.account;
       if (account.status !== 'active') return limitReached(request, reply, fj, false);
       await ctx.limiter.enforce(request, [
@@ -152,9 +153,20 @@ function routes(app: FastifyInstance, ctx: Context) {
   });
 }
 
-export const repFactor: FactorModule = {
-  name: 'representative code',
-  types: ['OTP-REP'],
+export const factor: FactorModule = {
+  names: {
+    key: 'rep',
+    types: ['OTP-REP'],
+    credentialKinds: [],
+    widgetRoutes: ['/authenticator/rep'],
+    textGroup: 'otp',
+    counterKey: REP_COUNTER,
+    operations: ['otpRep'],
+  },
+  /** Its place in the list: last: the representative's temporary code (the widget's default page when nothing else is offered). */
+  rank: 50,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
   offer: () => [],
   routes,
   limits: (config) => ({

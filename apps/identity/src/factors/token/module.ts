@@ -13,20 +13,12 @@ import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
 import { usableFor, useOfJourney } from '../../security/credential-policy.ts';
 import { notifyOwner } from '../../services/account-security.ts';
-import {
-  claimStep,
-  clearJourneyTries,
-  findConsecutive,
-  findStep,
-  giveBackJourneyTry,
-  parametersOf,
-  reserveJourneyTry,
-  TryCounter,
-  timeStep,
-} from '../app-codes.ts';
+import { claimStep, findConsecutive, findStep, parametersOf, TryCounter, timeStep } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
+import { security } from './security.ts';
+import { settings } from './settings.ts';
 
 /**
  * The token app, VIP-style (widget spec §2 "Token app code screen" and "Token resync screen", §3
@@ -45,9 +37,9 @@ export const TOKEN_SCREEN_PATH = '/authenticator/svip';
  * the hold (factors/holds.ts; decision 033). A new journey never starts the count again.
  */
 export const TOKEN_COUNTER = 'factor:token';
-/** The journey's counts, in its data. */
-const WRONG = 'tokenWrong';
-const SYNC_WRONG = 'tokenSyncWrong';
+/** The journey's counts (journey_tries, through JourneyStore). */
+const WRONG = 'token-wrong';
+const SYNC_WRONG = 'token-sync-wrong';
 
 /** The account's tokens that may serve the journey (a recent one signs in, never a step-up: credential-policy.ts). */
 const tokens = async (ctx: Context, accountId: string, journey: 'login' | 'stepup') =>
@@ -84,7 +76,7 @@ function routes(app: FastifyInstance, ctx: Context) {
   /** Reserves a try of the account (undefined: none left; the journey's try `giveBack` goes back). */
   const reserveAccountTry = async (fj: FactorJourney, giveBack: string) => {
     const reserved = await accountTries.reserve(fj.account.id, token.maxWrongTries, token.blockMs);
-    if (reserved === undefined) await giveBackJourneyTry(ctx.db, fj.journey.id, giveBack);
+    if (reserved === undefined) await ctx.journeys.giveBackTry(fj.journey.id, giveBack);
     return reserved;
   };
   /**
@@ -128,8 +120,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "The account's token credentials (the widget uses the first): successData.credentials [{ credentialId, name }].",
     successData: svipStatusData,
-    handler: async ({ request, reply }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, auth: fj }) => {
       const list = fj.account.status === 'active' ? await tokens(ctx, fj.account.id, fj.kind) : [];
       return answer(request, reply, Status.SUCCESS, {
         message: 'success',
@@ -149,8 +141,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       "Check a code of the token (its stored drift, TOTP_SKEW_STEPS either way; LOGIN signs in, STEPUP proves the factor again). The journey's TOKEN_FAILURES_BEFORE_SYNC-th wrong code answers 1491: resync.",
     body: svipAuthenticationRequest,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       const id = body.credentialId.trim().toUpperCase();
       const credential =
         fj.account.status === 'active'
@@ -161,7 +153,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       const refused = await refusal(request, reply, fj);
       if (refused) return refused;
 
-      const tries = await reserveJourneyTry(ctx.db, fj.journey.id, WRONG, token.failuresBeforeSync);
+      const tries = await ctx.journeys.countTry(fj.journey.id, WRONG, token.failuresBeforeSync);
       // The journey's wrong codes are spent: only a resync lets it try again (nothing is compared).
       if (tries === undefined) {
         return answer(request, reply, Status.LIMIT_REACHED, { message: 'tokenSyncRequired' });
@@ -199,7 +191,7 @@ function routes(app: FastifyInstance, ctx: Context) {
           });
         }
         // A step accepted before (a replay, or the loser of a double submit): refused, not counted.
-        await giveBackJourneyTry(ctx.db, fj.journey.id, WRONG);
+        await ctx.journeys.giveBackTry(fj.journey.id, WRONG);
         await accountTries.giveBack(fj.account.id, token.maxWrongTries);
         await ctx.audit.record(request, {
           event: 'factor-failed',
@@ -229,8 +221,8 @@ function routes(app: FastifyInstance, ctx: Context) {
       "Resynchronise the account's token with two consecutive codes found within TOKEN_RESYNC_WINDOW_MINUTES either way of the token's clock (RFC 4226 §7.4), newer than any accepted before: the drift is stored and redirectPath leads back to the token screen, where the token's current code signs in.",
     body: svipSynchronizationRequest,
     successData: svipSynchronizationData,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       // The widget's first credential (svip/status); the call names none (widget spec §3).
       const credential =
         fj.account.status === 'active'
@@ -240,7 +232,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       await checkLimits(request, fj);
       const refused = await refusal(request, reply, fj);
       if (refused) return refused;
-      const tries = await reserveJourneyTry(ctx.db, fj.journey.id, SYNC_WRONG, token.syncMaxTries);
+      const tries = await ctx.journeys.countTry(fj.journey.id, SYNC_WRONG, token.syncMaxTries);
       if (tries === undefined) {
         return answer(request, reply, Status.TOTP_REDIRECT_REP, { message: 'factorLimitReached' });
       }
@@ -270,7 +262,7 @@ function routes(app: FastifyInstance, ctx: Context) {
       const drift = first === null ? 0 : first + 1 - serverStep;
       if (first !== null && (await claimStep(ctx.db, ctx.clock, credential.id, first, { drift }, first))) {
         await accountTries.clear(fj.account.id);
-        await clearJourneyTries(ctx.db, fj.journey.id, [WRONG, SYNC_WRONG]);
+        await ctx.journeys.clearTries(fj.journey.id, [WRONG, SYNC_WRONG]);
         await ctx.audit.record(request, {
           event: 'token-resynced',
           outcome: 'success',
@@ -313,9 +305,23 @@ function routes(app: FastifyInstance, ctx: Context) {
 }
 
 /** The token app (TOTPSVIP): offered to an account with a `token` credential. */
-export const tokenFactor: FactorModule = {
-  name: 'token app',
-  types: ['TOTPSVIP'],
+export const factor: FactorModule = {
+  names: {
+    key: 'token',
+    types: ['TOTPSVIP'],
+    credentialKinds: ['token'],
+    widgetRoutes: ['/authenticator/svip', '/authenticator/svip/sync'],
+    textGroup: 'appCodes',
+    counterKey: TOKEN_COUNTER,
+    holds: ['token'],
+    operations: ['svipStatus', 'svipAuthentication', 'svipSynchronization'],
+    auditEvents: ['token-resynced', 'token-resync-failed'],
+  },
+  /** Its place in the list: after the authenticator app: the token app's codes. */
+  rank: 30,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
+  security,
   offer: async (ctx, account, _contacts, journey = 'login') =>
     (await tokens(ctx, account.id, journey)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
   routes,

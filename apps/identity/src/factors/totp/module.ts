@@ -8,7 +8,9 @@ import { usableFor, useOfJourney } from '../../security/credential-policy.ts';
 import { claimStep, findStep, parametersOf, TryCounter, timeStep } from '../app-codes.ts';
 import type { FactorJourney } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
-import type { FactorModule } from '../registry.ts';
+import type { FactorModule } from '../module.ts';
+import { security } from './security.ts';
+import { settings } from './settings.ts';
 
 /**
  * The authenticator app (widget spec §2 "Authenticator-app (TOTP) screen" and "TOTP block page",
@@ -77,8 +79,8 @@ function routes(app: FastifyInstance, ctx: Context) {
     summary:
       'Check a code of the authenticator app (RFC 6238; LOGIN signs in, STEPUP proves the factor again). TOTP_MAX_WRONG_TRIES wrong codes block it for TOTP_BLOCK_MINUTES (1491).',
     body: totpAuthenticationRequest,
-    handler: async ({ request, reply, body }) => {
-      const fj = await ctx.engine.require(request);
+    auth: 'factor',
+    handler: async ({ request, reply, body, auth: fj }) => {
       const account = fj.account;
       const apps = account.status === 'active' ? await authenticatorApps(ctx, account.id, fj.kind) : [];
       if (!apps.length) return answer(request, reply, Status.REDIRECT_REP, { message: 'appCodeUnavailable' });
@@ -159,9 +161,23 @@ function routes(app: FastifyInstance, ctx: Context) {
 }
 
 /** The authenticator app (TOTPAUTHN): offered to an account with a `totp` credential. */
-export const totpFactor: FactorModule = {
-  name: 'authenticator app',
-  types: ['TOTPAUTHN'],
+export const factor: FactorModule = {
+  names: {
+    key: 'totp',
+    types: ['TOTPAUTHN'],
+    credentialKinds: ['totp'],
+    widgetRoutes: ['/authenticator/totp', '/authenticator/totp-block'],
+    textGroup: 'appCodes',
+    counterKey: TOTP_COUNTER,
+    holds: ['totp'],
+    operations: ['totpAuthentication'],
+    auditEvents: ['security.authenticator-added', 'security.authenticator-failed'],
+  },
+  /** Its place in the list: after the push: codes of an app on a device the customer holds. */
+  rank: 20,
+  assurance: { level: 2, phishingResistant: false },
+  settings,
+  security,
   offer: async (ctx, account, _contacts, journey = 'login') =>
     (await authenticatorApps(ctx, account.id, journey)).length ? [{ type: 'TOTPAUTHN' }] : [],
   routes,

@@ -2,17 +2,19 @@ import {
   type ClientAction,
   type Codes,
   clientAction,
-  outcomeTables,
+  coreOutcomeTables,
   passwordUpdateMessages,
 } from '@gatehouse/contract/client';
 import type { PortalTextKey } from '../../texts.ts';
 
 /** The client actions of the password update's outcome tables (PUT and POST), by code. */
-const updateActions = [outcomeTables.passwordEnrollmentPut, outcomeTables.passwordEnrollmentPost].flatMap(
-  (table) =>
-    Object.entries(table.codes as Codes).flatMap(([code, outcome]) =>
-      outcome.action ? [[Number(code), outcome.action] as const] : [],
-    ),
+const updateActions = [
+  coreOutcomeTables.passwordEnrollmentPut,
+  coreOutcomeTables.passwordEnrollmentPost,
+].flatMap((table) =>
+  Object.entries(table.codes as Codes).flatMap(([code, outcome]) =>
+    outcome.action ? [[Number(code), outcome.action] as const] : [],
+  ),
 );
 const codesWhere = (test: (action: ClientAction) => boolean) =>
   new Set(updateActions.filter(([, action]) => test(action)).map(([code]) => code));

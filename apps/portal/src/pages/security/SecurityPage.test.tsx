@@ -103,6 +103,8 @@ const overview: SecurityOverviewData = {
       recentlyAdded: false,
     },
   ],
+  // The generic map (by factor key): these factors' sections read their typed lists above.
+  credentials: {},
   trustedBrowsers: [
     {
       id: 'tb1',
@@ -225,6 +227,21 @@ describe('the security page (#/security, issue 12)', () => {
     const totp = requests.find((r) => `${r.method} ${r.path}` === api.totp)!;
     expect(totp.headers['Accept-Token-Type']).toBe('TOTPAUTHN');
     await waitFor(() => expect(document.title).toBe('Security settings – Prime Portal'));
+  });
+
+  it('shows the factor sections found in their folders in their order, then the page-level ones', async () => {
+    renderPage({});
+    await pageShown();
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings).toEqual([
+      'Passkeys',
+      'Authenticator app',
+      'Push devices and tokens',
+      'Phones and e-mails',
+      'Trusted browsers',
+      'Signed-in sessions',
+      'Recent security activity',
+    ]);
   });
 
   it("lists every section with its items, dates in the reader's locale, markers (a recent device's reason) and named buttons", async () => {

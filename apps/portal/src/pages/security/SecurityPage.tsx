@@ -8,11 +8,9 @@ import { RequireAuth } from '../RequireAuth.tsx';
 import { SecurityContext, type SecurityPageContext } from './context.tsx';
 import { StepUp } from './StepUp.tsx';
 import { ActivitySection } from './sections/ActivitySection.tsx';
-import { AuthenticatorSection } from './sections/AuthenticatorSection.tsx';
-import { ContactsSection } from './sections/ContactsSection.tsx';
-import { DevicesSection } from './sections/DevicesSection.tsx';
 import { SessionsSection } from './sections/SessionsSection.tsx';
 import { TrustedBrowsersSection } from './sections/TrustedBrowsersSection.tsx';
+import { factorSections } from './sections.ts';
 import { securityCall } from './securityApi.ts';
 import './SecurityPage.css';
 import { t } from '../../texts.ts';
@@ -29,7 +27,9 @@ type View =
  * The security page (#/security, issue 12): every factor, trusted browser and session of the
  * signed-in customer, behind a fresh step-up. Entering it reads the overview; a 1412 answer (no
  * step-up within SECURITY_STEPUP_MINUTES) hosts the widget in the STEPUP journey, whose finish
- * reads the overview again. Any later call that answers 1412 brings the step-up back.
+ * reads the overview again. Any later call that answers 1412 brings the step-up back. The factors'
+ * sections come from their folders (sections.ts), then the page's own: trusted browsers, sessions,
+ * activity.
  */
 export function SecurityPage() {
   const navigate = useNavigate();
@@ -126,9 +126,9 @@ export function SecurityPage() {
         </Card>
         {context ? (
           <SecurityContext.Provider value={context}>
-            <AuthenticatorSection />
-            <DevicesSection />
-            <ContactsSection />
+            {factorSections.map(({ key, Section }) => (
+              <Section key={key} />
+            ))}
             <TrustedBrowsersSection />
             <SessionsSection />
             <ActivitySection />

@@ -1,7 +1,6 @@
 import { SignIn, type SignInConfig } from '@gatehouse/signin';
-import { Alert, Card } from '@gatehouse/ui';
+import { Alert, Card, useAnnounce } from '@gatehouse/ui';
 import { useEffect, useMemo, useRef } from 'react';
-import { useAnnounce } from '../../announcer.tsx';
 import { currentEnvironment } from '../../environment.ts';
 import { useLanguage } from '../../language.tsx';
 import { settings } from '../../settings.ts';

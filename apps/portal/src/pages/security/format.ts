@@ -10,8 +10,3 @@ export function formatTime(value: string): string {
     timeStyle: 'short',
   }).format(time);
 }
-
-/** A base32 key in groups of four, as authenticator apps print it for typing by hand. */
-export function groupKey(secret: string): string {
-  return secret.replace(/=+$/, '').replace(/(.{4})(?=.)/g, '$1 ');
-}

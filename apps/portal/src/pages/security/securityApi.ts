@@ -1,15 +1,18 @@
 import {
-  type SecurityCallName,
+  type Codes,
+  type CoreSecurityCallName,
+  coreSecurityOutcomeTables,
   Status,
-  securityClientAction,
-  securityOutcomeTables,
 } from '@gatehouse/contract/client';
 import { TransportError } from '@gatehouse/signin';
 import { api } from '../../api.ts';
 import { t } from '../../texts.ts';
 
-/** The security page's calls: their names in the contract's outcome tables (security-outcomes.ts). */
-export type SecurityCall = SecurityCallName;
+/**
+ * The security page's calls: their names in the contract's core outcome tables (security-outcomes.ts);
+ * a factor's section (sections/<key>/) makes its factor's calls itself.
+ */
+export type SecurityCall = CoreSecurityCallName;
 
 /**
  * What a security call came to, read through its outcome table (packages/contract/src/security-outcomes.ts):
@@ -25,11 +28,12 @@ export type SecurityAnswer<T> =
 
 /** One call of the security page; a transport failure or a fault is a refusal with our own text. */
 export async function securityCall<T>(call: SecurityCall, body?: unknown): Promise<SecurityAnswer<T>> {
-  const table = securityOutcomeTables[call];
+  const table = coreSecurityOutcomeTables[call];
   try {
     const result = await api.request<T>(table.method, table.path, body === undefined ? {} : { body });
     if (result.http === 401) return { kind: 'signedOut' };
-    const action = securityClientAction(call, result.status.code);
+    // The core's table: the composed one (securityClientAction) would bring every factor's.
+    const action = (table.codes as Codes)[result.status.code]?.action;
     const message = result.status.message;
     if (action?.kind === 'SUCCESS' && result.status.code === Status.SUCCESS) {
       return { kind: 'done', data: result.envelope?.successData as T, message };

@@ -4,8 +4,8 @@ import { t } from '../../texts.ts';
 import { formatTime } from './format.ts';
 
 /** A section of the page: an h2 that takes focus after a change in it, then its content. */
-export const Section = forwardRef<HTMLHeadingElement, { id: string; title: string; children: ReactNode }>(
-  function Section({ id, title, children }, ref) {
+export const SectionCard = forwardRef<HTMLHeadingElement, { id: string; title: string; children: ReactNode }>(
+  function SectionCard({ id, title, children }, ref) {
     return (
       <Card as="section" className="security__section" aria-labelledby={`${id}-heading`}>
         <h2 id={`${id}-heading`} className="security__section-heading" tabIndex={-1} ref={ref}>

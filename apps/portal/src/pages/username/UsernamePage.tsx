@@ -1,5 +1,5 @@
 import {
-  type CallName,
+  type CoreCallName,
   clientAction,
   limits,
   customerPaths as paths,
@@ -38,8 +38,8 @@ const support = () => t('recovery.contactSupport', settings.supportEmail);
 const generic = () => t('recovery.genericError', settings.supportEmail);
 
 /** What the call's outcome table tells the client to do with the answer's code. */
-const actionOf = (call: CallName, result: CallResult) => clientAction(call, result.status.code);
-const succeeded = (call: CallName, result: CallResult) => actionOf(call, result)?.kind === 'SUCCESS';
+const actionOf = (call: CoreCallName, result: CallResult) => clientAction(call, result.status.code);
+const succeeded = (call: CoreCallName, result: CallResult) => actionOf(call, result)?.kind === 'SUCCESS';
 
 /** HTTP 429: say to wait (the server's text gives the time), never 'invalid'. */
 const waitText = (result: CallResult): string | null =>

@@ -2,7 +2,8 @@ import { type SavedUsername, Status } from '@gatehouse/contract/client';
 import { Button, Checkbox } from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
-import { t } from '../../messages/index.ts';
+import { factorEntries } from '../../factors.ts';
+import { t, textsLanguage } from '../../messages/index.ts';
 import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { PasswordInput, UsernameInput } from '../../shared/fields.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
@@ -18,6 +19,11 @@ const browsingKeys = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown',
 function hasLogoutMarker(): boolean {
   return new URLSearchParams(window.location.search).has('logout');
 }
+
+/** What the factors add to this screen (an entry's `login`), which looks the same with or without it. */
+const extensions = factorEntries.flatMap((entry) => (entry.login ? [entry.login] : []));
+/** The username field's autocomplete, with the tokens the factors add to it (their entry's `login`). */
+const usernameAutocomplete = ['username', ...extensions.map((e) => e.autocomplete ?? '')].join(' ').trim();
 
 const savedSelect = onDemand(() => import('./savedSelect.ts'));
 const Select = savedSelect.component((module) => module.Select);
@@ -45,6 +51,18 @@ export function LoginScreen() {
   // when chosen on purpose (WCAG 3.2.2), with its own button or Log in.
   const browsing = useRef(false);
   useHeadingFocus(headingRef);
+  // Each factor's login hook, in entry order: the list is fixed at build time, so the hooks are
+  // called in the same order on every render.
+  for (const extension of extensions) {
+    // biome-ignore lint/correctness/useHookAtTopLevel: a constant list, the same calls every render
+    extension.useLogin?.({
+      setUsername: (name) => {
+        setUseSaved(false);
+        setUsername(name);
+      },
+      language: textsLanguage() ?? 'en',
+    });
+  }
 
   const id = (name: string) => `${idPrefix}-${name}`;
   const usernameId = useSaved ? id('saved-username') : id('username');
@@ -190,6 +208,7 @@ export function LoginScreen() {
             id={id('username')}
             ref={usernameRef}
             label={t('login.username')}
+            autoComplete={usernameAutocomplete}
             value={username}
             onChange={(e) => setUsername(e.target.value)}
             error={problems.onField(id('username'))}

@@ -1,8 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '../../routes.ts';
-import { unbuiltRoutes } from '../../screen-tables.ts';
 import {
   type Answer,
   api,
@@ -388,35 +386,47 @@ describe('contact screen answers (issue 9 points 2, 3, 6)', () => {
   });
 });
 
-describe('authenticator entry: unbuilt factors (issue 9 point 7)', () => {
-  // Every factor has its screens since issue 12 (unbuiltRoutes is empty): these tests mark the
-  // token and authenticator-app screens unbuilt for a while, as a factor landing before its screen.
-  const unbuilt = unbuiltRoutes as Set<string>;
-  beforeEach(() => {
-    unbuilt.add(routes.authenticatorSvip);
-    unbuilt.add(routes.authenticatorTotp);
-  });
+describe('authenticator entry: the server chooses, the host narrows (issue 24 point 6)', () => {
   afterEach(() => {
-    unbuilt.clear();
     vi.unstubAllGlobals();
     sessionStorage.clear();
   });
+  const offers = (authenticators: unknown[], recent?: string[]) => ({
+    [api.authenticators]: {
+      body: envelope(1200, 'Success', { successData: { authenticators, ...(recent ? { recent } : {}) } }),
+    },
+  });
 
-  it('skips factors whose screens are not built for the first built one', async () => {
-    fakeServer(stepUpAnswers(both));
-    renderWidget({
-      journey: 'STEPUP',
-      authenticators: [{ type: 'TOTPSVIP' }, { type: 'TOTPAUTHN' }, { type: 'OTP-EMAIL' }],
-    });
+  it('skips types it has no screen for, for the first it has', async () => {
+    fakeServer(stepUpAnswers(both, offers([{ type: 'FIDO2' }, { type: 'OTP-EMAIL' }])));
+    renderWidget({ journey: 'STEPUP' });
     await heading('Verify your identity');
     expect(screen.getByRole('button', { name: 'Email me the code' })).toBeTruthy();
   });
 
-  it('goes to the error route when nothing built is left, never to an empty card', async () => {
-    fakeServer(stepUpAnswers(both));
-    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'TOTPSVIP' }, { type: 'TOTPAUTHN' }] });
+  it('goes to the error route when nothing usable is left, never to an empty card', async () => {
+    fakeServer(stepUpAnswers(both, offers([{ type: 'FIDO2' }, { type: 'SOMETHING' }])));
+    renderWidget({ journey: 'STEPUP' });
     await heading('Something went wrong');
     const region = screen.getByRole('heading', { name: 'Something went wrong' }).closest('section')!;
     expect(within(region).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it("a method in the host's list that the server refuses (added recently) is not offered", async () => {
+    const { calls } = fakeServer(stepUpAnswers(both, offers([{ type: 'OTP-EMAIL' }], ['TOTPAUTHN'])));
+    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'TOTPAUTHN' }, { type: 'OTP-EMAIL' }] });
+    await heading('Verify your identity');
+    expect(calls()).toContain(api.authenticators);
+    expect(screen.getByRole('button', { name: 'Email me the code' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: /authenticator app/i })).toBeNull();
+    expect(screen.getByText(/Methods you added recently/)).toBeTruthy();
+  });
+
+  it("the host's list leaves out what the server offers: the first of the server's that the host allows", async () => {
+    fakeServer(stepUpAnswers(both, offers([{ type: 'PUSH' }, { type: 'OTP-SMS' }, { type: 'OTP-EMAIL' }])));
+    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'OTP-EMAIL' }] });
+    await heading('Verify your identity');
+    expect(screen.getByRole('button', { name: 'Email me the code' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Text me the code' })).toBeNull();
   });
 });

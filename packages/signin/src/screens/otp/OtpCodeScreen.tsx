@@ -1,15 +1,13 @@
-import { limits } from '@gatehouse/contract/client';
-import { Alert, Button, Checkbox, CodeInput } from '@gatehouse/ui';
-import { type FormEvent, useRef, useState } from 'react';
+import { Alert, Button } from '@gatehouse/ui';
+import { useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
 import { useLocationState, useNavigate } from '../../router.tsx';
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
-import { useFormErrors } from '../../shared/FormErrors.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { unauthorizedState, useCall } from '../../shared/useCall.ts';
-import { useContinueJourney } from '../../shared/useContinueJourney.ts';
+import { useCodeEntry } from '../../shared/useCodeEntry.tsx';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
 import { type OtpTextsKey, tx } from './messages.ts';
 import {
@@ -46,68 +44,42 @@ const codeAutocomplete: Record<Channel, 'one-time-code' | 'off'> = {
 export function OtpCodeScreen() {
   const { idPrefix, config, client } = useWidget();
   const call = useCall();
-  const continueJourney = useContinueJourney();
   const navigate = useNavigate();
   const nav = (useLocationState() ?? {}) as OtpNavState;
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
   const [selected, setSelected] = useState<Selected>(
     nav.selectedContact ?? { type: 'REP', value: '', label: '', channel: 'rep' },
   );
-  const [code, setCode] = useState('');
-  const problems = useFormErrors();
   const [notice, setNotice] = useState<string | null>(null);
-  const [trust, setTrust] = useState(false);
-  const [busy, setBusy] = useState<'check' | 'resend' | 'voice' | null>(null);
+  const [sending, setSending] = useState<'resend' | 'voice' | null>(null);
   useHeadingFocus(headingRef);
   const channel = selected.channel;
   const outage = channel === 'sms' && (nav.carrierOutage || nav.ruleData?.carrierOutage);
   const phones = (nav.contacts?.phone ?? []).filter((c) => c.enable);
   const headingId = `${idPrefix}-code-heading`;
-  const codeId = `${idPrefix}-code`;
   // Voice is offered only when allowed (by the server, or by the host in step-up).
   const voiceAllowed = allowedChannels(idPrefix).has('OTP-VOICE');
-  /** A failed submit: the summary is announced, the field says why and takes focus (spec §5). */
-  const failOnCode = (message: string) => {
-    problems.fail([{ fieldId: codeId, message }]);
-    codeRef.current?.focus();
-  };
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    if (!code.trim()) return failOnCode(t('error.emptyCode'));
-    if (code.length !== limits.codeLength) return failOnCode(t('error.shortCode'));
-    problems.clear();
-    setBusy('check');
-    // Config bindDevice: the host asks to bind (no box shown); otherwise the customer's box.
-    const bindDevice = config.journey === 'LOGIN' && (config.bindDevice || trust);
-    const outcome = await call(checkCall[channel], { body: { securityCode: code, bindDevice } });
-    if (outcome.kind === 'success') {
-      config.onEvent?.({ type: 'factorVerified', detail: { factor: channel } });
-      await continueJourney({ trustDevice: bindDevice, data: outcome.data });
-    } else if (outcome.kind === 'error') {
-      // Spec §5: a server error on the field replaces the message with the server's text.
-      config.onEvent?.({ type: 'invalidCode', detail: { factor: channel } });
-      setCode('');
-      failOnCode(outcome.text);
-    }
-    setBusy(null);
-  }
+  const entry = useCodeEntry({
+    field: 'code',
+    factor: channel,
+    blocked: sending !== null,
+    check: (code, bindDevice) => call(checkCall[channel], { body: { securityCode: code, bindDevice } }),
+  });
+  const { problems, codeRef } = entry;
 
   /** Resend re-sends without leaving; from the text screen a voice send switches to voice. */
   async function resend(via: Exclude<Channel, 'rep'> = channel === 'rep' ? 'sms' : channel) {
-    if (busy || channel === 'rep') return;
-    setBusy(via === channel ? 'resend' : 'voice');
+    if (entry.busy || sending || channel === 'rep') return;
+    setSending(via === channel ? 'resend' : 'voice');
     setNotice(null);
     const body = sendBody(via, selected.value, config.businessSMSText);
     const result = await client.call(sendCall[via], { body }).catch(() => null);
-    setBusy(null);
+    setSending(null);
     if (result?.http === 401) {
       navigate(routes.error, { state: unauthorizedState });
     } else if (result && (result.status.code === 1200 || result.status.code === 1224)) {
       // A new code (or a new channel): the last code and its errors no longer apply.
-      setCode('');
+      entry.setCode('');
       problems.clear();
       setSelected({ ...selected, channel: via });
       setNotice(tx('otp.resent'));
@@ -139,36 +111,23 @@ export function OtpCodeScreen() {
         <p>{tx('otp.sentTo', selected.label)}</p>
       ) : null}
       {notice ? <Alert variant="info">{notice}</Alert> : null}
-      <form className="gh-signin__form" noValidate onSubmit={submit}>
-        <CodeInput
-          id={codeId}
-          ref={codeRef}
-          label={tx('otp.securityCode')}
-          required
-          autoComplete={codeAutocomplete[channel]}
-          value={code}
-          onValueChange={setCode}
-          error={problems.onField(codeId)}
-        />
-        {config.journey === 'LOGIN' && !config.bindDevice ? (
-          <Checkbox
-            id={`${idPrefix}-trust`}
-            label={tx('otp.trustDevice')}
-            checked={trust}
-            onChange={(change) => setTrust(change.checked)}
-          />
-        ) : null}
+      <form className="gh-signin__form" noValidate onSubmit={entry.submit}>
+        {entry.fields({
+          code: tx('otp.securityCode'),
+          trust: tx('otp.trustDevice'),
+          autoComplete: codeAutocomplete[channel],
+        })}
         <Button
           type="submit"
           variant="primary"
           fullWidth
-          loading={busy === 'check'}
+          loading={entry.busy}
           loadingText={tx('otp.checking')}
         >
           {tx('otp.submit')}
         </Button>
         {channel !== 'rep' ? (
-          <Button variant="secondary" fullWidth loading={busy === 'resend'} onClick={() => void resend()}>
+          <Button variant="secondary" fullWidth loading={sending === 'resend'} onClick={() => void resend()}>
             {tx('otp.resend')}
           </Button>
         ) : null}
@@ -176,7 +135,7 @@ export function OtpCodeScreen() {
       {channel === 'sms' && (voiceAllowed || phones.length > 1) ? (
         <div className="gh-otp__helper">
           {voiceAllowed ? (
-            <Button variant="link" loading={busy === 'voice'} onClick={() => void resend('voice')}>
+            <Button variant="link" loading={sending === 'voice'} onClick={() => void resend('voice')}>
               {tx('otp.callInstead')}
             </Button>
           ) : null}

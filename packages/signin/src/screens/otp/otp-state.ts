@@ -17,13 +17,6 @@ export const checkCall: Record<Channel, CallName> = {
   email: 'otpCheckEmail',
   rep: 'otpCheckRep',
 };
-export const channelType: Record<Channel, string> = {
-  sms: 'OTP-SMS',
-  voice: 'OTP-VOICE',
-  email: 'OTP-EMAIL',
-  rep: 'OTP-REP',
-};
-
 export type Contacts = { phone: Contact[]; email: Contact[] };
 export type Selected = { type: Contact['type']; value: string; label: string; channel: Channel };
 

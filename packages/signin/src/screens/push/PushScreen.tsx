@@ -25,7 +25,7 @@ export const localizedPushKey = 'gatehouse.push.approve';
  * The authenticator entry's context (an object in the authenticators list) as push init's context,
  * a string: sent as given when it is one, else as JSON.
  */
-export const pushContext = (context: unknown): string =>
+const pushContext = (context: unknown): string =>
   typeof context === 'string' ? context : JSON.stringify(context);
 
 type PushCall = 'pushAuthentication' | 'pushStatus';

@@ -26,7 +26,7 @@ type PageDef = {
 };
 
 /** Widget spec §2 and §8: the account-state pages as data, one row each. */
-export const statePages = {
+const statePages = {
   blocked: { heading: 'page.blockedHeading', body: ['page.blockedBody'], callUs: true, cancel: true },
   // Widget spec §8 'Security blocked': password 1401 and session login 1403 on a blocked account.
   securityBlocked: {

@@ -1,13 +1,13 @@
 import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';
-import { Marker, Section } from '../shared.tsx';
+import { Marker, SectionCard } from '../shared.tsx';
 
 /** The account's recent security events from the audit trail, newest first, as the server gives them. */
 export function ActivitySection() {
   const { overview } = useSecurity();
   return (
-    <Section id="security-activity" title={t('security.activityHeading')}>
+    <SectionCard id="security-activity" title={t('security.activityHeading')}>
       {overview.activity.length === 0 ? (
         <p>{t('security.activityNone')}</p>
       ) : (
@@ -36,6 +36,6 @@ export function ActivitySection() {
           })}
         </ol>
       )}
-    </Section>
+    </SectionCard>
   );
 }

@@ -1,9 +1,9 @@
+import { useAnnounce } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
-import { useAnnounce } from '../../../announcer.tsx';
 import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';
-import { ConfirmAction, Details, Failure, Marker, Section, useFailure } from '../shared.tsx';
+import { ConfirmAction, Details, Failure, Marker, SectionCard, useFailure } from '../shared.tsx';
 
 /** Where the customer is signed in: End any other session, or all of them; this one is marked. */
 export function SessionsSection() {
@@ -32,7 +32,7 @@ export function SessionsSection() {
   const sessions = [...overview.sessions].sort((a, b) => Number(b.current) - Number(a.current));
   const others = sessions.filter((s) => !s.current);
   return (
-    <Section id="security-sessions" title={t('security.sessionsHeading')} ref={heading}>
+    <SectionCard id="security-sessions" title={t('security.sessionsHeading')} ref={heading}>
       <Failure failure={failure} />
       <ul className="security__list">
         {sessions.map((session) => {
@@ -82,6 +82,6 @@ export function SessionsSection() {
           />
         </div>
       )}
-    </Section>
+    </SectionCard>
   );
 }

@@ -1,9 +1,9 @@
+import { useAnnounce } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
-import { useAnnounce } from '../../../announcer.tsx';
 import { t } from '../../../texts.ts';
 import { useSecurity } from '../context.tsx';
 import { formatTime } from '../format.ts';
-import { ConfirmAction, Details, Failure, Marker, Section, useFailure } from '../shared.tsx';
+import { ConfirmAction, Details, Failure, Marker, SectionCard, useFailure } from '../shared.tsx';
 
 /** Browsers that skip the second factor at sign-in: Revoke one, or all of them. */
 export function TrustedBrowsersSection() {
@@ -30,7 +30,7 @@ export function TrustedBrowsersSection() {
 
   const browsers = overview.trustedBrowsers;
   return (
-    <Section id="security-trusted" title={t('security.trustedHeading')} ref={heading}>
+    <SectionCard id="security-trusted" title={t('security.trustedHeading')} ref={heading}>
       <Failure failure={failure} />
       {browsers.length === 0 ? (
         <p>{t('security.trustedNone')}</p>
@@ -82,6 +82,6 @@ export function TrustedBrowsersSection() {
           </div>
         </>
       )}
-    </Section>
+    </SectionCard>
   );
 }

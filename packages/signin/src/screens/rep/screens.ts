@@ -1,0 +1,28 @@
+import { customerPaths as paths } from '@gatehouse/contract/client';
+
+/** The screens of this factor and their texts: loaded on demand, in the screens' chunk (screens/lazy.ts). */
+export { RepScreen } from './RepScreen.tsx';
+
+export const texts = import.meta.glob('../../../messages/*.json', {
+  query: { groups: 'otp' },
+  import: 'default',
+});
+
+/** The screen of each of its routes (route name -> export above), read off the login route (screens/Routes.tsx). */
+export const screenNames: Readonly<Record<string, string>> = {
+  authenticatorRep: 'RepScreen',
+  rep: 'RepScreen',
+};
+
+/**
+ * Its calls (widget spec §7): method, path, and the factor a step-up names in its header. They join
+ * the widget's call table when this chunk loads (screens/Routes.tsx), so the login route carries none.
+ */
+export const calls = {
+  otpCheckRep: { method: 'PUT', path: paths.otpRep, factor: 'OTP-REP' },
+} as const;
+
+type RepCalls = typeof calls;
+declare module '../../factors.ts' {
+  interface FactorCalls extends RepCalls {}
+}

@@ -1,0 +1,17 @@
+import type { FactorEntry } from '../../factors.ts';
+
+/** The authenticator app (widget spec §2 "Authenticator-app (TOTP) screen"). */
+const routes = { authenticatorTotp: '/authenticator/totp' } as const;
+
+type TotpRoutes = typeof routes;
+declare module '../../factors.ts' {
+  interface FactorRoutes extends TotpRoutes {}
+}
+
+export const entry = {
+  key: 'totp',
+  types: ['TOTPAUTHN'],
+  routes,
+  opens: { TOTPAUTHN: routes.authenticatorTotp },
+  textGroups: ['appCodes'],
+} satisfies FactorEntry;

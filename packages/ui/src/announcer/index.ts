@@ -1,0 +1,1 @@
+export { Announcer, useAnnounce } from './Announcer.tsx';
