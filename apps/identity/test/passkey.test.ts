@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
 import type { Context } from '../src/context.ts';
 import { FactorHolds } from '../src/factors/holds.ts';
+import { advanceCounter } from '../src/factors/passkey/store.ts';
 import { addApp, appClock, totpCheck, WIDE_LIMITS } from './support/app-codes.ts';
 import { atFactor, authenticators, DAY, factorAccount } from './support/factors.ts';
 import { api, Client, code, expectFailureEnvelope, json, targets, useHarness } from './support/harness.ts';
@@ -259,6 +260,21 @@ describe.each(targets)('passkeys ($name)', (target) => {
       const { challenge: c } = await challengeOf(b);
       expect(code(await authenticate(b, { response: zero.auth.assert(c, { counter: 0 }) }))).toBe(1200);
     }
+  });
+
+  test('the counter is compared with the one stored when it is written: an assertion read before another moved it on still passes when greater; equal or lower never', async () => {
+    const { ctx } = await start();
+    const { credential } = await passkeyAccount(ctx, 'pkrace01');
+    const read = credential!;
+    const start0 = Number((read.data as { counter?: number }).counter ?? 0);
+    // Two of the owner's assertions verified at once, both against the counter read before either.
+    expect(await advanceCounter(ctx, read, start0 + 1, false)).toBe(true);
+    expect(await advanceCounter(ctx, read, start0 + 2, false)).toBe(true);
+    // A replayed or cloned counter, equal to or below the stored one, is still refused.
+    expect(await advanceCounter(ctx, read, start0 + 2, false)).toBe(false);
+    expect(await advanceCounter(ctx, read, start0 + 1, false)).toBe(false);
+    const [stored] = await ctx.credentials.list(read.accountId, 'passkey');
+    expect((stored!.data as { counter?: number }).counter).toBe(start0 + 2);
   });
 
   test('a recent passkey signs in but is not offered for a step-up, so it cannot open the security page', async () => {

@@ -94,8 +94,9 @@ export async function passkeyById(ctx: Context, credentialId: string): Promise<C
 /**
  * Records an assertion's counter (W3C WebAuthn Level 3 §6.1.1): refused when either the stored or
  * the new counter is non-zero and the new one is not greater (a cloned authenticator); an
- * authenticator that always says 0 passes. The update is conditional on the counter read, so two
- * assertions with the same counter cannot both pass. Returns false on a regression.
+ * authenticator that always says 0 passes. The update is conditional on the counter stored at that
+ * moment, so two assertions with the same counter cannot both pass, and one read before another
+ * moved the counter on still passes when its own is greater. Returns false on a regression.
  */
 export async function advanceCounter(
   ctx: Context,
@@ -105,9 +106,13 @@ export async function advanceCounter(
 ): Promise<boolean> {
   const stored = passkeyData(credential).counter ?? 0;
   if ((stored !== 0 || next !== 0) && next <= stored) return false;
+  // Conditional on the counter now stored, not the one read: another of the owner's assertions may
+  // have moved it on meanwhile, and a greater counter is still no clone.
   const result = await sql`update credentials
       set data = data || ${JSON.stringify({ counter: next, backedUp })}::jsonb
-      where id = ${credential.id} and coalesce((data->>'counter')::bigint, 0) = ${stored}`.execute(ctx.db);
+      where id = ${credential.id}
+        and (coalesce((data->>'counter')::bigint, 0) < ${next}::bigint
+          or (${next}::bigint = 0 and coalesce((data->>'counter')::bigint, 0) = 0))`.execute(ctx.db);
   return Number(result.numAffectedRows ?? 0) === 1;
 }
 
