@@ -153,6 +153,12 @@ function AddContact({
   const fieldId = sent ? codeId : valueId;
   useFormErrors(Boolean(error));
   useEffect(() => heading.current?.focus(), []);
+  // The code field takes focus once the render that shows it is committed. A frame callback set
+  // when the answer came could run before React rendered the field (a busy page, a slow machine),
+  // and focus stayed where it was.
+  useEffect(() => {
+    if (sent) codeRef.current?.focus();
+  }, [sent]);
   const invalid = (message: string) => {
     setError(message);
     setAttempt((n) => n + 1);
@@ -178,7 +184,6 @@ function AddContact({
     if (!answer) return;
     if (answer.kind === 'done') {
       setSent(answer.data);
-      requestAnimationFrame(() => codeRef.current?.focus());
     } else if (answer.kind === 'refused' && (answer.code === 1400 || answer.code === 1409)) {
       // The number or address itself: its field says why.
       invalid(answer.message);
