@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import { newRequestId, requestIdPattern, Status, serverMessages } from '@gatehouse/contract';
+import { API_BASE, newRequestId, paths, requestIdPattern, Status, serverMessages } from '@gatehouse/contract';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -80,6 +80,9 @@ function notFound(request: FastifyRequest, reply: FastifyReply) {
  * (`incoming request`) only at debug: two lines per request cost a tenth of the throughput of a
  * light call (issue 14). Fastify's other lines (stream and header errors) are unchanged.
  */
+/** The load balancer's probe route (paths.live). */
+const LIVE = `${API_BASE}${paths.live}`;
+
 class OneLinePerRequest extends LogController {
   override incomingRequest(request: FastifyRequest) {
     request.log.debug({ req: request }, 'incoming request');
@@ -90,6 +93,9 @@ class OneLinePerRequest extends LogController {
         { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
         'request errored',
       );
+    } else if (reply.statusCode === 200 && request.routeOptions.url === LIVE) {
+      // A load balancer's probe every few seconds: at debug, so the info log keeps what people did.
+      request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'probe answered');
     } else {
       request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { paths } from '@gatehouse/contract';
+import { headers, paths } from '@gatehouse/contract';
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -58,6 +58,24 @@ describe.each(targets)('operations ($name)', (target) => {
     const ready = await app.inject({ method: 'GET', url: api(paths.ready) });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ok' });
+  });
+
+  test("a load balancer's probe (GET /api/live): 200 ok, no cookie, no CSRF token, no info log line; health still hands the browser its token", async () => {
+    const { app, logs } = await h.start();
+    const before = logs.length;
+    const probe = await app.inject({ method: 'GET', url: api(paths.live) });
+    expect(probe.statusCode).toBe(200);
+    expect(probe.json()).toEqual({ status: 'ok' });
+    expect(probe.headers['set-cookie']).toBeUndefined();
+    expect(probe.headers[headers.csrf.toLowerCase()]).toBeUndefined();
+    expect(probe.headers['cache-control']).toBe('no-store');
+    const infoOrAbove = logs.slice(before).filter((l) => (JSON.parse(l) as { level: number }).level >= 30);
+    expect(infoOrAbove).toEqual([]);
+    // The people's health check is unchanged: a browser gets its CSRF token and device cookie there.
+    const health = await app.inject({ method: 'GET', url: api(paths.health) });
+    expect(health.headers['set-cookie']).toBeDefined();
+    expect(health.headers[headers.csrf.toLowerCase()]).toBeDefined();
+    expect(logs.slice(before).some((l) => l.includes('request completed'))).toBe(true);
   });
 
   test('a database fault: 500 envelope with code 5000 and no stack trace; readiness 503', async () => {

@@ -255,6 +255,10 @@ export const outcomeDocs: Readonly<
     [Status.SUCCESS]: '{"status":"ok"} (no envelope) when the database answers within DB_READY_TIMEOUT_MS',
     [Status.UNAVAILABLE]: 'The database does not answer (HTTP 503, envelope)',
   },
+  live: {
+    [Status.SUCCESS]:
+      '{"status":"ok"} (no envelope) while the process runs; sets no cookie and writes no info log line (a probe)',
+  },
   openapi: { [Status.SUCCESS]: 'The OpenAPI 3.1 document (no envelope)' },
   apiDocs: { [Status.SUCCESS]: 'The reference as a script-free HTML page' },
   devOutbox: {

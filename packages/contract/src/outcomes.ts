@@ -366,6 +366,7 @@ export const coreOutcomeTables = {
   clientLogs: { method: 'POST', path: paths.clientLogs, codes: { 1200: noContent } },
   health: { method: 'GET', path: paths.health, body: 'raw', codes: { 1200: raw } },
   ready: { method: 'GET', path: paths.ready, body: 'raw', codes: { 1200: raw } },
+  live: { method: 'GET', path: paths.live, body: 'raw', codes: { 1200: raw } },
   openapi: { method: 'GET', path: paths.openapi, body: 'raw', codes: { 1200: raw } },
   apiDocs: { method: 'GET', path: paths.apiDocs, body: 'html', codes: { 1200: raw } },
   devOutbox: { method: 'GET', path: paths.devOutbox, body: 'raw', codes: { 1200: raw } },

@@ -21,6 +21,8 @@ export const paths = {
   deviceRename: '/device/registrations/rename',
   deviceRemove: '/device/registrations/remove',
   ready: '/ready',
+  /** A load balancer's liveness probe: no cookie, no CSRF token, no info log line (`health` stays for people and browsers). */
+  live: '/live',
   openapi: '/openapi.json',
   /** The same document as a script-free HTML page. */
   apiDocs: '/docs',

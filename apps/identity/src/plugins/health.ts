@@ -17,6 +17,15 @@ export async function healthPlugin(app: FastifyInstance, ctx: Context) {
   });
   defineRoute(app, {
     method: 'GET',
+    path: paths.live,
+    tag: 'operations',
+    summary:
+      "A load balancer's liveness probe: the process is up. No cookie, no CSRF token and no info log line (GET /api/health stays for people and browsers).",
+    rawResponse: healthResponse,
+    handler: async ({ request, reply }) => answer(request, reply, Status.SUCCESS, { body: { status: 'ok' } }),
+  });
+  defineRoute(app, {
+    method: 'GET',
     path: paths.ready,
     tag: 'operations',
     summary: 'The database answers within DB_READY_TIMEOUT_MS (503 with code 5003 when it does not).',

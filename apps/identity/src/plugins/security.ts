@@ -122,7 +122,9 @@ export function helmetOptions(config: Config): HelmetOptions {
 }
 
 /** Operational routes: a probe or a reader of the API reference needs no CSRF token. */
-const OPERATIONAL = new Set([paths.ready, paths.openapi, paths.apiDocs].map((p) => `${API_BASE}${p}`));
+const OPERATIONAL = new Set(
+  [paths.ready, paths.live, paths.openapi, paths.apiDocs].map((p) => `${API_BASE}${p}`),
+);
 
 /**
  * Whether an answer hands out the CSRF token (and, before sign-in, the device cookie it is bound
