@@ -402,11 +402,17 @@ async function main() {
       row('bare Fastify + one SQL statement (floor)', bareRow),
       () => cannon({ url: `http://127.0.0.1:${barePort}/one-query` }, bareApp.pid),
     ]);
-    if (want('probe'))
+    if (want('probe')) {
+      // The load balancer's own route: no cookie minted, its log line at debug (issue 25).
       light.push([
-        row('GET /api/health, no cookies (a probe)', bareRow),
+        row('GET /api/live (the load balancer probe)', bareRow),
+        () => cannon({ url: `${base}/api/live` }, service.pid),
+      ]);
+      light.push([
+        row('GET /api/health, no cookies (a probe on the people route)', bareRow),
         () => cannon({ url: `${base}/api/health` }, service.pid),
       ]);
+    }
     if (want('browser'))
       light.push([
         row('GET /api/health, browser cookies', bareRow),

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import { API_BASE, newRequestId, paths, requestIdPattern, Status, serverMessages } from '@gatehouse/contract';
+import { API_BASE, appDefaults, paths, requestIdPattern, Status, serverMessages } from '@gatehouse/contract';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -80,6 +81,13 @@ function notFound(request: FastifyRequest, reply: FastifyReply) {
  * (`incoming request`) only at debug: two lines per request cost a tenth of the throughput of a
  * light call (issue 14). Fastify's other lines (stream and header errors) are unchanged.
  */
+/**
+ * A request id of the spec's shape (portal spec §3: the prefix REQ and 32 random characters) from
+ * one `crypto.randomUUID()`: its 32 hex digits (122 random bits) are of the contract's alphabet, at
+ * a fraction of the cost of drawing characters one by one (issue 25).
+ */
+const serverRequestId = () => `${appDefaults.requestIdPrefix}${randomUUID().replaceAll('-', '')}`;
+
 /** The load balancer's probe route (paths.live). */
 const LIVE = `${API_BASE}${paths.live}`;
 
@@ -175,7 +183,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         : config.trustProxy,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : serverRequestId();
     },
     logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
     // Requests that arrive while the service shuts down get the 503 envelope below, not

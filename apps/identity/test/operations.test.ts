@@ -78,6 +78,31 @@ describe.each(targets)('operations ($name)', (target) => {
     expect(logs.slice(before).some((l) => l.includes('request completed'))).toBe(true);
   });
 
+  test("request ids: the spec's REQ and 32 characters, a fresh one each request, or the client's own when it is of that shape", async () => {
+    const { app } = await h.start();
+    const ids = await Promise.all(
+      Array.from(
+        { length: 200 },
+        async () => (await app.inject({ method: 'GET', url: api(paths.live) })).headers['x-request-id'],
+      ),
+    );
+    for (const id of ids) expect(id).toMatch(/^REQ[A-Za-z0-9]{32}$/);
+    expect(new Set(ids).size).toBe(200);
+    const own = `REQ${'a1B2'.repeat(8)}`;
+    const echoed = await app.inject({
+      method: 'GET',
+      url: api(paths.live),
+      headers: { 'x-request-id': own },
+    });
+    expect(echoed.headers['x-request-id']).toBe(own);
+    const odd = await app.inject({
+      method: 'GET',
+      url: api(paths.live),
+      headers: { 'x-request-id': 'REQ-not-ours' },
+    });
+    expect(odd.headers['x-request-id']).toMatch(/^REQ[A-Za-z0-9]{32}$/);
+  });
+
   test('a database fault: 500 envelope with code 5000 and no stack trace; readiness 503', async () => {
     const { app, ctx, logs } = await h.start();
     await createAccount(ctx, { username: 'alexdemo1', password: 'Harbor7Lights' });
