@@ -329,6 +329,23 @@ describe.each(targets)('passkeys ($name)', (target) => {
     expect((await audit(account.id)).map((e) => e.event)).toContain('factor-failed');
   });
 
+  test('bursts: 100 simultaneous answers of one challenge sign in once; 100 simultaneous writes of one counter pass once', async () => {
+    const { app, ctx } = await start();
+    const { auth, credential } = await passkeyAccount(ctx, 'pkburst01');
+    const browser = await atFactor(app, 'pkburst01');
+    const { challenge } = await challengeOf(browser);
+    const response = auth.assert(challenge);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => authenticate(browser, { response })));
+    expect(answers.filter((r) => code(r) === 1200)).toHaveLength(1);
+    for (const r of answers) expect([1200, 1428, 1401]).toContain(code(r));
+    const read = credential!;
+    const next = Number((read.data as { counter?: number }).counter ?? 0) + 100;
+    const writes = await Promise.all(
+      Array.from({ length: 100 }, () => advanceCounter(ctx, read, next, false)),
+    );
+    expect(writes.filter(Boolean)).toHaveLength(1);
+  });
+
   test('held after repeated blocks like the other factors: 1204 to the representative, audited once, the owner told; lifted (a recovery, the console), it signs in again', async () => {
     const { app, ctx } = await h.start({
       ...WIDE_LIMITS,
