@@ -145,6 +145,15 @@ describe('passkeys: add, sign in, step up, remove, an unknown one refused', () =
     await typeLogin(page);
     await heading(page, "Verify it's you with a passkey").waitFor({ timeout: 15_000 });
     await expectNoAxeViolations(page, 'passkey screen (login)');
+    // Forced colours at 320 px: the screen still reflows, its button keeps a visible border, axe finds nothing.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.emulateMedia({ forcedColors: 'active' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    const use = page.getByRole('button', { name: 'Use my passkey' });
+    expect(await use.evaluate((b) => getComputedStyle(b).borderTopStyle)).not.toBe('none');
+    await expectNoAxeViolations(page, 'passkey screen (login), forced colours, 320 px');
+    await page.emulateMedia({ forcedColors: 'none' });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: true });
     await usePasskey(page);
     await heading(page, `Welcome, ${authApp.username}`).waitFor({ timeout: 15_000 });
