@@ -99,6 +99,15 @@ describe('passkeys: add, sign in, step up, remove, an unknown one refused', () =
     const passkeys = page.getByRole('region', { name: 'Passkeys', exact: true });
     await passkeys.getByText('No passkey is saved for your account.').waitFor();
     await expectNoAxeViolations(page, 'security page with its Passkeys section');
+    // Forced colours at 320 px: the section reflows, its Add button keeps a visible border, axe finds nothing.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.emulateMedia({ forcedColors: 'active' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    const addPasskey = page.getByRole('button', { name: 'Add a passkey' });
+    expect(await addPasskey.evaluate((b) => getComputedStyle(b).borderTopStyle)).not.toBe('none');
+    await expectNoAxeViolations(page, 'Passkeys section, forced colours, 320 px');
+    await page.emulateMedia({ forcedColors: 'none' });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Add a passkey, by keyboard: the name, then the browser's ceremony (the virtual authenticator).
     await tabTo(page, passkeys.getByRole('button', { name: 'Add a passkey' }));
