@@ -1,5 +1,7 @@
 import { paths } from '@gatehouse/contract';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
+import { AuditTrail } from '../src/audit/audit.ts';
 import type { Context } from '../src/context.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { SessionStore } from '../src/services/sessions.ts';
@@ -68,31 +70,71 @@ describe.each(targets)('red team: journeys ($name)', (target) => {
    * .underAccount), so the gap is before that transaction: inside it, a change waits for it.
    */
   const beforeNextSessionCreate = (_ctx: Context, during: () => Promise<unknown>) => {
-    const original = SessionStore.prototype.underAccount;
+    // A sign-in writes its session in one statement (engine.signIn, built with insertFrom); a
+    // step-up's rotation writes it under the account's row (underAccount). Whichever comes first.
+    const originals = {
+      underAccount: SessionStore.prototype.underAccount,
+      insertFrom: SessionStore.prototype.insertFrom,
+    };
     let fired = false;
+    const undo = () => {
+      SessionStore.prototype.underAccount = originals.underAccount;
+      SessionStore.prototype.insertFrom = originals.insertFrom;
+    };
     SessionStore.prototype.underAccount = async function (this: SessionStore, ...args) {
       if (!fired) {
         fired = true;
-        SessionStore.prototype.underAccount = original;
+        undo();
         await during();
       }
-      return original.apply(this, args) as never;
-    } as typeof original;
-    restore.push(() => {
-      SessionStore.prototype.underAccount = original;
-    });
+      return originals.underAccount.apply(this, args) as never;
+    } as typeof originals.underAccount;
+    // insertFrom builds the statement synchronously; the sign-in then builds its audit rows (async)
+    // and runs it: the change runs in between, before the statement.
+    SessionStore.prototype.insertFrom = function (this: SessionStore, ...args) {
+      if (!fired) {
+        fired = true;
+        undo();
+        const auditInsertFrom = AuditTrail.prototype.insertFrom;
+        const pending = during();
+        AuditTrail.prototype.insertFrom = async function (this: AuditTrail, ...auditArgs) {
+          AuditTrail.prototype.insertFrom = auditInsertFrom;
+          await pending;
+          return auditInsertFrom.apply(this, auditArgs);
+        } as typeof auditInsertFrom;
+        restore.push(() => {
+          AuditTrail.prototype.insertFrom = auditInsertFrom;
+        });
+      }
+      return originals.insertFrom.apply(this, args);
+    } as typeof originals.insertFrom;
+    restore.push(undo);
   };
 
-  /** The next session row written fails, as a database fault would, inside its transaction. */
+  /**
+   * The next session row written fails, as a database fault would, inside its transaction: a
+   * step-up's rotation (create) throws; a sign-in's statement (insertFrom) fails in the database,
+   * where the journey's step and every other row of the statement are written with it.
+   */
   const failNextSessionCreate = () => {
-    const original = SessionStore.prototype.create;
+    const originals = {
+      create: SessionStore.prototype.create,
+      insertFrom: SessionStore.prototype.insertFrom,
+    };
+    const undo = () => {
+      SessionStore.prototype.create = originals.create;
+      SessionStore.prototype.insertFrom = originals.insertFrom;
+    };
     SessionStore.prototype.create = async () => {
-      SessionStore.prototype.create = original;
+      undo();
       throw new Error('connection reset (simulated)');
     };
-    restore.push(() => {
-      SessionStore.prototype.create = original;
-    });
+    SessionStore.prototype.insertFrom = function (this: SessionStore, ...args) {
+      undo();
+      const built = originals.insertFrom.apply(this, args);
+      return { ...built, session: sql`select id, account_id, context from sessions where 1 / 0 = 1` };
+    } as typeof originals.insertFrom;
+    restore.push(undo);
   };
   const restore: Array<() => void> = [];
   afterEach(() => {

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isOperationNodeSource, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/database.ts';
 import { loadFactors } from '../factors/registry.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -56,6 +57,8 @@ type CoreAuditEvent = (typeof coreAuditEvents)[number];
 /** A core event (checked by the type), or one a factor module declares (checked when recorded). */
 export type AuditEvent = CoreAuditEvent | (string & {});
 
+const isSql = (value: unknown): value is RawBuilder<unknown> => isOperationNodeSource(value);
+
 let known: Promise<ReadonlySet<string>> | undefined;
 /** The core's events and every module's. */
 const knownEvents = () =>
@@ -63,6 +66,15 @@ const knownEvents = () =>
     (registry) =>
       new Set<string>([...coreAuditEvents, ...registry.modules.flatMap((m) => m.names.auditEvents ?? [])]),
   ));
+
+/** An event of `insertFrom`: as `AuditEntry`, with columns and SQL where its statement has them. */
+export type StatementAuditEntry = Omit<AuditEntry, 'event' | 'accountId' | 'journeyId' | 'detail'> & {
+  event: AuditEvent | { either: [AuditEvent, AuditEvent]; when: RawBuilder<boolean> };
+  accountId?: { column: string } | string | null;
+  journeyId?: { column: string };
+  /** Values, or a `jsonb` SQL expression over the rows (still never a secret). */
+  detail?: AuditEntry['detail'] | RawBuilder<unknown>;
+};
 
 /** success: it happened; failure: refused (wrong, locked, limited); the event names which. */
 export type AuditOutcome = 'success' | 'failure';
@@ -86,6 +98,44 @@ export class AuditTrail {
   /** The same trail writing on `db` (a transaction: the event commits with the change or not at all). */
   withDb(db: DB): AuditTrail {
     return new AuditTrail(db, this.clock);
+  }
+
+  /**
+   * Events as part of a statement that writes their change (issue 25: a sign-in in five
+   * statements): `insert into audit_events … select … from <from>`, one row per entry and row of
+   * `from` (the statement's WITH queries, joined or filtered: SQL text of the caller's, never
+   * input), so they are written exactly when the change is, in the order given. An entry's `event`
+   * may choose by an SQL condition over those rows; `accountId` and `journeyId` may name columns.
+   */
+  async insertFrom(
+    from: string,
+    request: FastifyRequest | null,
+    entries: StatementAuditEntry | StatementAuditEntry[],
+  ): Promise<RawBuilder<unknown>> {
+    const list = Array.isArray(entries) ? entries : [entries];
+    const known = await knownEvents();
+    const column = (value: { column: string } | string | null | undefined) =>
+      value && typeof value === 'object' ? sql.ref(value.column) : sql`${value ?? null}`;
+    const rows = list.map((entry, n) => {
+      const events = typeof entry.event === 'string' ? [entry.event] : entry.event.either;
+      for (const event of events)
+        if (!known.has(event)) throw new Error(`No factor declares the audit event ${event}`);
+      const event =
+        typeof entry.event === 'string'
+          ? sql`${entry.event}::text`
+          : sql`case when ${entry.event.when} then ${events[0]}::text else ${events[1]}::text end`;
+      return sql`select ${n}::int as n, ${event} as event, ${entry.outcome}::text as outcome,
+          ${column(entry.accountId)}::uuid as account_id, ${column(entry.journeyId)}::uuid as journey_id,
+          ${isSql(entry.detail) ? entry.detail : sql`${JSON.stringify(entry.detail ?? {})}::jsonb`} as detail,
+          ${entry.staffId ?? null}::uuid as staff_id
+        from ${sql.raw(from)}`;
+    });
+    return sql`insert into audit_events (at, event, outcome, account_id, journey_id, client_ip, request_id, detail, user_agent, staff_id)
+      select ${this.clock.now()}, e.event, e.outcome, e.account_id, e.journey_id,
+        ${request?.ip ?? null}, ${request ? String(request.id) : null}, e.detail,
+        ${request?.headers['user-agent']?.slice(0, 300) ?? null}, e.staff_id
+      from (${sql.join(rows, sql` union all `)}) e
+      order by e.n`;
   }
 
   async record(request: FastifyRequest | null, entry: AuditEntry): Promise<void> {

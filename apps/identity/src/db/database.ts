@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -73,6 +74,28 @@ export async function openDatabase(target: DatabaseTarget): Promise<DB> {
 }
 
 /**
+ * Statements run as named prepared statements (docs/decisions/042-prepared-statements.md): the name
+ * is a digest of the SQL text, so the same query shape gets the same name on every connection, and
+ * node-postgres sends Parse only the first time a connection sees it (it remembers the names each
+ * connection has prepared); after that a call is Bind and Execute, and PostgreSQL neither parses
+ * nor analyses it again. Only data statements are prepared (a migration's DDL, BEGIN and COMMIT are
+ * not), and at most MAX_PREPARED shapes per process: a query whose text varies with its input (an
+ * IN list of a new length) cannot fill the server's memory, it runs unprepared once the budget is
+ * spent.
+ */
+const MAX_PREPARED = 2000;
+const prepared = new Map<string, string>();
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+export function statementName(sql: string): string | undefined {
+  const known = prepared.get(sql);
+  if (known !== undefined) return known;
+  if (prepared.size >= MAX_PREPARED || !DATA_STATEMENT.test(sql)) return undefined;
+  const name = `gh_${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
+  prepared.set(sql, name);
+  return name;
+}
+
+/**
  * The pg pool behind Kysely, made safe for a database that restarts, resets or stops answering:
  *
  * - every client has an 'error' listener from birth (pg emits 'error' on a client whose socket
@@ -122,7 +145,10 @@ function guardedPool(target: { url: string; log?: DatabaseLog } & PostgresOption
             // at once instead of waiting for another timeout.
             if (broken.has(c)) throw new DatabaseUnavailable(undefined, 'connection discarded after a fault');
             try {
-              return await c.query(sql, parameters);
+              const name = statementName(sql);
+              return await (name
+                ? c.query({ name, text: sql, values: parameters })
+                : c.query(sql, parameters));
             } catch (error) {
               if (isUnavailable(error)) broken.add(c);
               throw classifyDatabaseError(error);

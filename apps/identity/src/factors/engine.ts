@@ -1,5 +1,7 @@
 import type { AuthenticatorType } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type RawBuilder, sql } from 'kysely';
+import type { StatementAuditEntry } from '../audit/audit.ts';
 import type { Context } from '../context.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
@@ -43,13 +45,11 @@ export class FactorEngine {
   async resolve(request: FastifyRequest): Promise<FactorJourney | null> {
     const { ctx } = this;
     const token = request.cookies[ctx.cookieNames.session];
-    const login = await ctx.journeys.byToken('login', token);
+    const login = await ctx.journeys.byTokenWithAccount('login', token);
     if (login) {
-      if (login.state !== 'factor' || !login.account_id) return null;
-      const account = await findAccountById(ctx.db, login.account_id);
-      if (!account) return null;
-      await ctx.journeys.touch(login);
-      return { kind: 'login', journey: login, account };
+      if (login.journey.state !== 'factor') return null;
+      await ctx.journeys.touch(login.journey);
+      return { kind: 'login', ...login };
     }
     const session = await ctx.sessions.load(token);
     if (!session) return null;
@@ -141,9 +141,12 @@ export class FactorEngine {
   /**
    * Completes a login journey into a signed-in session (new token, cookies, audit), from 'factor'
    * after its second factor, or from 'password' at session login when none is due (`extra`: the
-   * trusted device that stood in). The journey's step, the session and their audit rows are written
-   * together under the account's row, or not at all: null when another call completed or ended the
-   * journey first (one journey, one sign-in), or a change of password ended it.
+   * trusted device that stood in). One statement (issue 25): under the account's row (FOR SHARE: a
+   * change of password, a reset or a lock, which hold it FOR UPDATE and end the account's journeys,
+   * comes wholly before or after), the journey's step, the session with its factors, their audit
+   * events, the known device and the lift of a recovery lock (`afterSignIn`) are written together,
+   * or not at all: null when another call completed or ended the journey first (one journey, one
+   * sign-in), or a change of password ended it.
    */
   async signIn(
     request: FastifyRequest,
@@ -152,50 +155,61 @@ export class FactorEngine {
     finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
   ): Promise<Session | null> {
     const { ctx } = this;
-    const created = await ctx.sessions.underAccount(
-      journey.account_id as string,
-      'share',
-      async (sessions, tx) => {
-        const done = await ctx.journeys.withDb(tx).transition(journey, [finish.from], 'completed', {
-          ...(finish.extra ? { factor: finish.extra } : {}),
-          ...(finish.context ? { data: { context: finish.context } } : {}),
-        });
-        if (!done) return null;
-        const context = (done.data.context as string | null | undefined) ?? null;
-        const made = await sessions.create({
-          accountId: done.account_id as string,
-          context,
-          clientIp: request.ip,
-          userAgent: request.headers['user-agent'],
-          factors: done.factors,
-          journey: { kind: 'login', id: done.id },
-        });
-        const audit = ctx.audit.withDb(tx);
-        if (finish.from === 'factor' && finish.extra) {
-          await audit.record(request, {
-            event: 'factor-passed',
-            outcome: 'success',
-            accountId: done.account_id,
-            journeyId: done.id,
-            detail: { factor: finish.extra.kind, journey: 'login' },
-          });
-        }
-        await audit.record(request, {
-          event: 'sign-in',
-          outcome: 'success',
-          accountId: done.account_id,
-          journeyId: done.id,
-          detail: { factors: done.factors.map((f) => f.kind).join(' ') },
-        });
-        return { ...made, done, context };
-      },
-    );
+    const now = ctx.clock.now();
+    const session = ctx.sessions.insertFrom('done', {
+      clientIp: request.ip,
+      userAgent: request.headers['user-agent'],
+    });
+    const signedIn: StatementAuditEntry = {
+      event: 'sign-in',
+      outcome: 'success',
+      accountId: { column: 'done.account_id' },
+      journeyId: { column: 'done.id' },
+      detail: sql`jsonb_build_object('factors', (select string_agg(f.value->>'kind', ' ' order by f.ordinality)
+        from jsonb_array_elements(done.factors) with ordinality f))`,
+    };
+    const events: Array<[string, RawBuilder<unknown>]> = [
+      [
+        'audited',
+        await ctx.audit.insertFrom('done', request, [
+          // The second factor that completed it, then the sign-in.
+          ...(finish.from === 'factor' && finish.extra
+            ? [
+                {
+                  event: 'factor-passed',
+                  outcome: 'success',
+                  accountId: { column: 'done.account_id' },
+                  journeyId: { column: 'done.id' },
+                  detail: { factor: finish.extra.kind, journey: 'login' },
+                } satisfies StatementAuditEntry,
+              ]
+            : []),
+          signedIn,
+        ]),
+      ],
+      ...(await afterSignIn(ctx, request, 'done')),
+    ];
+    const { rows } = await sql<Session>`
+      with account as (
+        select id from accounts where id = ${journey.account_id} for share
+      ), done as (
+        update journeys set state = 'completed', updated_at = ${now}, completed_at = ${now},
+          factors = factors || ${JSON.stringify(finish.extra ? [finish.extra] : [])}::jsonb,
+          data = data || ${JSON.stringify(finish.context ? { context: finish.context } : {})}::jsonb
+        where id = ${journey.id} and state = ${finish.from} and expires_at > ${now}
+          and exists (select 1 from account)
+        returning id, account_id, factors, data->>'context' as context
+      ), session as (${session.session}
+      ), session_proved as (${session.factors}
+      )${sql.join(
+        events.map(([name, query]) => sql`, ${sql.raw(name)} as (${query})`),
+        sql``,
+      )}
+      select * from session`.execute(ctx.db);
+    const created = rows[0];
     if (!created) return null;
-    const { token, session, done, context } = created;
-    setSessionCookies(ctx, request, reply, token, context);
-    // The browser becomes a known device; a recovery lock strangers caused ends (decision 034).
-    await afterSignIn(ctx, request, done.account_id as string);
-    return session;
+    setSessionCookies(ctx, request, reply, session.token, created.context);
+    return created;
   }
 
   /**

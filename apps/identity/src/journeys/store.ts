@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
-import type { Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
+import type { Account, Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 
@@ -29,6 +29,24 @@ export const passed = (kind: string, level: number, at: Date): PassedFactor => (
   level,
   at: at.toISOString(),
 });
+
+/** Every column of a journey (a test holds this list to the table's). */
+export const journeyColumns = [
+  'id',
+  'kind',
+  'state',
+  'token_hash',
+  'session_id',
+  'account_id',
+  'factors',
+  'data',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'completed_at',
+  'client_ip',
+  'user_agent',
+] as const satisfies readonly (keyof Journey)[];
 
 export class JourneyStore {
   constructor(
@@ -81,6 +99,29 @@ export class JourneyStore {
     return { journey, token };
   }
 
+  /**
+   * `start` as part of a statement (issue 25): `insert into journeys … select … from <source>`,
+   * one journey for the row of the statement's `source` (a WITH query with the account's `id`), so
+   * it exists exactly when the statement's condition held. Returns the insert and the new token.
+   */
+  startFrom(
+    source: string,
+    input: Omit<Parameters<JourneyStore['start']>[0], 'accountId' | 'bound'>,
+  ): { insert: RawBuilder<unknown>; token: string } {
+    const now = this.clock.now();
+    const token = randomToken(32);
+    return {
+      token,
+      insert: sql`insert into journeys (kind, state, token_hash, session_id, account_id, factors, data,
+          created_at, updated_at, expires_at, client_ip, user_agent)
+        select ${input.kind}, ${input.state}, ${sha256(token)}, ${input.sessionId ?? null}, ${sql.ref(`${source}.id`)},
+          ${JSON.stringify(input.factors ?? [])}, ${JSON.stringify(input.data ?? {})}, ${now}, ${now},
+          ${new Date(now.getTime() + input.ttlMs)}, ${input.clientIp ?? null}, ${input.userAgent?.slice(0, 300) ?? null}
+        from ${sql.raw(source)}
+        returning *`,
+    };
+  }
+
   /** The live journey of a kind bound to a browser token: not in a final state, not expired. */
   async byToken(kind: JourneyKind, token: string | undefined): Promise<Journey | null> {
     if (!token || token.length > 100) return null;
@@ -91,6 +132,32 @@ export class JourneyStore {
       .where('kind', '=', kind)
       .executeTakeFirst();
     return journey && this.live(journey) ? journey : null;
+  }
+
+  /**
+   * `byToken` with the journey's account, in one statement (issue 25: session login reads both).
+   * The journey's columns come under a prefix, since the two tables share names.
+   */
+  async byTokenWithAccount(
+    kind: JourneyKind,
+    token: string | undefined,
+  ): Promise<{ journey: Journey; account: Account } | null> {
+    if (!token || token.length > 100) return null;
+    const row = await this.db
+      .selectFrom('journeys')
+      .innerJoin('accounts', 'accounts.id', 'journeys.account_id')
+      .selectAll('accounts')
+      .select(journeyColumns.map((c) => sql.ref(`journeys.${c}`).as(`journey_${c}`)))
+      .where('journeys.token_hash', '=', sha256(token))
+      .where('journeys.kind', '=', kind)
+      .executeTakeFirst();
+    if (!row) return null;
+    const fields = row as unknown as Record<string, unknown>;
+    const journey = Object.fromEntries(journeyColumns.map((c) => [c, fields[`journey_${c}`]])) as Journey;
+    const account = Object.fromEntries(
+      Object.entries(fields).filter(([name]) => !name.startsWith('journey_')),
+    ) as Account;
+    return this.live(journey) ? { journey, account } : null;
   }
 
   live(journey: Journey): boolean {

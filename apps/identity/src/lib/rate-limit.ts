@@ -35,6 +35,24 @@ export type RateDecision =
   | { allowed: false; retryAfterSeconds: number; hits?: number; windowStart?: Date };
 export type RateRule = { max: number; windowMs: number };
 
+/** The upsert's update: a hit in the window, or the first of a new one when the old one has passed. */
+const restart = (now: Date, windowMs: number) => sql`
+  hits = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
+    then 1 else rate_limits.hits + 1 end,
+  window_start = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
+    then ${now} else rate_limits.window_start end,
+  window_ms = ${windowMs}`;
+
+function decide(rule: RateRule, now: Date, hits: number, windowStart: Date): RateDecision {
+  if (hits <= rule.max) return { allowed: true, hits, windowStart };
+  return {
+    allowed: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + rule.windowMs - now.getTime()) / 1000)),
+    hits,
+    windowStart,
+  };
+}
+
 /**
  * Fixed-window counters kept in the database, so that every instance sees the same counts.
  * One atomic upsert per hit: a new window starts when the old one has passed.
@@ -50,22 +68,10 @@ export class RateLimiter {
     const row = await sql<{ hits: number; window_start: Date }>`
       insert into rate_limits (key, hits, window_start, window_ms)
       values (${key}, 1, ${now}, ${windowMs})
-      on conflict (key) do update set
-        hits = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
-          then 1 else rate_limits.hits + 1 end,
-        window_start = case when rate_limits.window_start + rate_limits.window_ms * interval '1 millisecond' <= ${now}
-          then ${now} else rate_limits.window_start end,
-        window_ms = ${windowMs}
+      on conflict (key) do update set ${restart(now, windowMs)}
       returning hits, window_start`.execute(this.db);
     const { hits, window_start } = row.rows[0]!;
-    const windowStart = new Date(window_start);
-    if (hits <= max) return { allowed: true, hits, windowStart };
-    return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000)),
-      hits,
-      windowStart,
-    };
+    return decide({ max, windowMs }, now, hits, new Date(window_start));
   }
 
   /** A hit given back (a later limit refused the request), only in the window it was taken in. */
@@ -76,10 +82,40 @@ export class RateLimiter {
 
   /**
    * Counts a hit on each rule in turn (keys `<scope>:<client|account>:<id>`) and throws the 429
-   * envelope with Retry-After at the first limit passed.
+   * envelope with Retry-After at the first limit passed; the rules after it are not counted.
    */
   async enforce(request: FastifyRequest, rules: Array<[key: string, rule: RateRule]>): Promise<void> {
-    for (const [key, rule] of rules) refuseOver(request, key, await this.hit(key, rule.max, rule.windowMs));
+    const decisions = await this.hitInTurn(rules.map(([key, rule]) => ({ key, ...rule })));
+    for (const [i, decision] of decisions.entries()) refuseOver(request, rules[i]![0], decision);
+  }
+
+  /**
+   * The hits of `enforce` in one statement (issue 25: a sign-in's two limits cost one round trip):
+   * a chain of upserts, each counted only when the one before it stayed within its limit, exactly
+   * as counting them one after another would. The decisions in order, up to the first refusal.
+   */
+  async hitInTurn(
+    rules: ReadonlyArray<{ key: string; max: number; windowMs: number }>,
+  ): Promise<RateDecision[]> {
+    if (rules.length <= 1) return Promise.all(rules.map((r) => this.hit(r.key, r.max, r.windowMs)));
+    const now = this.clock.now();
+    const steps = rules.map(
+      ({ key, windowMs }, i) => sql`${sql.raw(`r${i}`)} as (
+      insert into rate_limits (key, hits, window_start, window_ms)
+      select ${key}::text, 1, ${now}::timestamptz, ${windowMs}::int
+      ${i === 0 ? sql`` : sql`where (select hits from ${sql.raw(`r${i - 1}`)}) <= ${rules[i - 1]!.max}::int`}
+      on conflict (key) do update set ${restart(now, windowMs)}
+      returning hits, window_start)`,
+    );
+    const results = sql.join(
+      rules.map((_, i) => sql`select ${i}::int as step, hits, window_start from ${sql.raw(`r${i}`)}`),
+      sql` union all `,
+    );
+    const { rows } = await sql<{ step: number; hits: number; window_start: Date }>`
+      with ${sql.join(steps, sql`, `)} ${results} order by step`.execute(this.db);
+    return rows.map(({ step, hits, window_start }) =>
+      decide(rules[step]!, now, hits, new Date(window_start)),
+    );
   }
 }
 

@@ -1,17 +1,18 @@
 import { passwordAuthenticationRequest, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import { endBrowserFlow } from '../journeys/recovery.ts';
 import { passed } from '../journeys/store.ts';
 import { answer } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
-import { checkPassword, findAccount, keepLanguage, usernameKey } from '../services/accounts.ts';
+import { attemptPassword, findForPassword, usernameKey } from '../services/accounts.ts';
 import { setSessionCookies } from '../services/cookies.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
-  const { config, db, limiter, sessions } = ctx;
+  const { config, limiter, sessions } = ctx;
 
   defineRoute(app, {
     method: 'POST',
@@ -25,12 +26,37 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
         [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
       ]);
 
-      const account = await findAccount(db, body.username);
-      const verdict = await checkPassword(ctx, account, body.password, {
-        request,
-        purpose: 'sign-in',
-        username: body.username,
+      const account = await findForPassword(ctx, body.username, request);
+      // A right password starts the login transaction in the statement that settles it: under a new
+      // token, with its audit event, only while the account may sign in (services/accounts.ts).
+      const journey = ctx.journeys.startFrom('proved', {
+        kind: 'login',
+        state: 'password',
+        ttlMs: Math.min(ctx.config.loginFlowMs, ctx.config.sessionAbsoluteMs),
+        factors: [passed('password', 1, ctx.clock.now())],
+        clientIp: request.ip,
+        userAgent: request.headers['user-agent'],
       });
+      const started = await ctx.audit.insertFrom('journey', request, {
+        event: 'factor-passed',
+        outcome: 'success',
+        accountId: { column: 'journey.account_id' },
+        journeyId: { column: 'journey.id' },
+        detail: { factor: 'password', journey: 'login' },
+      });
+      const { verdict, row } = await attemptPassword(
+        ctx,
+        account,
+        body.password,
+        { request, purpose: 'sign-in', username: body.username },
+        {
+          queries: [
+            ['journey', journey.insert],
+            ['started', started],
+          ],
+          select: sql`(select id from journey) as journey_id`,
+        },
+      );
 
       if (!account || verdict === 'wrong') return answer(request, reply, Status.FORBIDDEN);
       if (verdict === 'locked') {
@@ -38,39 +64,23 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
         return answer(request, reply, Status.BLOCKED_FOR_RESET);
       }
 
-      // The password is right: only now does the answer depend on the account's state.
+      // The password is right: only now does the answer depend on the account's state (an account
+      // that may not sign in got no journey).
       if (account.status === 'locked') return answer(request, reply, Status.BLOCKED_FOR_RESET);
       if (account.status === 'blocked') {
         // The widget's table sends 1401 to its error screen; the redirect path names the blocked page.
         return answer(request, reply, Status.BLOCKED, { redirectPath: '/blocked' });
       }
       if (account.status === 'disabled') return answer(request, reply, Status.ACCOUNT_DISABLED);
-      await keepLanguage(db, request, account);
+      if (!row?.journey_id) throw new Error('a right password of an active account started no journey');
 
-      // A new login transaction under a new token; any earlier one from this browser ends, and so
-      // does its recovery flow (the e-mail code path then acts for this sign-in).
+      // Any earlier login transaction of this browser ends, and so does its recovery flow (the
+      // e-mail code path then acts for this sign-in). A new browser has none: no statement.
       const previous = request.cookies[ctx.cookieNames.session];
       await sessions.endByToken(previous, 'replaced');
       await ctx.journeys.endByToken('login', previous);
       await endBrowserFlow(ctx, request, reply);
-      const { journey, token } = await ctx.journeys.start({
-        kind: 'login',
-        state: 'password',
-        accountId: account.id,
-        ttlMs: Math.min(ctx.config.loginFlowMs, ctx.config.sessionAbsoluteMs),
-        bound: true,
-        factors: [passed('password', 1, ctx.clock.now())],
-        clientIp: request.ip,
-        userAgent: request.headers['user-agent'],
-      });
-      setSessionCookies(ctx, request, reply, token as string);
-      await ctx.audit.record(request, {
-        event: 'factor-passed',
-        outcome: 'success',
-        accountId: account.id,
-        journeyId: journey.id,
-        detail: { factor: 'password', journey: 'login' },
-      });
+      setSessionCookies(ctx, request, reply, journey.token);
       request.log.info({ account: account.id }, 'password verified');
       if (account.password_state === 'expired') return answer(request, reply, Status.PASSWORD_EXPIRED);
       return answer(request, reply, Status.SUCCESS);

@@ -60,13 +60,13 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
     body: emptyBody,
     handler: async ({ request, reply }) => {
       const token = request.cookies[ctx.cookieNames.session];
-      const journey = await journeys.byToken('login', token);
+      const found = await journeys.byTokenWithAccount('login', token);
+      const journey = found?.journey ?? null;
       // Already signed in (by a second factor, or an earlier call): the context of this call is
       // recorded and the answer is 1200 again.
       const signedIn = journey ? null : await sessions.load(token);
-      const accountId = journey?.account_id ?? signedIn?.account_id;
-      if (!accountId) throw noLoginInProgress();
-      const account = await findAccountById(db, accountId);
+      const account =
+        found?.account ?? (signedIn ? await findAccountById(db, signedIn.account_id) : undefined);
       if (!account) throw noLoginInProgress();
       const end = async (reason: string) => {
         if (journey)

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Account } from '../db/schema.ts';
@@ -28,18 +28,69 @@ export async function findAccountById(db: DB, id: string): Promise<Account | und
  */
 export type PasswordVerdict = 'right' | 'wrong' | 'locked';
 
-/** The id no account has: an unknown username's statements look for it and find nothing. */
-const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
+/** An account as the password step reads it, with whether the browser is a known device of it. */
+export type PasswordAccount = Account & { known_device?: SqlBool };
 
 /**
- * One password attempt for an account (password authentication, change username, password update).
- * Count first, then decide: the attempt holds the account's row (`SELECT … FOR UPDATE`) while it is
- * compared and counted, so the attempts on one account are decided one after another, each seeing
- * every earlier one. A burst therefore gets exactly the sequential answers: at most
- * LOGIN_LOCKOUT_FAILURES wrong ones are compared, the one that reaches the limit locks the account,
- * and a right password after it answers as the lockout, never 1200. Attempts on different accounts
- * go on side by side. A right password clears the count; the lock ends every session of the
- * account.
+ * The account of a username and, at sign-in, whether this browser completed a sign-in on it
+ * (known_devices): one statement, no lock.
+ */
+export async function findForPassword(
+  ctx: Context,
+  username: string,
+  request: FastifyRequest,
+): Promise<PasswordAccount | undefined> {
+  return ctx.db
+    .selectFrom('accounts')
+    .selectAll('accounts')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('known_devices')
+            .select('device_key')
+            .whereRef('known_devices.account_id', '=', 'accounts.id')
+            .where('known_devices.device_key', '=', deviceKey(ctx, request) ?? ''),
+        )
+        .as('known_device'),
+    )
+    .where('username_key', '=', usernameKey(username))
+    .executeTakeFirst();
+}
+
+/**
+ * What a right password writes with its own statement at sign-in: a WITH query per entry, which
+ * reads the proved account's row as `proved` (its `id`) and runs only when the password still
+ * counts (below); `select` adds to the statement's answer (scalar subqueries of those queries).
+ */
+export type WithRightPassword = {
+  queries: Array<[name: string, query: RawBuilder<unknown>]>;
+  select: RawBuilder<unknown>;
+};
+
+/** A right password's answer: the verdict, and the row of the statement's own queries. */
+export type PasswordCheck = { verdict: PasswordVerdict; row?: Record<string, unknown> };
+
+/**
+ * One password attempt for an account (password authentication, change username, password update),
+ * in three statements at most and no lock held across the hash (issue 25): the account as read
+ * (`findForPassword`), the argon2id compare, then one statement that counts it, atomically:
+ *
+ * - a wrong password: the client's count and the account's with one `UPDATE … RETURNING`
+ *   (`failed_logins + 1`, locked at the limit, only while the account is active), with its audit
+ *   event; the attempt that reaches LOGIN_LOCKOUT_FAILURES locks the account and is the lockout.
+ * - a right password: only while the account still holds the hash that was compared and may sign
+ *   in (active, or locked by wrong passwords and this is the owner's known browser), with its row
+ *   held for that statement alone; it clears the counts, lifts such a lock, and writes what the
+ *   sign-in adds (`then`: the login journey and its audit event). When the row changed meanwhile
+ *   (a lock by attempts in flight, a new password) the attempt is decided again on the row as it
+ *   now is, and compared again only when the hash changed.
+ *
+ * So each attempt takes effect at its last statement, in the order the account's row admits them,
+ * and a burst gets exactly the sequential answers: the wrong ones counted one by one, the one that
+ * reaches the limit locks, and a right password after it answers as the lockout, never 1200. No
+ * sign-in starts under a password that a change replaced. Attempts on different accounts go on
+ * side by side. The lock ends every session of the account.
  *
  * The lock strangers cause does not hold for the owner's own browser (docs/decisions/034): at
  * sign-in, a browser this account completed a sign-in on (known_devices) is a client of its own.
@@ -47,30 +98,230 @@ const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
  * LOGIN_LOCKOUT_FAILURES of them it is no longer known); its right password signs in through a lock
  * that wrong passwords caused, and lifts it at once.
  *
- * An unknown username does the same work as a known one (issue 22 finding 8, the timing of the
- * password step): the same statements in one transaction (the account's row, the known device,
- * the client's count, the account's count; each finds no account), and an argon2id compare against
- * a dummy hash of the same parameters (`verifyOrBurn`).
+ * An unknown username does the same work as a wrong password of a known one (issue 22 finding 8,
+ * the timing of the password step): the same read and count statements (each finds no account),
+ * and an argon2id compare against a dummy hash of the same parameters (`verifyOrBurn`).
  */
 export async function checkPassword(
   ctx: Context,
-  account: Account | undefined,
+  account: PasswordAccount | undefined,
   password: string,
   audit: { request: FastifyRequest; purpose: string; username?: string },
 ): Promise<PasswordVerdict> {
+  return (await attemptPassword(ctx, account, password, audit)).verdict;
+}
+
+/**
+ * `checkPassword` with what a right password writes in its statement (`then`), and that statement's
+ * row: the password step of a sign-in starts its login journey so. At sign-in the account also
+ * keeps the language its owner signs in with (`keepLanguage`), in the same statement.
+ */
+export async function attemptPassword(
+  ctx: Context,
+  account: PasswordAccount | undefined,
+  password: string,
+  audit: { request: FastifyRequest; purpose: string; username?: string },
+  then?: WithRightPassword,
+): Promise<PasswordCheck> {
   const key = usernameKey(audit.username ?? account?.username ?? '');
-  const verdict = await decide(ctx, key, account, password, audit.request, audit.purpose === 'sign-in');
-  if (verdict !== 'right') {
-    // A wrong password is a failed sign-in (or a failed proof in a change); the one that locks the
-    // account is the lockout.
-    await ctx.audit.record(audit.request, {
-      event: verdict === 'locked' ? 'lockout' : 'sign-in-failed',
-      outcome: 'failure',
-      accountId: account?.id,
-      detail: { reason: account ? 'wrong password' : 'unknown username', during: audit.purpose },
+  const { request } = audit;
+  const atSignIn = audit.purpose === 'sign-in';
+  const limit = ctx.config.lockoutFailures;
+  const known = atSignIn && account?.known_device === true;
+  const device = known ? deviceKey(ctx, request) : undefined;
+  const address = `address:${clientKey(request.ip)}`;
+  const client = device ? `device:${device}` : address;
+  let row = account;
+  let compared: { hash: string | undefined; correct: boolean } | undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (!compared || compared.hash !== row?.password_hash) {
+      compared = {
+        hash: row?.password_hash,
+        correct: await ctx.hasher.verifyOrBurn(row?.password_hash, password),
+      };
+    }
+    const { correct } = compared;
+    if (row && row.status !== 'active' && !(known && lockedByFailures(row, limit))) {
+      // Blocked, closed, or locked by a fraud report, the console or support: no count, no way round.
+      // (At sign-in a right password answers as the account's state; here that is the lockout.)
+      if (!correct) await failed(ctx, request, account, audit.purpose, 'sign-in-failed');
+      return { verdict: correct ? (attempt > 0 ? 'locked' : 'right') : 'wrong' };
+    }
+    if (!row || !correct) {
+      return countFailure(ctx, request, { key, address, device, account, purpose: audit.purpose });
+    }
+    const proved = await settleRight(ctx, request, row, {
+      key,
+      client,
+      device,
+      then,
+      language: atSignIn ? (namedLanguage(request) ?? null) : null,
     });
+    if (proved) {
+      if (proved.was !== 'active' && account) {
+        // The owner's own browser lifted a lock that wrong passwords caused: the caller sees the
+        // account as it now is.
+        account.status = 'active';
+        account.failed_logins = 0;
+        account.locked_by_failures = false;
+      }
+      return { verdict: 'right', row: proved };
+    }
+    // The row changed while the hash ran: decide on it as it now is.
+    row = await findAccountById(ctx.db, row.id);
   }
-  return verdict;
+  return { verdict: 'wrong' };
+}
+
+/** A failed attempt's audit event, outside a count (an account no count applies to). */
+async function failed(
+  ctx: Context,
+  request: FastifyRequest,
+  account: Account | undefined,
+  purpose: string,
+  event: 'sign-in-failed' | 'lockout',
+) {
+  await ctx.audit.record(request, {
+    event,
+    outcome: 'failure',
+    accountId: account?.id,
+    detail: { reason: account ? 'wrong password' : 'unknown username', during: purpose },
+  });
+}
+
+/**
+ * A wrong password (or no such account), counted in one statement: this client's count, the
+ * account's, and the audit event, `lockout` for the attempt that reached the limit. The owner's
+ * known browser (`device`) counts on its own row while it is still known: its row in known_devices
+ * is held for the statement, and at LOGIN_LOCKOUT_FAILURES it is deleted in the same statement, so
+ * an attempt waiting behind it finds the browser no longer known and counts on the address and the
+ * account like any other. (An unknown username's update finds no row.)
+ */
+async function countFailure(
+  ctx: Context,
+  request: FastifyRequest,
+  input: {
+    key: string;
+    address: string;
+    device: string | undefined;
+    account: Account | undefined;
+    purpose: string;
+  },
+): Promise<PasswordCheck> {
+  const { key, address, device, account } = input;
+  const limit = ctx.config.lockoutFailures;
+  const now = ctx.clock.now();
+  const deviceClient = `device:${device ?? ''}`;
+  const audit = await ctx.audit.insertFrom('counted left join counted_account on true', request, {
+    event: {
+      either: ['lockout', 'sign-in-failed'],
+      when: sql<boolean>`counted_account.failed_logins >= ${limit}`,
+    },
+    outcome: 'failure',
+    accountId: account?.id ?? null,
+    detail: { reason: account ? 'wrong password' : 'unknown username', during: input.purpose },
+  });
+  const { rows } = await sql<{ failures: number; failed_logins: number | null; forgotten: boolean }>`
+    with device as (
+      select device_key from known_devices
+      where account_id = ${account?.id ?? NO_ACCOUNT} and device_key = ${device ?? ''}
+      for update
+    ), counted as (
+      insert into login_failures (username_key, client, failures, updated_at)
+      select ${key}, case when exists (select 1 from device) then ${deviceClient} else ${address} end, 1, ${now}
+      on conflict (username_key, client) do update
+        set failures = login_failures.failures + 1, updated_at = ${now}
+      returning failures
+    ), forgotten as (
+      delete from known_devices
+      where account_id = ${account?.id ?? NO_ACCOUNT} and device_key = ${device ?? ''}
+        and exists (select 1 from device) and (select failures from counted) >= ${limit}
+      returning device_key
+    ), counted_account as (
+      update accounts set
+        failed_logins = failed_logins + 1,
+        status = case when failed_logins + 1 >= ${limit} then 'locked' else status end,
+        locked_by_failures = failed_logins + 1 >= ${limit},
+        updated_at = ${now}
+      where username_key = ${key} and status = 'active' and not exists (select 1 from device)
+      returning failed_logins
+    ), audited as (
+      ${audit}
+    )
+    select counted.failures, counted_account.failed_logins, exists (select 1 from forgotten) as forgotten
+    from counted left join counted_account on true`.execute(ctx.db);
+  const { failed_logins, forgotten } = rows[0]!;
+  if (forgotten) {
+    // The browser is no longer known: its own count goes with it (it starts again from 0 if it
+    // becomes known again).
+    await ctx.db
+      .deleteFrom('login_failures')
+      .where('username_key', '=', key)
+      .where('client', '=', deviceClient)
+      .execute();
+  }
+  const locked = failed_logins !== null && failed_logins >= limit;
+  if (locked && account) await ctx.sessions.endAllForAccount(account.id, 'locked');
+  return { verdict: locked ? 'locked' : 'wrong' };
+}
+
+/** The id no account has: an unknown username's statements look for it and find nothing. */
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * A right password, settled in one statement while it still counts: the account's row (held for
+ * this statement alone) still has the hash that was compared and is active, or locked by wrong
+ * passwords and this is the owner's known browser. Its counts clear and such a lock lifts (audited);
+ * `then`'s queries run with it. Undefined when the row no longer qualifies.
+ */
+async function settleRight(
+  ctx: Context,
+  request: FastifyRequest,
+  row: Account,
+  input: {
+    key: string;
+    client: string;
+    device: string | undefined;
+    then: WithRightPassword | undefined;
+    language: string | null;
+  },
+): Promise<(Record<string, unknown> & { was: string }) | undefined> {
+  const { key, client, device, then, language } = input;
+  const limit = ctx.config.lockoutFailures;
+  const now = ctx.clock.now();
+  const lifted = await ctx.audit.insertFrom("settled where settled.was <> 'active'", request, {
+    event: 'lock-lifted',
+    outcome: 'success',
+    accountId: row.id,
+    detail: { lock: 'password', by: 'known device' },
+  });
+  const extra = then?.queries ?? [];
+  const { rows } = await sql<Record<string, unknown> & { was: string }>`
+    with proved as (
+      select id, status from accounts
+      where id = ${row.id} and password_hash = ${row.password_hash}
+        and (status = 'active' or (status = 'locked' and locked_by_failures and failed_logins >= ${limit}
+          and exists (select 1 from known_devices where account_id = ${row.id} and device_key = ${device ?? ''})))
+      for update
+    ), settled as (
+      update accounts set failed_logins = 0, status = 'active', locked_by_failures = false, updated_at = ${now},
+        language = coalesce(${language}, accounts.language)
+      from proved
+      where accounts.id = proved.id and (accounts.failed_logins > 0 or accounts.status <> 'active'
+        or accounts.language is distinct from coalesce(${language}, accounts.language))
+      returning proved.status as was
+    ), cleared as (
+      delete from login_failures
+      where username_key = ${key} and client = ${client} and exists (select 1 from proved)
+    ), lifted as (
+      ${lifted}
+    )${sql.join(
+      extra.map(([name, query]) => sql`, ${sql.raw(name)} as (${query})`),
+      sql``,
+    )}
+    select proved.status as was${then ? sql`, ${then.select}` : sql``}
+    from proved`.execute(ctx.db);
+  return rows[0];
 }
 
 /**
@@ -83,146 +334,45 @@ const lockedByFailures = (
   limit: number,
 ): boolean => row.status === 'locked' && row.locked_by_failures && row.failed_logins >= limit;
 
-async function decide(
-  ctx: Context,
-  key: string,
-  account: Account | undefined,
-  password: string,
-  request: FastifyRequest,
-  atSignIn: boolean,
-): Promise<PasswordVerdict> {
-  const limit = ctx.config.lockoutFailures;
-  if (account && account.status !== 'active' && !(atSignIn && lockedByFailures(account, limit))) {
-    // Blocked, closed, or locked by a fraud report, the console or support: no count, no way round.
-    return (await ctx.hasher.verifyOrBurn(account.password_hash, password)) ? 'right' : 'wrong';
-  }
-  const device = atSignIn ? deviceKey(ctx, request) : undefined;
-  const address = `address:${clientKey(request.ip)}`;
-  const outcome = await ctx.db
-    .transaction()
-    .execute(async (tx): Promise<{ verdict: PasswordVerdict; lifted?: boolean; endSessions?: boolean }> => {
-      const row = await tx
-        .selectFrom('accounts')
-        .select(['id', 'status', 'failed_logins', 'password_hash', 'locked_by_failures'])
-        .where('username_key', '=', key)
-        .forUpdate()
-        .executeTakeFirst();
-      const known = await tx
-        .selectFrom('known_devices')
-        .select('device_key')
-        .where('account_id', '=', row?.id ?? NO_ACCOUNT)
-        .where('device_key', '=', device ?? '')
-        .executeTakeFirst();
-      const client = known ? `device:${device}` : address;
-      const correct = await ctx.hasher.verifyOrBurn(row?.password_hash, password);
-      const now = ctx.clock.now();
-      if (row && row.status !== 'active' && !(known && lockedByFailures(row, limit))) {
-        return { verdict: correct ? 'locked' : 'wrong', endSessions: correct };
-      }
-      if (row && correct) {
-        await tx
-          .deleteFrom('login_failures')
-          .where('username_key', '=', key)
-          .where('client', '=', client)
-          .execute();
-        const lifted = row.status !== 'active';
-        if (row.failed_logins > 0 || lifted) {
-          await tx
-            .updateTable('accounts')
-            .set({ failed_logins: 0, status: 'active', locked_by_failures: false, updated_at: now })
-            .where('id', '=', row.id)
-            .execute();
-        }
-        return { verdict: 'right', lifted };
-      }
-      // Wrong (or no such account): this client's count...
-      const counted = await sql<{ failures: number }>`
-        insert into login_failures (username_key, client, failures, updated_at)
-        values (${key}, ${client}, 1, ${now})
-        on conflict (username_key, client) do update
-          set failures = login_failures.failures + 1, updated_at = ${now}
-        returning failures`.execute(tx);
-      if (known) {
-        // The owner's browser guessing: its own count, never the account's. At the limit it is
-        // no longer known, and its next wrong passwords count against the account like any other.
-        if (counted.rows[0]!.failures >= limit) {
-          await tx
-            .deleteFrom('known_devices')
-            .where('account_id', '=', row!.id)
-            .where('device_key', '=', device!)
-            .execute();
-          await tx
-            .deleteFrom('login_failures')
-            .where('username_key', '=', key)
-            .where('client', '=', client)
-            .execute();
-        }
-        return { verdict: 'wrong' };
-      }
-      // ...and the account's (an unknown username's update finds no row).
-      const updated = await tx
-        .updateTable('accounts')
-        .set({
-          failed_logins: sql`failed_logins + 1`,
-          status: sql`case when failed_logins + 1 >= ${limit} then 'locked' else status end`,
-          locked_by_failures: sql`failed_logins + 1 >= ${limit}`,
-          updated_at: now,
-        })
-        .where('username_key', '=', key)
-        .where('status', '=', 'active')
-        .returning('failed_logins')
-        .executeTakeFirst();
-      const locked = !!updated && updated.failed_logins >= limit;
-      return { verdict: locked ? 'locked' : 'wrong', endSessions: locked };
-    });
-  // Outside the transaction (its handle is the only one PGlite has until it ends).
-  if (outcome.endSessions && account) await ctx.sessions.endAllForAccount(account.id, 'locked');
-  if (outcome.lifted && account) {
-    // The owner's own browser lifted a lock that wrong passwords caused: the caller sees the
-    // account as it now is.
-    account.status = 'active';
-    account.failed_logins = 0;
-    account.locked_by_failures = false;
-    await ctx.audit.record(request, {
-      event: 'lock-lifted',
-      outcome: 'success',
-      accountId: account.id,
-      detail: { lock: 'password', by: 'known device' },
-    });
-  }
-  return outcome.verdict;
-}
-
 /**
- * After a completed sign-in (engine.signIn): the browser is now a known device of the account, and
- * a recovery lock that strangers caused (recovery.ts) is lifted at once: the owner has just proved
- * who they are with every factor the sign-in asked for (docs/decisions/034).
+ * What a completed sign-in writes with it (engine.signIn), as WITH queries over the statement's
+ * `source` (the completed journey: `account_id`): the browser is now a known device of the account,
+ * and a recovery lock that strangers caused (recovery.ts) is lifted at once, audited: the owner has
+ * just proved who they are with every factor the sign-in asked for (docs/decisions/034).
  */
-export async function afterSignIn(ctx: Context, request: FastifyRequest, accountId: string): Promise<void> {
+export async function afterSignIn(
+  ctx: Context,
+  request: FastifyRequest,
+  source: string,
+): Promise<Array<[name: string, query: RawBuilder<unknown>]>> {
   const now = ctx.clock.now();
   const device = deviceKey(ctx, request);
-  if (device) {
-    await ctx.db
-      .insertInto('known_devices')
-      .values({ account_id: accountId, device_key: device, last_sign_in_at: now })
-      .onConflict((oc) => oc.columns(['account_id', 'device_key']).doUpdateSet({ last_sign_in_at: now }))
-      .execute();
-  }
-  const lifted = await ctx.db
-    .updateTable('otp_counters')
-    .set({ wrong_tries: 0, unentered_sends: 0, locked_until: null, updated_at: now })
-    .where('account_id', '=', accountId)
-    .where('channel', '=', 'email')
-    .where('locked_until', '>', now)
-    .executeTakeFirst();
-  if (Number(lifted.numUpdatedRows) > 0) {
-    await ctx.audit.record(request, {
-      event: 'lock-lifted',
-      outcome: 'success',
-      accountId,
-      detail: { lock: 'recovery', by: 'sign-in' },
-    });
-  }
+  const from = sql.raw(source);
+  const lifted = await ctx.audit.insertFrom('lifted', request, {
+    event: 'lock-lifted',
+    outcome: 'success',
+    accountId: { column: 'lifted.account_id' },
+    detail: { lock: 'recovery', by: 'sign-in' },
+  });
+  return [
+    ...(device
+      ? ([
+          [
+            'known',
+            sql`insert into known_devices (account_id, device_key, last_sign_in_at)
+              select ${from}.account_id, ${device}, ${now} from ${from}
+              on conflict (account_id, device_key) do update set last_sign_in_at = ${now}`,
+          ],
+        ] as Array<[string, RawBuilder<unknown>]>)
+      : []),
+    [
+      'lifted',
+      sql`update otp_counters set wrong_tries = 0, unentered_sends = 0, locked_until = null, updated_at = ${now}
+        where account_id = (select account_id from ${from}) and channel = 'email' and locked_until > ${now}
+        returning account_id`,
+    ],
+    ['lift_audited', lifted],
+  ];
 }
 
 /**

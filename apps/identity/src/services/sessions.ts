@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { PassedFactor, Session } from '../db/schema.ts';
@@ -116,6 +117,37 @@ export class SessionStore {
     ];
     if (rows.length) await this.db.insertInto('session_factors').values(rows).execute();
     return { token, session };
+  }
+
+  /**
+   * `create` for a login journey as part of a statement (issue 25: a sign-in in five statements):
+   * the session of the row of `source` (a WITH query with the journey's `id`, `account_id`,
+   * `factors` and `context`), and a `session_factors` row per factor it passed. Returns the two
+   * queries (`session` first: the second reads it) and the new token (never stored).
+   */
+  insertFrom(
+    source: string,
+    input: { clientIp?: string | null; userAgent?: string | null | undefined },
+  ): { session: RawBuilder<unknown>; factors: RawBuilder<unknown>; token: string } {
+    const token = randomToken(32);
+    const now = this.clock.now();
+    const absolute = new Date(now.getTime() + this.config.sessionAbsoluteMs);
+    const idle = new Date(Math.min(now.getTime() + this.config.sessionIdleMs, absolute.getTime()));
+    const from = sql.raw(source);
+    return {
+      token,
+      session: sql`insert into sessions (id, account_id, context, created_at, last_seen_at, idle_expires_at,
+          absolute_expires_at, client_ip, user_agent, public_id)
+        select ${sha256(token)}, ${from}.account_id, ${from}.context, ${now}, ${now}, ${idle}, ${absolute},
+          ${input.clientIp ?? null}, ${input.userAgent?.slice(0, 300) ?? null}, ${randomUUID()}
+        from ${from}
+        returning *`,
+      factors: sql`insert into session_factors (session_id, kind, level, journey_kind, journey_id, verified_at,
+          phishing_resistant)
+        select session.id, f->>'kind', (f->>'level')::int, 'login', ${from}.id, (f->>'at')::timestamptz,
+          coalesce((f->>'phishingResistant')::boolean, false)
+        from session, ${from}, jsonb_array_elements(${from}.factors) f`,
+    };
   }
 
   /** The live session of a token, or null when unknown, ended, idle too long or too old. */

@@ -1,0 +1,105 @@
+import { paths } from '@gatehouse/contract';
+import { type KyselyPlugin, PostgresQueryCompiler, sql } from 'kysely';
+import pg from 'pg';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { journeyColumns } from '../src/journeys/store.ts';
+import { check, contacts, factorAccount, latestMessage, PASSWORD, sendSms } from './support/factors.ts';
+import { api, Client, code, createAccount, targets, useHarness } from './support/harness.ts';
+
+/**
+ * Issue 25: what a sign-in costs the database. Every statement the service runs passes through a
+ * recorder (a Kysely plugin: on PGlite and PostgreSQL alike), and on PostgreSQL node-postgres's own
+ * protocol messages are counted too (Parse, Execute, simple Query). A complete password-only
+ * sign-in runs at most 5 statements and no BEGIN or COMMIT, and a second one parses none
+ * (docs/decisions/042-prepared-statements.md).
+ */
+const PASSWORD_ONLY_BUDGET = 5;
+/**
+ * A sign-in with a text code: the issue's budget is 8, not reached yet (docs/operations.md). This
+ * is today's count, so that no change adds a statement unnoticed: lower it as the path gets cheaper.
+ */
+const WITH_A_CODE_TODAY = 30;
+
+const compiler = new PostgresQueryCompiler();
+/** Records the SQL of every statement run through `db.withPlugin(recorder.plugin)`. */
+function statementRecorder() {
+  const statements: string[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      statements.push(compiler.compileQuery(args.node, args.queryId).sql);
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { plugin, statements };
+}
+
+/** Protocol messages node-postgres sends (PostgreSQL only): Parse, Execute and simple Query. */
+const protocol = { parse: 0, execute: 0, query: 0 };
+type Sender = (...args: unknown[]) => unknown;
+const connection = (
+  pg as unknown as { Connection: { prototype: Record<'parse' | 'execute' | 'query', Sender> } }
+).Connection.prototype;
+for (const name of ['parse', 'execute', 'query'] as const) {
+  const send = connection[name];
+  connection[name] = function (this: unknown, ...args: unknown[]) {
+    protocol[name] += 1;
+    return send.apply(this, args);
+  };
+}
+const resetProtocol = () => Object.assign(protocol, { parse: 0, execute: 0, query: 0 });
+beforeEach(resetProtocol);
+
+describe.each(targets)('statements per sign-in ($name)', (target) => {
+  const h = useHarness(target);
+
+  test(`a complete password-only sign-in runs at most ${PASSWORD_ONLY_BUDGET} statements; a second one parses none`, async () => {
+    const recorder = statementRecorder();
+    const { app, ctx } = await h.start({}, { db: h.db.withPlugin(recorder.plugin) });
+    await createAccount(ctx, { username: 'counted01', password: PASSWORD });
+    await createAccount(ctx, { username: 'counted02', password: PASSWORD });
+    const signIn = async (username: string) => {
+      const client = new Client(app);
+      // The browser's first call hands out its CSRF token; it reads nothing.
+      await client.get(api(paths.health));
+      recorder.statements.length = 0;
+      resetProtocol();
+      expect(code(await client.signInPassword(username, PASSWORD))).toBe(1200);
+      expect(code(await client.sessionLogin())).toBe(1200);
+      return { statements: [...recorder.statements], protocol: { ...protocol } };
+    };
+    const first = await signIn('counted01');
+    expect(first.statements.length, first.statements.join('\n')).toBeLessThanOrEqual(PASSWORD_ONLY_BUDGET);
+    const second = await signIn('counted02');
+    expect(second.statements).toEqual(first.statements);
+    if (target.name === 'postgres') {
+      // At the protocol: one Execute per statement, no BEGIN or COMMIT, and nothing parsed again.
+      expect(second.protocol).toEqual({ parse: 0, execute: second.statements.length, query: 0 });
+    }
+  });
+
+  test(`a sign-in with a text code runs no more than today's ${WITH_A_CODE_TODAY} statements`, async () => {
+    const recorder = statementRecorder();
+    const { app, ctx } = await h.start({}, { db: h.db.withPlugin(recorder.plugin) });
+    await factorAccount(ctx, 'counted03', { phones: [{ value: '2025550143' }] });
+    const client = new Client(app);
+    await client.get(api(paths.health));
+    recorder.statements.length = 0;
+    expect(code(await client.signInPassword('counted03', PASSWORD))).toBe(1200);
+    expect(code(await client.sessionLogin())).toBe(1201);
+    const phone = (await contacts(client)).phone[0]!;
+    expect(code(await sendSms(client, phone.value))).toBe(1200);
+    const counted = recorder.statements.length;
+    const sent = await latestMessage(h.db, '+12025550143');
+    recorder.statements.length = counted;
+    expect(code(await check(client, 'sms', sent.code!))).toBe(1200);
+    expect(recorder.statements.length, recorder.statements.join('\n')).toBeLessThanOrEqual(WITH_A_CODE_TODAY);
+  });
+
+  test('the journey columns read with an account are every column of the table', async () => {
+    const { rows } = await sql<{ column_name: string }>`
+      select column_name from information_schema.columns
+      where table_name = 'journeys' and table_schema = current_schema()`.execute(h.db);
+    expect(rows.map((r) => r.column_name).sort()).toEqual([...journeyColumns].sort());
+  });
+});
