@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { helmetOptions, securityHeaders } from '../src/plugins/security.ts';
+import type { PhoneMessage } from '../src/services/sms.ts';
+import { atFactor, contacts, demoContacts, factorAccount, sendSms } from './support/factors.ts';
 import {
   api,
   baseEnv,
@@ -76,6 +78,56 @@ describe.each(targets)('one log line per request ($name)', (target) => {
     const { app, logs } = await h.start({ LOG_LEVEL: 'warn' });
     await app.inject({ method: 'GET', url: api(paths.health) });
     expect(logs.filter((l) => l.includes('request completed'))).toEqual([]);
+  });
+});
+
+describe.each(targets)('no secret reaches a log line, without a redaction pass ($name)', (target) => {
+  const h = useHarness(target);
+
+  test('an error carrying the request it failed on (body, Authorization, the code) logs only its type, message, code, stack and cause', async () => {
+    const { app, ctx, logs } = await h.start();
+    await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
+    const client = await atFactor(app, 'allfactor1');
+    const phone = (await contacts(client)).phone[0]!;
+    const bearer = 'Bearer gateway-token-0123456789';
+    let sent: PhoneMessage | undefined;
+    // A text gateway's client library whose error carries what it sent, as HTTP clients' errors do.
+    ctx.phone.send = async (message) => {
+      sent = message;
+      const upstream = Object.assign(new Error('socket hang up'), {
+        code: 'ECONNRESET',
+        body: { username: 'allfactor1', password: PASSWORD },
+      });
+      throw Object.assign(new Error('Request failed with status code 502', { cause: upstream }), {
+        code: 'ERR_BAD_RESPONSE',
+        config: { headers: { Authorization: bearer }, data: JSON.stringify(message) },
+        response: { status: 502, data: { echo: message.text, code: message.code } },
+        body: { username: 'allfactor1', password: PASSWORD },
+        password: PASSWORD,
+        token: bearer,
+      });
+    };
+    expectFailureEnvelope(await sendSms(client, phone.value), 503, 5003);
+    expect(sent?.code).toMatch(/^\d{6}$/);
+
+    const line = logs
+      .map((l) => JSON.parse(l) as { msg: string; level: number; err?: Record<string, unknown> })
+      .find((l) => l.msg === 'second factor: delivery failed');
+    expect(line?.level).toBe(50);
+    expect(Object.keys(line!.err!).sort()).toEqual(['cause', 'code', 'message', 'stack', 'type']);
+    expect(line!.err).toMatchObject({
+      type: 'Error',
+      message: 'Request failed with status code 502',
+      code: 'ERR_BAD_RESPONSE',
+      cause: { type: 'Error', message: 'socket hang up', code: 'ECONNRESET' },
+    });
+    expect(JSON.stringify(line!.err)).not.toContain(sent!.code!);
+    for (const secret of [PASSWORD, bearer, 'gateway-token-0123456789', sent!.text]) {
+      expect(
+        logs.find((l) => l.includes(secret)),
+        secret,
+      ).toBeUndefined();
+    }
   });
 });
 
