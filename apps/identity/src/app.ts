@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import pino, { type DestinationStream } from 'pino';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { consolePlugin } from './console/plugin.ts';
 import { readDemoStaff, seedDemoStaff } from './console/staff.ts';
@@ -27,6 +27,7 @@ import { migrate } from './db/migrations.ts';
 import { loadFactors } from './factors/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, answer, failure } from './lib/http.ts';
+import { createLogger } from './lib/log.ts';
 import { clientLogsPlugin } from './plugins/client-logs.ts';
 import { factorsPlugin } from './plugins/factors.ts';
 import { guardsPlugin } from './plugins/guards.ts';
@@ -50,22 +51,6 @@ import { scheduleCleanUp } from './services/cleanup.ts';
 export const version: string = JSON.parse(
   readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
 ).version;
-
-/** Log fields that must never be written: secrets are replaced before a line leaves pino. */
-const redactPaths = [
-  'req.headers.cookie',
-  'req.headers["x-xsrf-token"]',
-  'req.headers.authorization',
-  'res.headers["set-cookie"]',
-  '*.password',
-  '*.newPassword',
-  '*.oldPassword',
-  '*.securityCode',
-  '*.securityCode1',
-  '*.securityCode2',
-  '*.token',
-  '*.code',
-];
 
 /** 404 with the envelope, for /api and static paths alike; the path is quoted, cut at 200 characters. */
 function notFound(request: FastifyRequest, reply: FastifyReply) {
@@ -124,26 +109,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   const clock = options.clock ?? systemClock;
   // The factor modules, found by walking factors/*/module.ts once (decision 036).
   await loadFactors();
-  const logger = pino(
-    {
-      level: config.logLevel,
-      redact: { paths: redactPaths, censor: '[redacted]' },
-      serializers: {
-        req: (req) => ({
-          method: req.method,
-          url: String(req.url).replace(/\?.*$/, '?…'),
-          route: req.routeOptions?.url,
-          remoteAddress: req.ip,
-          appId: req.headers?.appid,
-          appName: req.headers?.appname,
-          eventType: req.headers?.eventtype,
-          subEventType: req.headers?.sub_eventtype,
-        }),
-        res: (reply) => ({ statusCode: reply.statusCode }),
-      },
-    },
-    options.logStream ?? process.stdout,
-  );
+  // No redaction pass: what a line carries is named by its serializers and fields (lib/log.ts).
+  const logger = createLogger(config.logLevel, options.logStream ?? process.stdout);
   const db =
     options.db ??
     (await openDatabase(

@@ -5,8 +5,10 @@ import { cookies, headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { helmetOptions, securityHeaders } from '../src/plugins/security.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { apiHelmetOptions, helmetOptions, securityHeaders } from '../src/plugins/security.ts';
+import type { PhoneMessage } from '../src/services/sms.ts';
+import { atFactor, contacts, demoContacts, factorAccount, sendSms } from './support/factors.ts';
 import {
   api,
   baseEnv,
@@ -14,6 +16,8 @@ import {
   code,
   createAccount,
   expectFailureEnvelope,
+  productionMail,
+  productionSecret,
   targets,
   useHarness,
 } from './support/harness.ts';
@@ -79,25 +83,132 @@ describe.each(targets)('one log line per request ($name)', (target) => {
   });
 });
 
-describe.each(targets)('security headers built once ($name)', (target) => {
+/** Every header either set writes, so that "exactly" also means "and none of the other set's". */
+const securityHeaderNames = (config: Config) => [
+  ...new Set([
+    ...Object.keys(securityHeaders(helmetOptions(config))),
+    ...Object.keys(securityHeaders(apiHelmetOptions(config))),
+  ]),
+];
+
+/** Each security header of the answer is the set's value, and a header the set lacks is absent. */
+function expectExactly(
+  r: LightMyRequestResponse,
+  set: Record<string, string>,
+  names: string[],
+  what: string,
+) {
+  for (const name of names) expect(r.headers[name], `${what} ${name}`).toBe(set[name]);
+}
+
+describe.each(targets)('no secret reaches a log line, without a redaction pass ($name)', (target) => {
   const h = useHarness(target);
 
-  test('every answer carries exactly the headers helmet computes for the settings', async () => {
+  test('an error carrying the request it failed on (body, Authorization, the code) logs only its type, message, code, stack and cause', async () => {
+    const { app, ctx, logs } = await h.start();
+    await factorAccount(ctx, 'allfactor1', demoContacts('allfactor1', ctx.clock.now()));
+    const client = await atFactor(app, 'allfactor1');
+    const phone = (await contacts(client)).phone[0]!;
+    const bearer = 'Bearer gateway-token-0123456789';
+    let sent: PhoneMessage | undefined;
+    // A text gateway's client library whose error carries what it sent, as HTTP clients' errors do.
+    ctx.phone.send = async (message) => {
+      sent = message;
+      const upstream = Object.assign(new Error('socket hang up'), {
+        code: 'ECONNRESET',
+        body: { username: 'allfactor1', password: PASSWORD },
+      });
+      throw Object.assign(new Error('Request failed with status code 502', { cause: upstream }), {
+        code: 'ERR_BAD_RESPONSE',
+        config: { headers: { Authorization: bearer }, data: JSON.stringify(message) },
+        response: { status: 502, data: { echo: message.text, code: message.code } },
+        body: { username: 'allfactor1', password: PASSWORD },
+        password: PASSWORD,
+        token: bearer,
+      });
+    };
+    expectFailureEnvelope(await sendSms(client, phone.value), 503, 5003);
+    expect(sent?.code).toMatch(/^\d{6}$/);
+
+    const line = logs
+      .map((l) => JSON.parse(l) as { msg: string; level: number; err?: Record<string, unknown> })
+      .find((l) => l.msg === 'second factor: delivery failed');
+    expect(line?.level).toBe(50);
+    expect(Object.keys(line!.err!).sort()).toEqual(['cause', 'code', 'message', 'stack', 'type']);
+    expect(line!.err).toMatchObject({
+      type: 'Error',
+      message: 'Request failed with status code 502',
+      code: 'ERR_BAD_RESPONSE',
+      cause: { type: 'Error', message: 'socket hang up', code: 'ECONNRESET' },
+    });
+    expect(JSON.stringify(line!.err)).not.toContain(sent!.code!);
+    for (const secret of [PASSWORD, bearer, 'gateway-token-0123456789', sent!.text]) {
+      expect(
+        logs.find((l) => l.includes(secret)),
+        secret,
+      ).toBeUndefined();
+    }
+  });
+});
+
+describe.each(targets)('security headers built once, a short set for API answers ($name)', (target) => {
+  const h = useHarness(target);
+
+  test('API answers carry exactly the API set, documents exactly the full set helmet computes for the settings', async () => {
     const env = { FRAME_ANCESTORS: 'https://portal.bank.example' };
     const { app } = await h.start(env);
-    const expected = securityHeaders(helmetOptions(loadConfig({ ...baseEnv, ...env })));
-    expect(expected['content-security-policy']).toMatch(
+    const config = loadConfig({ ...baseEnv, ...env });
+    const documents = securityHeaders(helmetOptions(config));
+    const apiSet = securityHeaders(apiHelmetOptions(config));
+    const names = securityHeaderNames(config);
+    expect(documents['content-security-policy']).toMatch(
       /frame-ancestors 'self' https:\/\/portal\.bank\.example/,
     );
-    expect(Object.keys(expected).length).toBeGreaterThan(8);
-    for (const url of [api(paths.health), api('/nope'), api(paths.ready)]) {
+    expect(Object.keys(documents).length).toBeGreaterThan(8);
+    // The short set, as docs/security.md#headers lists it.
+    expect(apiSet).toEqual({
+      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-resource-policy': 'same-origin',
+    });
+    for (const url of [
+      api(paths.health),
+      api(paths.live),
+      api(paths.ready),
+      api(paths.openapi),
+      api('/nope'),
+    ]) {
       const r = await app.inject({ method: 'GET', url });
-      for (const [name, value] of Object.entries(expected))
-        expect(r.headers[name], `${url} ${name}`).toBe(value);
+      expectExactly(r, apiSet, names, url);
+      expect(r.headers['cache-control'], url).toBe('no-store');
     }
     const refused = await app.inject({ method: 'POST', url: api(paths.sessionLogin) });
     expect(refused.statusCode).toBe(403);
-    expect(refused.headers['content-security-policy']).toBe(expected['content-security-policy']);
+    expectExactly(refused, apiSet, names, 'refused POST');
+    // The API reference is a page: the documents' set, as is any answer outside the API.
+    for (const url of [api(paths.apiDocs), '/nope']) {
+      const r = await app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(url === '/nope' ? 404 : 200);
+      expectExactly(r, documents, names, url);
+    }
+  });
+
+  test('production: both sets carry HSTS', async () => {
+    const env = { NODE_ENV: 'production', SESSION_SECRET: productionSecret, ...productionMail };
+    const { app } = await h.start(env);
+    const config = loadConfig({ ...baseEnv, ...env });
+    const names = securityHeaderNames(config);
+    const apiSet = securityHeaders(apiHelmetOptions(config));
+    expect(apiSet['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expectExactly(await app.inject({ method: 'GET', url: api(paths.health) }), apiSet, names, 'health');
+    expectExactly(
+      await app.inject({ method: 'GET', url: api(paths.apiDocs) }),
+      securityHeaders(helmetOptions(config)),
+      names,
+      'reference page',
+    );
   });
 });
 
@@ -186,12 +297,19 @@ describe('static files set no cookie', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the page and its assets answer without Set-Cookie, so any cache may keep them', async () => {
+  test("the page and its assets answer without Set-Cookie, so any cache may keep them; with the documents' headers", async () => {
+    const config = loadConfig({ ...baseEnv, SERVE_APPS: 'true' });
+    const documents = securityHeaders(helmetOptions(config));
+    const names = securityHeaderNames(config);
     for (const url of ['/', '/index.html', '/assets/app-Ab12.js']) {
       const r = await app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBe(200);
       expect(setCookies(r), url).toEqual([]);
-      expect(r.headers['content-security-policy'], url).toBeTruthy();
+      expectExactly(r, documents, names, url);
     }
+    // An unknown API path reaches the file server's wildcard route here: still an API answer.
+    const unknown = await app.inject({ method: 'GET', url: api('/nope') });
+    expect(unknown.statusCode).toBe(404);
+    expectExactly(unknown, securityHeaders(apiHelmetOptions(config)), names, api('/nope'));
   });
 });

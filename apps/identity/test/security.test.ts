@@ -196,7 +196,7 @@ describe.each(targets)('a portal on another host: CORS and connect-src ($name)',
 
   test("CONNECT_SRC adds the environments' services to the pages' connect-src; a bad entry stops the start", async () => {
     const { app } = await h.start({ CONNECT_SRC: service });
-    const r = await app.inject({ method: 'GET', url: api(paths.health) });
+    const r = await app.inject({ method: 'GET', url: api(paths.apiDocs) });
     expect(String(r.headers['content-security-policy'])).toMatch(
       new RegExp(`connect-src 'self' ${service.replace(/\./g, '\\.')}(;|$)`),
     );
@@ -303,7 +303,8 @@ describe.each(targets)('security headers ($name)', (target) => {
     const { app } = await h.start({
       FRAME_ANCESTORS: 'https://portal.bank.example, https://www.bank.example',
     });
-    for (const url of [api(paths.health), api('/docs'), api('/nope')]) {
+    // Documents: the API reference page, and any path outside the API.
+    for (const url of [api('/docs'), '/nope']) {
       const r = await app.inject({ method: 'GET', url });
       const policy = csp(r.headers['content-security-policy']);
       expect(policy['script-src'], url).toEqual(["'self'"]);
@@ -322,11 +323,35 @@ describe.each(targets)('security headers ($name)', (target) => {
       expect(r.headers['x-frame-options']).toBeUndefined();
       expect(r.headers['cache-control']).toBe('no-store');
     }
+    // API answers: nothing may load or frame them, whatever FRAME_ANCESTORS lists.
+    for (const url of [api(paths.health), api('/nope')]) {
+      const r = await app.inject({ method: 'GET', url });
+      expect(csp(r.headers['content-security-policy']), url).toEqual({
+        'default-src': ["'none'"],
+        'frame-ancestors': ["'none'"],
+      });
+      expect(r.headers['x-frame-options'], url).toBe('DENY');
+      expect(r.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(r.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(r.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(r.headers['strict-transport-security'], url).toBeUndefined();
+      expect(r.headers['cache-control'], url).toBe('no-store');
+      for (const documentOnly of [
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+      ]) {
+        expect(r.headers[documentOnly], `${url} ${documentOnly}`).toBeUndefined();
+      }
+    }
   });
 
-  test('without FRAME_ANCESTORS only the own origin may frame', async () => {
+  test('without FRAME_ANCESTORS only the own origin may frame the pages', async () => {
     const { app } = await h.start();
-    const r = await app.inject({ method: 'GET', url: api(paths.health) });
+    const r = await app.inject({ method: 'GET', url: api(paths.apiDocs) });
     expect(csp(r.headers['content-security-policy'])['frame-ancestors']).toEqual(["'self'"]);
     expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
@@ -337,9 +362,11 @@ describe.each(targets)('security headers ($name)', (target) => {
       SESSION_SECRET: productionSecret,
       ...productionMail,
     });
-    const r = await app.inject({ method: 'GET', url: api(paths.health) });
-    expect(r.headers['strict-transport-security']).toMatch(/^max-age=31536000; includeSubDomains/);
-    expect(String(r.headers['content-security-policy'])).not.toMatch(/unsafe-inline|unsafe-eval/);
+    for (const url of [api(paths.health), api(paths.apiDocs)]) {
+      const r = await app.inject({ method: 'GET', url });
+      expect(r.headers['strict-transport-security'], url).toMatch(/^max-age=31536000; includeSubDomains/);
+      expect(String(r.headers['content-security-policy']), url).not.toMatch(/unsafe-inline|unsafe-eval/);
+    }
   });
 
   test('every response carries a request id; a well-formed given one is kept', async () => {

@@ -122,8 +122,8 @@ export function classifyDatabaseError(error: unknown): ClassifiedDatabaseError {
 }
 
 /**
- * What a log line may say about a database error: its code and message, nothing else. The code is
- * `errorCode`, not `code`: the logger redacts every `code` field (one-time codes).
+ * What a log line may say about a database error: its code (as `errorCode`) and message, nothing
+ * else: never the query's parameters or the client.
  */
 export function databaseErrorFields(error: unknown): { errorCode: string | undefined; message: string } {
   if (error instanceof DatabaseUnavailable || error instanceof DatabaseRefusedValue) {

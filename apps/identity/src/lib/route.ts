@@ -57,6 +57,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's outcome table (the generic answers included), read by the answer check. */
     outcomes?: { route: string; codes: Codes };
+    /** The route answers an HTML page (its table's body is 'html'): it gets the documents' headers. */
+    page?: boolean;
   }
 }
 
@@ -88,6 +90,7 @@ export function defineRoute<
     url: API_BASE + def.path,
     config: {
       outcomes: { route: `${def.method} ${API_BASE}${def.path}`, codes: outcomesOf(table) },
+      ...(table.body === 'html' ? { page: true } : {}),
       ...(def.auth ? { auth: def.auth } : {}),
     },
     ...(guard ? { [guard.phase]: async (request: FastifyRequest) => void (await guard.check(request)) } : {}),

@@ -76,9 +76,9 @@ function allowedOrigin(ctx: Context, request: FastifyRequest, origin: string): b
 }
 
 /**
- * The security headers of every answer, as helmet writes them for these options. None depends on
- * the request, so helmet runs once, at start, on a response that is never sent, and each request
- * copies the result (helmet per request rebuilt the same policy text every time: issue 14).
+ * The security headers helmet writes for these options. None depends on the request, so helmet
+ * runs once per set, at start, on a response that is never sent, and each request copies the
+ * result (helmet per request rebuilt the same policy text every time: issue 14).
  */
 export function securityHeaders(options: HelmetOptions): Record<string, string> {
   const request = new IncomingMessage(new Socket());
@@ -94,7 +94,11 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   );
 }
 
-/** The helmet options of the service: CSP, framing, HSTS in production, referrer policy. */
+/**
+ * The helmet options of the documents (the apps' pages and files, the API reference page, any
+ * answer outside the API): CSP, framing, HSTS in production, referrer policy, and helmet's other
+ * defaults.
+ */
 export function helmetOptions(config: Config): HelmetOptions {
   return {
     contentSecurityPolicy: {
@@ -121,6 +125,45 @@ export function helmetOptions(config: Config): HelmetOptions {
   };
 }
 
+/**
+ * The helmet options of an API answer (JSON, the device app's event stream): the set OWASP's REST
+ * Security Cheat Sheet gives for API responses. A CSP that allows nothing and no framing at all, `X-Frame-Options: DENY` for browsers without
+ * frame-ancestors, nosniff, no referrer, same-origin CORP, and HSTS exactly as the documents have
+ * it. Dropped, as they only govern a document (docs/security.md#headers): the pages' CSP sources,
+ * Cross-Origin-Opener-Policy, Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,
+ * X-Permitted-Cross-Domain-Policies and X-XSS-Protection.
+ */
+export function apiHelmetOptions(config: Config): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: helmetOptions(config).strictTransportSecurity,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    xContentTypeOptions: true,
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  };
+}
+
+const API_PREFIX = `${API_BASE}/`;
+
+/**
+ * Whether an answer gets the API's headers: its path is under the API base (matched or not: an
+ * unknown /api path answers the JSON envelope too) and its route is not a page (the API reference,
+ * whose outcome table's body is 'html'). Everything else is a document and keeps the full set.
+ */
+const isApiAnswer = (request: FastifyRequest): boolean =>
+  request.url.startsWith(API_PREFIX) && request.routeOptions.config?.page !== true;
+
 /** Operational routes: a probe or a reader of the API reference needs no CSRF token. */
 const OPERATIONAL = new Set(
   [paths.ready, paths.live, paths.openapi, paths.apiDocs].map((p) => `${API_BASE}${p}`),
@@ -141,9 +184,10 @@ function handsOutToken(request: FastifyRequest): boolean {
 }
 
 export async function security(app: FastifyInstance, ctx: Context) {
-  const secure = securityHeaders(helmetOptions(ctx.config));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(secure);
+  const documentHeaders = securityHeaders(helmetOptions(ctx.config));
+  const apiHeaders = securityHeaders(apiHelmetOptions(ctx.config));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(isApiAnswer(request) ? apiHeaders : documentHeaders);
   });
 
   // A portal on another host (the dev, uat, qa and prod environments) calls the API with its
