@@ -155,7 +155,6 @@ export class FactorEngine {
     finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
   ): Promise<Session | null> {
     const { ctx } = this;
-    const now = ctx.clock.now();
     const session = ctx.sessions.insertFrom('done', {
       clientIp: request.ip,
       userAgent: request.headers['user-agent'],
@@ -192,13 +191,11 @@ export class FactorEngine {
     const { rows } = await sql<Session>`
       with account as (
         select id from accounts where id = ${journey.account_id} for share
-      ), done as (
-        update journeys set state = 'completed', updated_at = ${now}, completed_at = ${now},
-          factors = factors || ${JSON.stringify(finish.extra ? [finish.extra] : [])}::jsonb,
-          data = data || ${JSON.stringify(finish.context ? { context: finish.context } : {})}::jsonb
-        where id = ${journey.id} and state = ${finish.from} and expires_at > ${now}
-          and exists (select 1 from account)
-        returning id, account_id, factors, data->>'context' as context
+      ), done as (${ctx.journeys.completeFrom(journey, finish.from, {
+        ...(finish.extra ? { factor: finish.extra } : {}),
+        ...(finish.context ? { data: { context: finish.context } } : {}),
+        condition: sql`exists (select 1 from account)`,
+      })}
       ), session as (${session.session}
       ), session_proved as (${session.factors}
       )${sql.join(

@@ -122,6 +122,25 @@ export class JourneyStore {
     };
   }
 
+  /**
+   * `transition` to 'completed' as part of a statement (issue 25: engine.signIn): the journey moves
+   * from `from` only when `condition` holds too (the statement's account lock, say), appending
+   * `factor` and merging `data`. Returns its `id`, `account_id`, `factors` and the `context` of its
+   * data; no row when another call moved it first, or it expired.
+   */
+  completeFrom(
+    journey: Pick<Journey, 'id'>,
+    from: JourneyState,
+    change: { factor?: PassedFactor; data?: Record<string, unknown>; condition: RawBuilder<unknown> },
+  ): RawBuilder<unknown> {
+    const now = this.clock.now();
+    return sql`update journeys set state = 'completed', updated_at = ${now}, completed_at = ${now},
+        factors = factors || ${JSON.stringify(change.factor ? [change.factor] : [])}::jsonb,
+        data = data || ${JSON.stringify(change.data ?? {})}::jsonb
+      where id = ${journey.id} and state = ${from} and expires_at > ${now} and ${change.condition}
+      returning id, account_id, factors, data->>'context' as context`;
+  }
+
   /** The live journey of a kind bound to a browser token: not in a final state, not expired. */
   async byToken(kind: JourneyKind, token: string | undefined): Promise<Journey | null> {
     if (!token || token.length > 100) return null;
