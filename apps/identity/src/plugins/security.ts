@@ -186,8 +186,9 @@ function handsOutToken(request: FastifyRequest): boolean {
 export async function security(app: FastifyInstance, ctx: Context) {
   const documentHeaders = securityHeaders(helmetOptions(ctx.config));
   const apiHeaders = securityHeaders(apiHelmetOptions(ctx.config));
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiAnswer(request) ? apiHeaders : documentHeaders);
+    done();
   });
 
   // A portal on another host (the dev, uat, qa and prod environments) calls the API with its
@@ -220,20 +221,25 @@ export async function security(app: FastifyInstance, ctx: Context) {
 
   // The console on its own origin or networks (console/gate.ts): refused before any token is handed out.
   const consoleGate = new ConsoleGate(ctx.config.console.access);
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     ConsoleGate.withoutCors(request, reply);
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  /**
+   * The console gate, the CSRF token and the check of a state-changing call: false when it answered
+   * (a refusal), true when the request goes on. Synchronous, run by a callback-style hook (issue 25).
+   */
+  const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
     reply.header('Cache-Control', 'no-store');
     const refused = consoleGate.refusal(request);
     if (refused) {
       request.log.info({ reason: refused }, 'console gate: not here');
       const path = request.url.replace(/\?.*$/, '').slice(0, 200);
-      return answer(request, reply, Status.NOT_FOUND, { params: [`${request.method} ${path}`] });
+      answer(request, reply, Status.NOT_FOUND, { params: [`${request.method} ${path}`] });
+      return false;
     }
-    if (!handsOutToken(request)) return;
+    if (!handsOutToken(request)) return true;
     const consoleRoute = isConsoleRoute(request);
     const sessionToken = request.cookies[consoleRoute ? ctx.cookieNames.staff : ctx.cookieNames.session];
     let anonymous = request.cookies[ctx.cookieNames.device];
@@ -249,18 +255,24 @@ export async function security(app: FastifyInstance, ctx: Context) {
     reply.header(headers.csrf, token);
     // Every state-changing request is checked, whatever its path: the path as written
     // (`/%61pi/…`, `//api/…`, `/api/./…`) is not what the router matches, so it decides nothing.
-    if (!UNSAFE.has(request.method)) return;
+    if (!UNSAFE.has(request.method)) return true;
 
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigin(ctx, request, origin)) {
       request.log.warn({ origin }, 'origin refused');
-      return answer(request, reply, Status.CSRF_REFUSED, { message: 'originRefused' });
+      answer(request, reply, Status.CSRF_REFUSED, { message: 'originRefused' });
+      return false;
     }
     const header = request.headers[headers.csrf.toLowerCase()];
     if (!csrf.verify(typeof header === 'string' ? header : undefined, binding)) {
       request.log.warn('csrf token refused');
-      return answer(request, reply, Status.CSRF_REFUSED, { message: 'csrfRefused' });
+      answer(request, reply, Status.CSRF_REFUSED, { message: 'csrfRefused' });
+      return false;
     }
+    return true;
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    if (guard(request, reply)) done();
   });
 }
 
