@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
@@ -76,9 +75,6 @@ const publicColumns = [
 
 type PublicRow = Pick<CredentialRow, (typeof publicColumns)[number]>;
 
-/** The credentials `readOnce` read, for the calls inside it. */
-const snapshots = new AsyncLocalStorage<{ accountId: string; rows: readonly PublicRow[] }>();
-
 const parseData = (data: unknown): Record<string, unknown> =>
   typeof data === 'string'
     ? (JSON.parse(data) as Record<string, unknown>)
@@ -111,32 +107,10 @@ export class CredentialStore {
     return new CredentialStore(db, this.cipher, this.clock);
   }
 
-  /**
-   * Runs `work` with the account's credentials read once (issue 25): every `list` of that account
-   * inside it is answered from the one read, so the factor modules' offers cost one statement
-   * together, not one each. For reading only: a change made inside is not seen by the lists.
-   */
-  async readOnce<T>(accountId: string, work: (rows: readonly PublicRow[]) => Promise<T>): Promise<T> {
-    const rows = await this.db
-      .selectFrom('credentials')
-      .select(publicColumns)
-      .where('account_id', '=', accountId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return snapshots.run({ accountId, rows }, () => work(rows));
-  }
-
   /** An account's credentials, of one kind or several (default: all), oldest first. */
   async list(accountId: string, kind?: CredentialKind | readonly CredentialKind[]): Promise<Credential[]> {
     const kinds = kind === undefined ? undefined : typeof kind === 'string' ? [kind] : kind;
     if (kinds && !kinds.length) return [];
-    const snapshot = snapshots.getStore();
-    if (snapshot?.accountId === accountId) {
-      return snapshot.rows
-        .filter((r) => !kinds || kinds.includes(r.kind as CredentialKind))
-        .map(toCredential);
-    }
     let query = this.db.selectFrom('credentials').select(publicColumns).where('account_id', '=', accountId);
     if (kinds) query = query.where('kind', 'in', kinds);
     const rows = await query.orderBy('created_at').orderBy('id').execute();

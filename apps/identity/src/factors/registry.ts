@@ -3,7 +3,7 @@ import type { AuthenticatorItem, AuthenticatorType } from '@gatehouse/contract';
 import { composeFactors, listedFactorContracts } from '@gatehouse/contract';
 import { factorSettings } from '../config.ts';
 import type { Context } from '../context.ts';
-import { accountContacts, toContact } from '../credentials/contacts.ts';
+import { accountContacts } from '../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../db/schema.ts';
 import { provideFactorSecurities } from '../security/factor-lookup.ts';
 import type { FactorSecurityEntry } from '../security/factor-security.ts';
@@ -141,15 +141,11 @@ export async function allowedAuthenticators(
   contacts?: ContactRow[],
   journey: 'login' | 'stepup' = 'login',
 ): Promise<AuthenticatorItem[]> {
-  // One read of the account's credentials answers every module's offer (CredentialStore.readOnce).
-  return ctx.credentials.readOnce(account.id, async (credentials) => {
-    const rows =
-      contacts ?? credentials.filter((c) => c.kind === 'phone' || c.kind === 'email').map(toContact);
-    const registry = factors();
-    const items: AuthenticatorItem[] = [];
-    for (const module of registry.modules) items.push(...(await module.offer(ctx, account, rows, journey)));
-    return items.sort((a, b) => registry.order(a.type) - registry.order(b.type));
-  });
+  const rows = contacts ?? (await accountContacts(ctx.db, account.id));
+  const registry = factors();
+  const items: AuthenticatorItem[] = [];
+  for (const module of registry.modules) items.push(...(await module.offer(ctx, account, rows, journey)));
+  return items.sort((a, b) => registry.order(a.type) - registry.order(b.type));
 }
 
 /**
