@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { type DeviceKey, loadDeviceKey } from '../src/device/deviceKey.ts';
 import { memoryKeyStore } from '../src/device/keyStore.ts';
+import { formatTime } from '../src/pages/device/format.ts';
 import { fakeDeviceServer, push, renderApp, verifies } from './fakeDevice.tsx';
 
 let store: ReturnType<typeof memoryKeyStore>;
@@ -247,6 +248,23 @@ describe('requests', () => {
 });
 
 describe('accounts', () => {
+  test("'Last used' of the account shows the time of an answer given on this device, read again from the server", async () => {
+    const server = fakeDeviceServer({ pushes: [push()], registrations: [registration] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await screen.findByRole('heading', { name: 'pushuser1' });
+    const lastUsed = () => screen.getByText('Last used').nextElementSibling?.textContent;
+    expect(lastUsed()).toBe('Not yet');
+    const reads = server.calls('/device/registrations').length;
+    const before = new Date().toISOString();
+    await userEvent.click(await screen.findByRole('button', { name: "Yes, it's me" }));
+    await screen.findByText(/You approved the request for pushuser1/);
+    const after = new Date().toISOString();
+    await waitFor(() => expect(lastUsed()).not.toBe('Not yet'));
+    expect([formatTime(before), formatTime(after)]).toContain(lastUsed());
+    expect(server.calls('/device/registrations').length).toBeGreaterThan(reads);
+  });
+
   test('rename: an empty name is refused at the field; a valid one is sent with a rename proof', async () => {
     const server = fakeDeviceServer({ registrations: [registration] });
     await server.know(key.publicKey);

@@ -171,8 +171,11 @@ export function fakeDeviceServer(
             : decision === 'DECLINE'
               ? 'DECLINED'
               : 'FRAUD';
-        pushes = pushes.map((p) =>
-          p.id === target.id ? { ...p, status, answeredAt: new Date().toISOString() } : p,
+        const answeredAt = new Date().toISOString();
+        pushes = pushes.map((p) => (p.id === target.id ? { ...p, status, answeredAt } : p));
+        // As the server does, the answer marks the account's device used.
+        registrations = registrations.map((r) =>
+          r.username === target.username ? { ...r, lastUsedAt: answeredAt } : r,
         );
         return json(envelope(1200, 'Your answer was recorded.', { status }));
       }

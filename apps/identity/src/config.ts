@@ -93,7 +93,7 @@ const schema = z
     SMTP_USER: z.string().min(1).optional(),
     SMTP_PASS: z.string().min(1).optional(),
     MAIL_FROM: z.string().min(3).optional(),
-    CONTACT_WAIT_DAYS: int(0, 30).default(limits.contactWaitDays),
+    CONTACT_WAIT_DAYS: int(0, limits.contactWaitMaxDays).default(limits.contactWaitDays),
     FACTOR_MAX_WRONG_TRIES: int(1, 100).default(limits.factorMaxWrongTries),
     FACTOR_MAX_SENDS: int(1, 100).default(limits.factorMaxSends),
     FACTOR_LOCKOUT_MINUTES: int(1, 24 * 60).default(limits.factorLockoutMinutes),

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { jwkThumbprint } from '@gatehouse/contract';
+import { jwkThumbprint, limits } from '@gatehouse/contract';
 import { Secret } from 'otpauth';
 import { z } from 'zod';
 import { contactCredential } from './credentials/contacts.ts';
@@ -44,6 +44,14 @@ export type DemoAccount = z.infer<typeof demoAccount>;
 export function readDemoAccounts(file: URL | string): DemoAccount[] {
   return z.array(demoAccount).parse(JSON.parse(readFileSync(file, 'utf8')));
 }
+
+/**
+ * How long before the seed its established credentials were added: past the longest
+ * CONTACT_WAIT_DAYS a deployment may set, so they are established under any setting (decision
+ * 030), and recent enough that the security page and the device app show a believable 'Added'
+ * date (the epoch showed 'Jan 1, 1970').
+ */
+const seededAgeMs = (limits.contactWaitMaxDays + 60) * 86_400_000;
 
 const factorTags = new Set(['all-factors', 'otp-only', 'email-only', 'push', 'token', 'authenticator']);
 
@@ -118,6 +126,7 @@ export async function seedDemoAccounts(
     if (exists) continue;
     const has = (tag: (typeof demoTags)[number]) => a.tags.includes(tag);
     const now = clock.now();
+    const established = new Date(now.getTime() - seededAgeMs);
     const email = `${a.username}@example.com`;
     await db.transaction().execute(async (tx) => {
       const row = await tx
@@ -149,7 +158,7 @@ export async function seedDemoAccounts(
       const store = credentials.withDb(tx);
       const phones = has('all-factors') || has('otp-only');
       const contacts = [
-        { contact: contactCredential({ kind: 'email', value: email }), at: new Date(0) },
+        { contact: contactCredential({ kind: 'email', value: email }), at: established },
         ...(phones
           ? [
               {
@@ -159,7 +168,7 @@ export async function seedDemoAccounts(
                   countryCode: '1',
                   voice: true,
                 }),
-                at: new Date(0),
+                at: established,
               },
               // Added just now: shown but not usable during the wait (widget spec §5).
               {
@@ -178,7 +187,7 @@ export async function seedDemoAccounts(
         await store.add({ accountId: row.id, ...contact, createdAt: at });
       }
       for (const credential of await demoFactorCredentials(a)) {
-        await store.add({ accountId: row.id, ...credential, createdAt: new Date(0) });
+        await store.add({ accountId: row.id, ...credential, createdAt: established });
       }
       created++;
     });

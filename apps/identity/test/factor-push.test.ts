@@ -160,6 +160,33 @@ describe.each(targets)('push approval ($name)', (target) => {
     expect(logs.some((l) => l.includes(body.signature))).toBe(false);
   });
 
+  test("the answer that wins marks its device used at the answer's own time, as the device app reads its registration", async () => {
+    const { app, browser, phone, device } = await start();
+    const registration = async () =>
+      json<{ registrations: Array<{ lastUsedAt: string | null }> }>(await phone.registrations()).successData!
+        .registrations[0]!;
+    expect((await registration()).lastUsedAt).toBeNull();
+    const sent = sentId(await send(browser));
+    h.clock.advance(20_000);
+    const from = h.clock.now().getTime();
+    // The same signed approval 12 times at once: one wins, and only it is a use.
+    const body = await device.answerBody(sent.id, 'APPROVE', sent.number);
+    const answers = await burst(app, phone.client, api(paths.devicePushAnswer), body, 12);
+    expect(answers.map(code).sort()).toEqual([1200, ...Array(11).fill(1409)]);
+    const to = h.clock.now().getTime();
+    const { lastUsedAt } = await registration();
+    const answered = json<{ pushes: Array<{ answeredAt: string }> }>(await phone.pushes()).successData!
+      .pushes[0]!.answeredAt;
+    expect(lastUsedAt).toBe(answered);
+    const at = new Date(lastUsedAt!).getTime();
+    expect(at).toBeGreaterThanOrEqual(from);
+    expect(at).toBeLessThanOrEqual(to);
+    // A late replay is refused and is no use of the device.
+    h.clock.advance(60_000);
+    expect(code(await phone.answer(sent.id, 'APPROVE', sent.number))).toBe(1409);
+    expect((await registration()).lastUsedAt).toBe(lastUsedAt);
+  });
+
   test('pushuser1 (demo): the device app claims its seeded device, then signs in by push', async () => {
     const { app } = await h.start({ SEED_DEMO: 'true' });
     const demo = readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url)).find(

@@ -2,6 +2,7 @@ import {
   type AuthenticatorEnrollmentData,
   type ContactAddData,
   headers as headerNames,
+  limits,
   paths,
   type SecurityOverviewData,
   securityPaths,
@@ -13,6 +14,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
 import { TestClock } from '../src/lib/clock.ts';
+import { readDemoAccounts } from '../src/seed.ts';
 import { addApp, appClock, STEP, totpCheck, wrongOf } from './support/app-codes.ts';
 import { atFactor, contacts, DAY, factorAccount, latestMessage, PASSWORD } from './support/factors.ts';
 import {
@@ -212,6 +214,54 @@ describe.each(targets)('the security page ($name)', (target) => {
     expect(code(await overviewOf(browser))).toBe(1200);
     h.clock.advance(61_000);
     expectFailureEnvelope(await overviewOf(browser), 403, 1412);
+  });
+
+  test("the demo accounts' seeded credentials were added at a believable date, and stay established under the longest CONTACT_WAIT_DAYS but for the phone seeded as just added", async () => {
+    const demo = readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url));
+    for (const a of demo) rememberSecret(a.password);
+    const { app } = await h.start({
+      SEED_DEMO: 'true',
+      CONTACT_WAIT_DAYS: String(limits.contactWaitMaxDays),
+    });
+    const seededBy = h.clock.now().getTime();
+    // Every credential of every demo account (the portal and the device app show its 'Added').
+    const rows = await h.db
+      .selectFrom('credentials as c')
+      .innerJoin('accounts as a', 'a.id', 'c.account_id')
+      .select(['a.username', 'c.kind', 'c.created_at'])
+      .where(
+        'a.username',
+        'in',
+        demo.map((a) => a.username),
+      )
+      .execute();
+    expect(rows.length).toBeGreaterThan(demo.length);
+    for (const row of rows) {
+      const added = new Date(row.created_at).getTime();
+      expect(added, `${row.username} ${row.kind}`).toBeGreaterThan(Date.UTC(2000, 0, 1));
+      expect(added, `${row.username} ${row.kind}`).toBeLessThanOrEqual(seededBy);
+    }
+
+    // allfactors1 steps up with its seeded authenticator app: a STEPUP takes only an established one.
+    const all = demo.find((a) => a.username === 'allfactors1')!;
+    const secret = Secret.fromBase32(all.totp!.secret).bytes;
+    const browser = new Browser(app);
+    expect(code(await browser.signInPassword(all.username, all.password))).toBe(1200);
+    expect(code(await browser.sessionLogin())).toBe(1201);
+    nextStep();
+    expect(code(await totpCheck(browser, codeOf(secret)))).toBe(1200);
+    await stepUp(browser, secret);
+    const overview = data<SecurityOverviewData>(await overviewOf(browser));
+    const items = Object.values(overview.credentials).flat();
+    // An authenticator app, a token, a push device, two phones and an e-mail address.
+    expect(items).toHaveLength(6);
+    for (const item of items) {
+      expect(new Date(item.createdAt).getTime(), item.name).toBeGreaterThan(Date.UTC(2000, 0, 1));
+    }
+    expect(items.filter((i) => i.recentlyAdded).map((i) => i.name)).toEqual([
+      overview.phones.find((p) => p.masked.endsWith('78'))!.masked,
+    ]);
+    expect(overview.phones.map((p) => p.recentlyAdded).sort()).toEqual([false, true]);
   });
 
   test('authenticator app: enrolled, confirmed with a computed code, stored encrypted; the code is not taken again; it signs in', async () => {

@@ -33,6 +33,8 @@ export const limits = {
   factorLockoutMinutes: 30,
   /** A contact added less than this many days ago is shown with enable false (widget spec §5). */
   contactWaitDays: 2,
+  /** The longest CONTACT_WAIT_DAYS a deployment may set (config.ts). */
+  contactWaitMaxDays: 30,
   /** A bound device skips the second factor for this many days (login journey only). */
   trustDeviceDays: 30,
   /** The text-message template: at most this long, with the placeholder exactly once. */

@@ -103,7 +103,11 @@ function Ready(props: {
         pending={props.pending}
         failed={props.pushesFailed}
         deviceKey={props.deviceKey}
-        onAnswered={() => void props.refresh()}
+        onAnswered={() => {
+          void props.refresh();
+          // An answer is a use of the device: the account's 'Last used' changed with it.
+          void props.reloadRegistrations();
+        }}
       />
       <History past={props.past} />
       <Accounts

@@ -181,7 +181,6 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
         }
         return answer(request, reply, Status.ALREADY_ANSWERED, { message: 'pushAlreadyAnswered' });
       }
-      await ctx.credentials.markUsed(credential.id);
       await recordAnswer(ctx, request, answered, credential.name);
       request.log.info({ account: push.account_id, push: push.id, answer: next }, 'push: answered');
       hub.notify(body.key);

@@ -115,16 +115,31 @@ export class PushStore {
     return this.db.selectFrom('push_transactions').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The device's answer: only a PENDING push before its expiry moves (null: answered, expired or gone). */
+  /**
+   * The device's answer: only a PENDING push before its expiry moves (null: answered, expired or
+   * gone). The same statement marks the push's device used at the answer's time, so the device
+   * app's and the security page's 'Last used' never lag an answer nor count one that lost.
+   */
   async answer(id: string, status: PushStatusRow, key: string): Promise<PushTransaction | null> {
     const now = this.clock.now();
     const row = await this.db
-      .updateTable('push_transactions')
-      .set({ status, answered_at: now, answer_key: key })
-      .where('id', '=', id)
-      .where('status', '=', 'PENDING')
-      .where('expires_at', '>', now)
-      .returningAll()
+      .with('answered', (db) =>
+        db
+          .updateTable('push_transactions')
+          .set({ status, answered_at: now, answer_key: key })
+          .where('id', '=', id)
+          .where('status', '=', 'PENDING')
+          .where('expires_at', '>', now)
+          .returningAll(),
+      )
+      .with('used', (db) =>
+        db
+          .updateTable('credentials')
+          .set({ last_used_at: now })
+          .where('id', 'in', db.selectFrom('answered').select('credential_id')),
+      )
+      .selectFrom('answered')
+      .selectAll()
       .executeTakeFirst();
     return row ?? null;
   }
