@@ -107,16 +107,16 @@ export class PhoneLimits {
     request: FastifyRequest,
     input: { to: string; purpose: PhonePurpose; accountId: string },
   ): Promise<void> {
-    const taken: Array<{ key: string; windowStart: Date }> = [];
-    for (const rule of this.rules(input.to, input.purpose, input.accountId)) {
-      const decision = await this.limiter.hit(rule.key, rule.max, rule.windowMs);
-      const windowStart = decision.windowStart!;
-      if (decision.allowed) {
-        taken.push({ key: rule.key, windowStart });
-        continue;
-      }
-      for (const hit of [...taken, { key: rule.key, windowStart }]) {
-        await this.limiter.giveBack(hit.key, hit.windowStart);
+    // Every limit in one statement, each counted only while the ones before it allowed (issue 25);
+    // a refusal gives back what was taken, the refused limit's own hit included.
+    const rules = this.rules(input.to, input.purpose, input.accountId);
+    const decisions = await this.limiter.hitInTurn(rules);
+    const refusedAt = decisions.findIndex((d) => !d.allowed);
+    const decision = decisions[refusedAt];
+    if (decision && !decision.allowed) {
+      const rule = rules[refusedAt]!;
+      for (const [i, taken] of decisions.slice(0, refusedAt + 1).entries()) {
+        await this.limiter.giveBack(rules[i]!.key, taken.windowStart!);
       }
       const log = { limit: rule.scope, purpose: input.purpose, account: input.accountId };
       // A country's or the whole service's ceiling is an alert for the monitoring: texts are
