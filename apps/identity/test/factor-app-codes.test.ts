@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
+import { HeldCredentials } from '../src/credentials/held.ts';
 import { allowedAuthenticators, factors } from '../src/factors/registry.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import {
@@ -288,7 +289,8 @@ describe.each(targets)('authenticator app and token app ($name)', (target) => {
       data: { drift: 0 },
     });
     const offered = [];
-    for (const module of factors().modules) offered.push(...(await module.offer(ctx, account, [])));
+    const held = await HeldCredentials.read(ctx, account.id);
+    for (const module of factors().modules) offered.push(...(await module.offer(ctx, account, held)));
     expect(offered.map((a) => a.type).sort()).toEqual(['TOTPAUTHN', 'TOTPSVIP']);
     const browser = await atFactor(app, 'bothapps01');
     const listed = json<{ authenticators: AuthenticatorItem[] }>(await authenticators(browser)).successData!;

@@ -2,7 +2,8 @@ import type { AuthenticatorItem, AuthenticatorType } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
-import type { Account, Contact as ContactRow } from '../db/schema.ts';
+import type { HeldCredentials } from '../credentials/held.ts';
+import type { Account } from '../db/schema.ts';
 import type { FactorSecurity } from '../security/factor-security.ts';
 import type { SettingsSlice } from './settings-kit.ts';
 
@@ -64,11 +65,12 @@ export interface FactorModule {
   /**
    * The entries this factor adds to an account's authenticator list (none: not usable) for a
    * journey (default LOGIN): a STEPUP offers only established credentials (credential-policy.ts).
+   * `held`: the account's credentials, read once for every module's offer (it picks its kinds).
    */
   offer(
     ctx: Context,
     account: Account,
-    contacts: ContactRow[],
+    held: HeldCredentials,
     journey?: 'login' | 'stepup',
   ): AuthenticatorItem[] | Promise<AuthenticatorItem[]>;
   /** Registers its login and step-up steps (send and check routes). */

@@ -3,8 +3,8 @@ import type { AuthenticatorItem, AuthenticatorType } from '@gatehouse/contract';
 import { composeFactors, listedFactorContracts } from '@gatehouse/contract';
 import { factorSettings } from '../config.ts';
 import type { Context } from '../context.ts';
-import { accountContacts } from '../credentials/contacts.ts';
-import type { Account, Contact as ContactRow } from '../db/schema.ts';
+import { HeldCredentials } from '../credentials/held.ts';
+import type { Account } from '../db/schema.ts';
 import { provideFactorSecurities } from '../security/factor-lookup.ts';
 import type { FactorSecurityEntry } from '../security/factor-security.ts';
 import type { FactorModule } from './module.ts';
@@ -138,13 +138,14 @@ export function factors(): FactorRegistry {
 export async function allowedAuthenticators(
   ctx: Context,
   account: Account,
-  contacts?: ContactRow[],
+  held?: HeldCredentials,
   journey: 'login' | 'stepup' = 'login',
 ): Promise<AuthenticatorItem[]> {
-  const rows = contacts ?? (await accountContacts(ctx.db, account.id));
+  const credentials = held ?? (await HeldCredentials.read(ctx, account.id));
   const registry = factors();
   const items: AuthenticatorItem[] = [];
-  for (const module of registry.modules) items.push(...(await module.offer(ctx, account, rows, journey)));
+  for (const module of registry.modules)
+    items.push(...(await module.offer(ctx, account, credentials, journey)));
   return items.sort((a, b) => registry.order(a.type) - registry.order(b.type));
 }
 
@@ -152,9 +153,15 @@ export async function allowedAuthenticators(
  * A step-up's authenticators that a recently added credential would have added: offered at sign-in,
  * not for this step-up (credential-policy.ts), so the widget can say why.
  */
-export async function recentOnlyAuthenticators(ctx: Context, account: Account): Promise<AuthenticatorType[]> {
-  const rows = await accountContacts(ctx.db, account.id);
-  const stepUp = new Set((await allowedAuthenticators(ctx, account, rows, 'stepup')).map((a) => a.type));
-  const signIn = await allowedAuthenticators(ctx, account, rows, 'login');
+export async function recentOnlyAuthenticators(
+  ctx: Context,
+  account: Account,
+  held?: HeldCredentials,
+): Promise<AuthenticatorType[]> {
+  const credentials = held ?? (await HeldCredentials.read(ctx, account.id));
+  const stepUp = new Set(
+    (await allowedAuthenticators(ctx, account, credentials, 'stepup')).map((a) => a.type),
+  );
+  const signIn = await allowedAuthenticators(ctx, account, credentials, 'login');
   return signIn.map((a) => a.type).filter((t) => !stepUp.has(t));
 }

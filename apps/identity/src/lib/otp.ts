@@ -29,6 +29,14 @@ export function codeHash(pepper: string, accountId: string, channel: string, cod
   return hmac(pepper, `${accountId}|${channel}|${code}`);
 }
 
+/** The try and send counts of an account under a key (see factorCounter). */
+export type Counters = {
+  wrong_tries: number;
+  unentered_sends: number;
+  updated_at: Date | string;
+  locked_until: Date | string | null;
+};
+
 export type CheckResult =
   /** The code was right: this call used it (exactly one call can). */
   | { outcome: 'accepted' }
@@ -87,32 +95,18 @@ export class OtpCodes {
     const now = this.clock.now();
     const code = newCode();
     const expiresAt = new Date(now.getTime() + this.config.otp.expiryMs);
-    await this.db.transaction().execute(async (tx) => {
-      // A new code replaces the earlier ones of its kind: second-factor codes replace
-      // second-factor codes, recovery codes recovery codes.
-      await tx
-        .updateTable('otp_codes')
-        .set({ revoked_at: now })
-        .where('account_id', '=', input.accountId)
-        .where('channel', '=', input.channel)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('purpose', '=', input.purpose)
-        .execute();
-      await tx
-        .insertInto('otp_codes')
-        .values({
-          account_id: input.accountId,
-          channel: input.channel,
-          recipient: input.recipient,
-          code_hash: this.hash(input.accountId, input.channel, code),
-          purpose: input.purpose,
-          journey_id: input.journeyId,
-          created_at: now,
-          expires_at: expiresAt,
-        })
-        .execute();
-    });
+    const { accountId, channel, purpose } = input;
+    // A new code replaces the earlier ones of its kind (second-factor codes replace second-factor
+    // codes, recovery codes recovery codes): both in one statement, so neither is ever alone.
+    await sql`
+      with revoked as (
+        update otp_codes set revoked_at = ${now}
+        where account_id = ${accountId} and channel = ${channel} and purpose = ${purpose}
+          and used_at is null and revoked_at is null
+      )
+      insert into otp_codes (account_id, channel, recipient, code_hash, purpose, journey_id, created_at, expires_at)
+      values (${accountId}, ${channel}, ${input.recipient}, ${this.hash(accountId, channel, code)}, ${purpose},
+        ${input.journeyId}, ${now}, ${expiresAt})`.execute(this.db);
     return { code, expiresAt };
   }
 
@@ -163,67 +157,81 @@ export class OtpCodes {
     const max = input.maxWrongTries ?? this.config.otp.maxWrongTries;
     const now = this.clock.now();
 
-    const reserved = await sql<{ wrong_tries: number }>`
-      insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
-      values (${accountId}, ${counter}, 1, 0, ${now})
-      on conflict (account_id, channel) do update set
-        wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
-        where otp_counters.wrong_tries < ${max}
-      returning wrong_tries`.execute(this.db);
-    const tries = reserved.rows[0]?.wrong_tries;
-    if (tries === undefined) return { outcome: 'busy' };
-
     const hash = this.hash(accountId, channel, input.code);
-    const accept = this.db
-      .updateTable('otp_codes')
-      .set({ used_at: now })
-      .where('account_id', '=', accountId)
-      .where('channel', '=', channel)
-      .where('code_hash', '=', hash)
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where('purpose', '=', input.purpose)
-      .where('journey_id', '=', input.journeyId);
-    const accepted = await accept.returning('id').executeTakeFirst();
-    if (accepted) {
-      await this.db
-        .updateTable('otp_counters')
-        .set({ wrong_tries: 0, unentered_sends: 0, updated_at: now })
-        .where('account_id', '=', accountId)
-        .where('channel', '=', counter)
-        .execute();
-      return { outcome: 'accepted' };
-    }
-
+    // One statement (issue 25). `live` and `spent`: the code as sent for this journey, unused or
+    // already used. The try is reserved by the conditional upsert (nothing is compared once the
+    // limit is taken); a code that matches costs no try (a right one clears the counts, the right
+    // one again is a double submit), any other adds one. The accepting UPDATE runs only on a
+    // reserved try and only while the code is unused: of simultaneous submissions of the right code
+    // exactly one sets used_at (the others find it set when they get the row), and they are 'used'.
+    const { rows } = await sql<{
+      wrong_tries: number | null;
+      live: boolean;
+      spent: boolean;
+      accepted: boolean;
+    }>`
+      with code as (
+        select id, used_at is null as live from otp_codes
+        where account_id = ${accountId} and channel = ${channel} and code_hash = ${hash}
+          and revoked_at is null and expires_at > ${now} and purpose = ${input.purpose}
+          and journey_id = ${input.journeyId}
+      ), reserved as (
+        insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
+        select ${accountId}, ${counter}, case when exists (select 1 from code) then 0 else 1 end, 0, ${now}
+        on conflict (account_id, channel) do update set
+          wrong_tries = case when exists (select 1 from code where live) then 0
+            when exists (select 1 from code) then otp_counters.wrong_tries
+            else otp_counters.wrong_tries + 1 end,
+          unentered_sends = case when exists (select 1 from code where live) then 0
+            else otp_counters.unentered_sends end,
+          updated_at = ${now}
+          where otp_counters.wrong_tries < ${max}
+        returning wrong_tries
+      ), accepted as (
+        update otp_codes set used_at = ${now}
+        where id in (select id from code where live) and used_at is null and revoked_at is null
+          and exists (select 1 from reserved)
+        returning id
+      )
+      select (select wrong_tries from reserved) as wrong_tries,
+        exists (select 1 from code where live) as live,
+        exists (select 1 from code) as spent,
+        exists (select 1 from accepted) as accepted`.execute(this.db);
+    const row = rows[0]!;
+    if (row.wrong_tries === null) return { outcome: 'busy' };
+    if (row.accepted) return { outcome: 'accepted' };
     // The right code, already used (a double submit, or the losers of a race): not a guess.
-    const used = await this.db
-      .selectFrom('otp_codes')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('channel', '=', channel)
-      .where('code_hash', '=', hash)
-      .where('used_at', 'is not', null)
-      .where('expires_at', '>', now)
-      .where('purpose', '=', input.purpose)
-      .where('journey_id', '=', input.journeyId)
-      .executeTakeFirst();
-    if (used) {
-      await sql`update otp_counters set wrong_tries = greatest(wrong_tries - 1, 0)
-        where account_id = ${accountId} and channel = ${counter}`.execute(this.db);
-      return { outcome: 'used' };
-    }
+    if (row.spent) return { outcome: 'used' };
+    const tries = row.wrong_tries;
     return { outcome: 'wrong', wrongTries: tries, exhausted: tries >= max };
   }
 
   /** The counters of an account under a key (see factorCounter), or undefined when none. */
-  async counters(accountId: string, counter: string) {
-    return this.db
-      .selectFrom('otp_counters')
-      .select(['wrong_tries', 'unentered_sends', 'updated_at', 'locked_until'])
-      .where('account_id', '=', accountId)
-      .where('channel', '=', counter)
-      .executeTakeFirst();
+  async counters(accountId: string, counter: string): Promise<Counters | undefined> {
+    return (await this.state(accountId, counter)).counters;
+  }
+
+  /**
+   * The counters under a key and, with `hold`, whether that factor is held (factors/holds.ts): both
+   * in one statement, for a send or a check that needs both before it acts (issue 25).
+   */
+  async state(
+    accountId: string,
+    counter: string,
+    hold?: string,
+  ): Promise<{ held: boolean; counters?: Counters }> {
+    const { rows } = await sql<Counters & { held: boolean; found: boolean }>`
+      select c.wrong_tries, c.unentered_sends, c.updated_at, c.locked_until, c.account_id is not null as found,
+        ${
+          hold === undefined
+            ? sql`false`
+            : sql`exists (select 1 from factor_holds
+          where account_id = ${accountId} and factor = ${hold} and held_at is not null)`
+        } as held
+      from (select 1) as one
+      left join otp_counters c on c.account_id = ${accountId} and c.channel = ${counter}`.execute(this.db);
+    const { held, found, ...counters } = rows[0]!;
+    return found ? { held, counters } : { held };
   }
 
   /** Clears the counters under a key (a lockout that has run its time). */

@@ -2,6 +2,7 @@ import { authenticatorsData, otpStateData, otpStateQuery, paths, Status } from '
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { accountContacts, contactView } from '../credentials/contacts.ts';
+import { HeldCredentials } from '../credentials/held.ts';
 import { allowedAuthenticators, factors, recentOnlyAuthenticators } from '../factors/registry.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
@@ -25,9 +26,10 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
     successData: authenticatorsData,
     auth: 'factor',
     handler: async ({ request, reply, auth: { account, kind } }) => {
-      const authenticators = await allowedAuthenticators(ctx, account, undefined, kind);
+      const held = await HeldCredentials.read(ctx, account.id);
+      const authenticators = await allowedAuthenticators(ctx, account, held, kind);
       // A step-up says which methods were left out because they were added recently (decision 030).
-      const recent = kind === 'stepup' ? await recentOnlyAuthenticators(ctx, account) : [];
+      const recent = kind === 'stepup' ? await recentOnlyAuthenticators(ctx, account, held) : [];
       return answer(request, reply, Status.SUCCESS, {
         message: 'success',
         successData: { authenticators, ...(recent.length ? { recent } : {}) },

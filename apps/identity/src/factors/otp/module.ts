@@ -76,7 +76,7 @@ export const factor: FactorModule = {
   assurance: { level: 2, phishingResistant: false },
   settings,
   security,
-  offer: (_ctx, _account, contacts) => otpOffer(contacts),
+  offer: (_ctx, _account, held) => otpOffer(held.contacts),
   routes,
   limits: (config) => ({
     FACTOR_MAX_SENDS: config.factor.maxSends,

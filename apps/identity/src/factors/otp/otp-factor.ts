@@ -11,7 +11,7 @@ import { accountContacts, contactEnabled, contactLabel, e164 } from '../../crede
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
-import { factorCounter, OtpCodes } from '../../lib/otp.ts';
+import { type Counters, factorCounter, OtpCodes } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
@@ -62,10 +62,14 @@ export class OtpFactor {
    * sends without a correct code). Counts older than FACTOR_LOCKOUT_MINUTES since the last try or
    * send are forgotten.
    */
-  private async refused(accountId: string, channel: FactorChannel, forSend: boolean): Promise<boolean> {
+  private async refused(
+    accountId: string,
+    channel: FactorChannel,
+    forSend: boolean,
+    row: Counters | undefined,
+  ): Promise<boolean> {
     const { factor } = this.ctx.config;
     const counter = factorCounter(channel);
-    const row = await this.codes.counters(accountId, counter);
     if (!row) return false;
     const now = this.ctx.clock.now().getTime();
     // Too many wrong codes: refused until the lock the limit set runs out. (The count itself may
@@ -125,8 +129,10 @@ export class OtpFactor {
     if (!contact) {
       return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
     }
-    if (await this.holds.held(account.id, channel)) return this.held(request, reply);
-    if (await this.refused(account.id, channel, true)) {
+    // The channel's hold and counts, in one read.
+    const state = await this.codes.state(account.id, factorCounter(channel), channel);
+    if (state.held) return this.held(request, reply);
+    if (await this.refused(account.id, channel, true, state.counters)) {
       request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
       return this.limitReached(request, reply);
     }
@@ -207,8 +213,9 @@ export class OtpFactor {
       [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
       [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
     ]);
-    if (await this.holds.held(account.id, channel)) return this.held(request, reply);
-    if (await this.refused(account.id, channel, false)) {
+    const state = await this.codes.state(account.id, factorCounter(channel), channel);
+    if (state.held) return this.held(request, reply);
+    if (await this.refused(account.id, channel, false, state.counters)) {
       return this.tooManyWrong(request, reply, fj, factor, false);
     }
     const result = await this.codes.check({

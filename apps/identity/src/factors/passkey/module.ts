@@ -28,8 +28,8 @@ export const factor: FactorModule = {
   rank: 5,
   assurance: { level: 3, phishingResistant: true },
   settings,
-  offer: async (ctx, account, _contacts, journey = 'login') =>
-    account.status === 'active' && (await usablePasskeys(ctx, account.id, journey)).length
+  offer: async (ctx, account, held, journey = 'login') =>
+    account.status === 'active' && (await usablePasskeys(ctx, account.id, journey, held)).length
       ? [{ type: PASSKEY }]
       : [],
   routes: passkeyRoutes,

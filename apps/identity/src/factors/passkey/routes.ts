@@ -15,6 +15,7 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
+import type { HeldCredentials } from '../../credentials/held.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
@@ -65,8 +66,13 @@ const suspended = (c: Credential) => passkeyData(c).suspendedAt !== undefined;
  * The account's passkeys that may serve the journey: a recent one signs in, never a step-up
  * (credential-policy.ts); a suspended one (its counter went backwards) never.
  */
-export async function usablePasskeys(ctx: Context, accountId: string, journey: 'login' | 'stepup') {
-  const all = await ctx.credentials.list(accountId, 'passkey');
+export async function usablePasskeys(
+  ctx: Context,
+  accountId: string,
+  journey: 'login' | 'stepup',
+  held?: HeldCredentials,
+) {
+  const all = held ? held.ofKind('passkey') : await ctx.credentials.list(accountId, 'passkey');
   return usableFor(ctx, all, useOfJourney(journey)).filter((c) => !suspended(c));
 }
 

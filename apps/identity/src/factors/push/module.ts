@@ -13,6 +13,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Context } from '../../context.ts';
+import type { HeldCredentials } from '../../credentials/held.ts';
 import type { Credential } from '../../credentials/store.ts';
 import type { PushTransaction } from '../../db/schema.ts';
 import { sha256 } from '../../lib/crypto.ts';
@@ -111,8 +112,13 @@ export async function deviceKeyOf(ctx: Context, credential: Credential): Promise
  * The account's push device for a journey: the newest established registration, a recent one only
  * at sign-in while none is established (security/credential-policy.ts pushTarget).
  */
-async function pushDevice(ctx: Context, accountId: string, journey: 'login' | 'stepup') {
-  const devices = await ctx.credentials.list(accountId, 'push');
+async function pushDevice(
+  ctx: Context,
+  accountId: string,
+  journey: 'login' | 'stepup',
+  held?: HeldCredentials,
+) {
+  const devices = held ? held.ofKind('push') : await ctx.credentials.list(accountId, 'push');
   for (const credential of pushTarget(ctx, devices, useOfJourney(journey))) {
     const key = await deviceKeyOf(ctx, credential);
     if (key) return { credential, key };
@@ -388,9 +394,9 @@ export const factor: FactorModule = {
   assurance: { level: 2, phishingResistant: false },
   settings,
   security,
-  offer: async (ctx, account, _contacts, journey = 'login') => {
+  offer: async (ctx, account, held, journey = 'login') => {
     if (!pushState.get(ctx)?.gateway) return [];
-    return (await pushDevice(ctx, account.id, journey)) ? [{ type: 'PUSH' }] : [];
+    return (await pushDevice(ctx, account.id, journey, held)) ? [{ type: 'PUSH' }] : [];
   },
   routes,
   limits: (config) => ({

@@ -8,6 +8,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
+import type { HeldCredentials } from '../../credentials/held.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
@@ -42,8 +43,12 @@ const WRONG = 'token-wrong';
 const SYNC_WRONG = 'token-sync-wrong';
 
 /** The account's tokens that may serve the journey (a recent one signs in, never a step-up: credential-policy.ts). */
-const tokens = async (ctx: Context, accountId: string, journey: 'login' | 'stepup') =>
-  usableFor(ctx, await ctx.credentials.list(accountId, 'token'), useOfJourney(journey));
+const tokens = async (ctx: Context, accountId: string, journey: 'login' | 'stepup', held?: HeldCredentials) =>
+  usableFor(
+    ctx,
+    held ? held.ofKind('token') : await ctx.credentials.list(accountId, 'token'),
+    useOfJourney(journey),
+  );
 const driftOf = (credential: Credential) =>
   typeof credential.data.drift === 'number' && Number.isInteger(credential.data.drift)
     ? credential.data.drift
@@ -322,8 +327,8 @@ export const factor: FactorModule = {
   assurance: { level: 2, phishingResistant: false },
   settings,
   security,
-  offer: async (ctx, account, _contacts, journey = 'login') =>
-    (await tokens(ctx, account.id, journey)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
+  offer: async (ctx, account, held, journey = 'login') =>
+    (await tokens(ctx, account.id, journey, held)).some((c) => c.publicPart) ? [{ type: 'TOTPSVIP' }] : [],
   routes,
   limits: (config) => ({
     TOKEN_FAILURES_BEFORE_SYNC: config.token.failuresBeforeSync,

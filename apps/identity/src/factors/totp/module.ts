@@ -1,6 +1,7 @@
 import { paths, Status, totpAuthenticationRequest } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
+import type { HeldCredentials } from '../../credentials/held.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { answer, noLoginInProgress } from '../../lib/http.ts';
 import { defineRoute } from '../../lib/route.ts';
@@ -30,8 +31,10 @@ async function authenticatorApps(
   ctx: Context,
   accountId: string,
   journey: 'login' | 'stepup',
+  held?: HeldCredentials,
 ): Promise<Credential[]> {
-  return usableFor(ctx, await ctx.credentials.list(accountId, 'totp'), useOfJourney(journey)).reverse();
+  const apps = held ? held.ofKind('totp') : await ctx.credentials.list(accountId, 'totp');
+  return usableFor(ctx, apps, useOfJourney(journey)).reverse();
 }
 
 /** The app and time step whose code this is (within the skew), or undefined. */
@@ -178,8 +181,8 @@ export const factor: FactorModule = {
   assurance: { level: 2, phishingResistant: false },
   settings,
   security,
-  offer: async (ctx, account, _contacts, journey = 'login') =>
-    (await authenticatorApps(ctx, account.id, journey)).length ? [{ type: 'TOTPAUTHN' }] : [],
+  offer: async (ctx, account, held, journey = 'login') =>
+    (await authenticatorApps(ctx, account.id, journey, held)).length ? [{ type: 'TOTPAUTHN' }] : [],
   routes,
   limits: (config) => ({
     TOTP_SKEW_STEPS: config.totp.skewSteps,
