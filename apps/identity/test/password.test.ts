@@ -1,5 +1,5 @@
 import { paths } from '@gatehouse/contract';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { api, Client, code, createAccount, json, targets, useHarness } from './support/harness.ts';
 
 const PASSWORD = 'Harbor7Lights';
@@ -41,6 +41,50 @@ describe.each(targets)('password authentication ($name)', (target) => {
       code: 1403,
       message: "You've entered an incorrect username or password. Please try again.",
     });
+  });
+
+  test('an account blocked while its password is compared answers as blocked (1401), not as a lockout', async () => {
+    const { app, ctx } = await h.start();
+    await createAccount(ctx, { username: 'midblock01', password: PASSWORD });
+    const compare = ctx.hasher.verifyOrBurn.bind(ctx.hasher);
+    vi.spyOn(ctx.hasher, 'verifyOrBurn').mockImplementation(async (hash, password) => {
+      const right = await compare(hash, password);
+      // Support blocks the account while the hash runs.
+      await h.db
+        .updateTable('accounts')
+        .set({ status: 'blocked' })
+        .where('username', '=', 'midblock01')
+        .execute();
+      return right;
+    });
+    const answer = await new Client(app).signInPassword('midblock01', PASSWORD);
+    expect(code(answer)).toBe(1401);
+    expect(json(answer).redirectPath).toBe('/blocked');
+    expect(answer.cookies.find((c) => c.name === 'ET')?.value).toBeFalsy();
+    expect(await failures('midblock01')).toEqual({ failed_logins: 0, status: 'blocked' });
+  });
+
+  test('a password changed under every compare counts nothing and answers 503 (try again), not a wrong password', async () => {
+    const { app, ctx } = await h.start();
+    await createAccount(ctx, { username: 'churning01', password: PASSWORD });
+    const hashes = await Promise.all([1, 2, 3].map(() => ctx.hasher.hash(PASSWORD)));
+    const compare = ctx.hasher.verifyOrBurn.bind(ctx.hasher);
+    vi.spyOn(ctx.hasher, 'verifyOrBurn').mockImplementation(async (hash, password) => {
+      const right = await compare(hash, password);
+      // The password is changed again (to the same words, a new hash) while each compare runs.
+      const next = hashes.shift();
+      if (next)
+        await h.db
+          .updateTable('accounts')
+          .set({ password_hash: next })
+          .where('username', '=', 'churning01')
+          .execute();
+      return right;
+    });
+    const answer = await new Client(app).signInPassword('churning01', PASSWORD);
+    expect(answer.statusCode).toBe(503);
+    expect(json(answer).error?.code).toBe(5003);
+    expect(await failures('churning01')).toEqual({ failed_logins: 0, status: 'active' });
   });
 
   test('usernames match case-insensitively', async () => {

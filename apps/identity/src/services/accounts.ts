@@ -1,8 +1,10 @@
+import { ErrorType, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Context } from '../context.ts';
 import type { DB } from '../db/database.ts';
 import type { Account } from '../db/schema.ts';
+import { ApiError } from '../lib/http.ts';
 import { namedLanguage } from '../lib/language.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { deviceKey } from './cookies.ts';
@@ -143,9 +145,11 @@ export async function attemptPassword(
     const { correct } = compared;
     if (row && row.status !== 'active' && !(known && lockedByFailures(row, limit))) {
       // Blocked, closed, or locked by a fraud report, the console or support: no count, no way round.
-      // (At sign-in a right password answers as the account's state; here that is the lockout.)
+      // A right password answers as the account's state: as it is now, when it changed while the
+      // hash ran (the caller reads `account`).
       if (!correct) await failed(ctx, request, account, audit.purpose, 'sign-in-failed');
-      return { verdict: correct ? (attempt > 0 ? 'locked' : 'right') : 'wrong' };
+      if (correct && account && attempt > 0) account.status = row.status;
+      return { verdict: correct ? 'right' : 'wrong' };
     }
     if (!row || !correct) {
       return countFailure(ctx, request, { key, address, device, account, purpose: audit.purpose });
@@ -170,7 +174,10 @@ export async function attemptPassword(
     // The row changed while the hash ran: decide on it as it now is.
     row = await findAccountById(ctx.db, row.id);
   }
-  return { verdict: 'wrong' };
+  // The row changed under every try (its password changed again and again): neither right nor
+  // wrong can be said of this password, so nothing is counted and the caller may try again.
+  request.log.warn({ account: account?.id }, 'password check: the account changed under every try');
+  throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM);
 }
 
 /** A failed attempt's audit event, outside a count (an account no count applies to). */
