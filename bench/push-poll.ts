@@ -15,12 +15,13 @@
  * as the widget's does. Needs PostgreSQL (default postgres://postgres@127.0.0.1:5432/gh_bench_push,
  * created when missing). Not part of `npm test`. Ports: BENCH_PORT (8292) and the next one.
  */
-import { spawn } from 'node:child_process';
+
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
+import { benchServiceEnv, nodeChild } from './service-env.ts';
 import { waitFor } from './wait-for.ts';
 
 const { values: args } = parseArgs({
@@ -129,24 +130,13 @@ async function main() {
   if (!exists.rows.length) await sql`create database ${sql.id(dbName)}`.execute(adminDb);
   await adminDb.destroy();
 
-  const serviceEnv = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    SESSION_SECRET: secret,
-    CREDENTIAL_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    PUBLIC_ORIGIN: publicOrigin,
-    CONSOLE_ORIGIN: 'https://console.bench.example',
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    MAIL_FROM: 'Bench <bench@bank.example>',
-    SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
-    SMS_WEBHOOK_TOKEN: 'bench-webhook-token',
-    PUSH_WEBHOOK_URL: 'http://127.0.0.1:9/push',
-    PUSH_WEBHOOK_TOKEN: 'bench-webhook-token',
-    SERVE_APPS: 'false',
-  };
+  const serviceEnv = benchServiceEnv({
+    port,
+    databaseUrl,
+    publicOrigin,
+    sessionSecret: secret,
+    extra: { PUSH_WEBHOOK_URL: 'http://127.0.0.1:9/push', PUSH_WEBHOOK_TOKEN: 'bench-webhook-token' },
+  });
   const config = loadConfig(serviceEnv);
   const db = await openDatabase({ kind: 'postgres', url: databaseUrl });
   await migrate(db as never);
@@ -222,12 +212,7 @@ async function main() {
   const seeded = (performance.now() - started) / 1000;
 
   const log = openSync(args['log-file']!, 'w');
-  const node = (script: string[], env: Record<string, string>, flags: string[] = []) =>
-    spawn(process.execPath, [...flags, '--import', 'tsx', ...script], {
-      cwd: new URL('.', root).pathname,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', log, 'inherit'],
-    });
+  const node = nodeChild(root, log);
   // Polls every 3 s per customer: the service's own limit is per journey, far above that.
   const service = node(
     ['apps/identity/src/main.ts'],

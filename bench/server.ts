@@ -28,8 +28,8 @@
  * not part of `npm test`. Ports: BENCH_PORT (8282) for the service, the next one for the bare app,
  * the one after for the counting proxy (and an ephemeral one for the service's SMS webhook).
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +42,7 @@ import { verify } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { benchServiceEnv, nodeChild } from './service-env.ts';
 import { waitFor } from './wait-for.ts';
 
 const { values: args, positionals } = parseArgs({
@@ -653,31 +654,13 @@ async function main() {
   // The ceiling hashes on one thread per core, as the service's pool does by default.
   const threadpool = String(cores);
   const log = openSync(args['log-file']!, 'w');
-  const node = (script: string[], env: Record<string, string>, flags: string[] = []) =>
-    spawn(process.execPath, [...flags, '--import', 'tsx', ...script], {
-      cwd: new URL('.', root).pathname,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', log, 'inherit'],
-    });
+  const node = nodeChild(root, log);
   // One set of secrets for both instances of the service: a browser's cookies from one are good at the other.
-  const serviceEnv = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    SESSION_SECRET: randomBytes(24).toString('hex'),
-    CREDENTIAL_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    PUBLIC_ORIGIN: 'https://bench.example',
-    CONSOLE_ORIGIN: 'https://console.bench.example',
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    MAIL_FROM: 'Bench <bench@bank.example>',
-    SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
-    SMS_WEBHOOK_TOKEN: 'bench-webhook-token',
-    SERVE_APPS: 'false',
-    RATE_LIMIT_CLIENT_MAX: '100000',
-    RATE_LIMIT_ACCOUNT_MAX: '10000',
-  };
+  const serviceEnv = benchServiceEnv({
+    port,
+    databaseUrl,
+    extra: { RATE_LIMIT_CLIENT_MAX: '100000', RATE_LIMIT_ACCOUNT_MAX: '10000' },
+  });
   const children: ChildProcess[] = [];
   const stop = () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
