@@ -179,6 +179,9 @@ describe.each(targets)('security headers built once, a short set for API answers
       api(paths.ready),
       api(paths.openapi),
       api('/nope'),
+      // The API base itself, with or without a query: an API answer too (the 404 envelope).
+      api(''),
+      api('?x=1'),
     ]) {
       const r = await app.inject({ method: 'GET', url });
       expectExactly(r, apiSet, names, url);

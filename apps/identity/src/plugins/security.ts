@@ -157,12 +157,15 @@ export function apiHelmetOptions(config: Config): HelmetOptions {
 const API_PREFIX = `${API_BASE}/`;
 
 /**
- * Whether an answer gets the API's headers: its path is under the API base (matched or not: an
+ * Whether an answer gets the API's headers: its path is the API base or under it (matched or not: an
  * unknown /api path answers the JSON envelope too) and its route is not a page (the API reference,
  * whose outcome table's body is 'html'). Everything else is a document and keeps the full set.
  */
 const isApiAnswer = (request: FastifyRequest): boolean =>
-  request.url.startsWith(API_PREFIX) && request.routeOptions.config?.page !== true;
+  (request.url.startsWith(API_PREFIX) ||
+    request.url === API_BASE ||
+    request.url.startsWith(`${API_BASE}?`)) &&
+  request.routeOptions.config?.page !== true;
 
 /** Operational routes: a probe or a reader of the API reference needs no CSRF token. */
 const OPERATIONAL = new Set(
