@@ -49,6 +49,7 @@ const schema = z
     DB_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
     DB_QUERY_TIMEOUT_MS: int(100, 3_600_000).default(15_000),
     DB_READY_TIMEOUT_MS: int(100, 600_000).default(2000),
+    DB_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
     PUBLIC_ORIGIN: z.string().url().optional(),
     ALLOWED_ORIGINS: list.default([]),
     CORS_ORIGINS: list.default([]),
@@ -206,6 +207,8 @@ export type Config = {
     statementTimeoutMs: number;
     queryTimeoutMs: number;
     readyTimeoutMs: number;
+    /** Named prepared statements (decision 042); off behind a pooler that cannot keep them. */
+    prepared: boolean;
   };
   publicOrigin: string;
   allowedOrigins: string[];
@@ -620,6 +623,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       statementTimeoutMs: v.DB_STATEMENT_TIMEOUT_MS,
       queryTimeoutMs: v.DB_QUERY_TIMEOUT_MS,
       readyTimeoutMs: v.DB_READY_TIMEOUT_MS,
+      prepared: v.DB_PREPARED_STATEMENTS === 'on',
     },
     publicOrigin: new URL(v.PUBLIC_ORIGIN ?? 'http://localhost:8080').origin,
     allowedOrigins: v.ALLOWED_ORIGINS,

@@ -2,9 +2,20 @@ import { paths } from '@gatehouse/contract';
 import { type KyselyPlugin, PostgresQueryCompiler, sql } from 'kysely';
 import pg from 'pg';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { journeyColumns } from '../src/journeys/store.ts';
 import { check, contacts, factorAccount, latestMessage, PASSWORD, sendSms } from './support/factors.ts';
-import { api, Client, code, createAccount, targets, useHarness } from './support/harness.ts';
+import {
+  api,
+  baseEnv,
+  Client,
+  code,
+  createAccount,
+  postgresUrl,
+  targets,
+  useHarness,
+} from './support/harness.ts';
 
 /**
  * Issue 25: what a sign-in costs the database. Every statement the service runs passes through a
@@ -95,6 +106,27 @@ describe.each(targets)('statements per sign-in ($name)', (target) => {
     expect(code(await check(client, 'sms', sent.code!))).toBe(1200);
     expect(recorder.statements.length, recorder.statements.join('\n')).toBeLessThanOrEqual(WITH_A_CODE_TODAY);
   });
+
+  test.runIf(target.name === 'postgres')(
+    'DB_PREPARED_STATEMENTS=off: every statement is parsed again, unnamed (a pooler that cannot keep them)',
+    async () => {
+      const config = loadConfig({ ...baseEnv, DATABASE_URL: postgresUrl!, DB_PREPARED_STATEMENTS: 'off' });
+      expect(config.database.prepared).toBe(false);
+      for (const prepared of [true, false]) {
+        const db = await openDatabase({ kind: 'postgres', url: postgresUrl!, ...config.database, prepared });
+        try {
+          resetProtocol();
+          for (let i = 0; i < 3; i++) {
+            await sql`select ${i}::int as n, ${prepared} as prepared`.execute(db);
+          }
+          // Prepared: parsed once on the connection; off: once per statement.
+          expect(protocol, String(prepared)).toEqual({ parse: prepared ? 1 : 3, execute: 3, query: 0 });
+        } finally {
+          await db.destroy();
+        }
+      }
+    },
+  );
 
   test('the journey columns read with an account are every column of the table', async () => {
     const { rows } = await sql<{ column_name: string }>`

@@ -19,6 +19,8 @@ export type PostgresOptions = {
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
   queryTimeoutMs?: number;
+  /** Named prepared statements (default on; docs/decisions/042-prepared-statements.md). */
+  prepared?: boolean;
 };
 
 /** Where a fault of an idle connection is reported: its code and message only. */
@@ -110,6 +112,7 @@ export function statementName(sql: string): string | undefined {
  */
 function guardedPool(target: { url: string; log?: DatabaseLog } & PostgresOptions): PostgresPool {
   const log = target.log ?? defaultLog;
+  const prepare = target.prepared !== false;
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolMax ?? 10,
@@ -145,7 +148,7 @@ function guardedPool(target: { url: string; log?: DatabaseLog } & PostgresOption
             // at once instead of waiting for another timeout.
             if (broken.has(c)) throw new DatabaseUnavailable(undefined, 'connection discarded after a fault');
             try {
-              const name = statementName(sql);
+              const name = prepare ? statementName(sql) : undefined;
               return await (name
                 ? c.query({ name, text: sql, values: parameters })
                 : c.query(sql, parameters));

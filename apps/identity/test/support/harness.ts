@@ -71,7 +71,7 @@ const pglite: Target = {
   another: async (db) => db,
 };
 
-const postgresUrl = process.env.DATABASE_URL;
+export const postgresUrl = process.env.DATABASE_URL;
 /** The schema-scoped URL of each open PostgreSQL test database, for a second handle on it. */
 const schemaUrls = new WeakMap<DB, { url: string; schema: string }>();
 const postgres: Target = {
