@@ -506,8 +506,14 @@ describe.each(targets)('push approval ($name)', (target) => {
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('locked');
     expect(await auditEvents(account.id)).toContain('push-fraud:failure');
-    // The right password no longer signs in.
-    expect(code(await new Client(app).signInPassword('pushuser01', PASSWORD))).not.toBe(1200);
+    // The right password no longer signs in, and is told why: a fraud report, undone by recovery
+    // (not the lockout after too many attempts).
+    const told = await new Client(app).signInPassword('pushuser01', PASSWORD);
+    expect(code(told)).not.toBe(1200);
+    expect(code(told)).toBe(1206);
+    expect(json(told).responseBaseInfo.status.message).toBe(
+      'Your account was locked because a sign-in request was reported as fraud. To unlock it, reset your password.',
+    );
 
     // Recovery and a new password lift the lock.
     const recovering = await confirmed(app, h.db, 'pushuser01');

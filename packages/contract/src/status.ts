@@ -12,6 +12,11 @@ export const Status = {
   /** Password authentication: blocked for reset after too many failed attempts. */
   BLOCKED_FOR_RESET: 1203,
   REDIRECT_REP: 1204,
+  /**
+   * Password authentication: locked because a push was reported as fraud; recovery and a new
+   * password unlock it (the spec is silent; 1203 stays the lockout after too many attempts).
+   */
+  LOCKED_BY_FRAUD: 1206,
   /** Password authentication and status: the password is correct but expired. */
   PASSWORD_EXPIRED: 1205,
   CARRIER_OUTAGE: 1224,

@@ -444,7 +444,7 @@ async function recordAnswer(ctx: Context, request: FastifyRequest, push: PushTra
   if (ctx.config.push.fraudLocksAccount) {
     const result = await ctx.db
       .updateTable('accounts')
-      .set({ status: 'locked', updated_at: ctx.clock.now() })
+      .set({ status: 'locked', locked_by_fraud: true, updated_at: ctx.clock.now() })
       .where('id', '=', push.account_id)
       .where('status', '=', 'active')
       .executeTakeFirst();
