@@ -184,6 +184,25 @@ describe('one-time code screens (issue 9)', () => {
     expect(document.title.startsWith('Error:')).toBe(false);
   });
 
+  it('the voice code screen names the masked number it calls, from the contact screen and from the text screen', async () => {
+    fakeServer(stepUpAnswers(both, { [`POST ${api.sms}`]: sent, [`POST ${api.voice}`]: sent }));
+    renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Call me with the code' }));
+    await heading('Enter the code from our call');
+    expect(
+      screen.getByText('We are calling (XXX) XXX-0143 with the code. It will expire after 30 minutes.'),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await user.click(await screen.findByRole('button', { name: 'Text me the code' }));
+    await heading('Enter the code we texted you');
+    await user.click(screen.getByRole('button', { name: 'call me with the code' }));
+    await heading('Enter the code from our call');
+    expect(
+      screen.getByText('We are calling (XXX) XXX-0143 with the code. It will expire after 30 minutes.'),
+    ).toBeTruthy();
+  });
+
   it('does not offer a voice call on the text screen when the host excluded voice', async () => {
     fakeServer(stepUpAnswers(both, { [`POST ${api.sms}`]: sent }));
     renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'OTP-SMS' }, { type: 'OTP-EMAIL' }] });

@@ -116,6 +116,8 @@ export function OtpCodeScreen() {
       {(channel === 'sms' || channel === 'email') && selected.label ? (
         <p>{tx('otp.sentTo', selected.label)}</p>
       ) : null}
+      {/* The voice code names the number called, masked as on the contact screen. */}
+      {channel === 'voice' && selected.label ? <p>{tx('otp.callingTo', selected.label)}</p> : null}
       {notice ? <Alert variant="info">{notice}</Alert> : null}
       <form className="gh-signin__form" noValidate onSubmit={entry.submit}>
         {entry.fields({
