@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { limits } from '@gatehouse/contract';
+import { appDefaults, limits } from '@gatehouse/contract';
 import { z } from 'zod';
 import type { CredentialKeys } from './credentials/cipher.ts';
 import {
@@ -93,6 +93,8 @@ const schema = z
     SMTP_USER: z.string().min(1).optional(),
     SMTP_PASS: z.string().min(1).optional(),
     MAIL_FROM: z.string().min(3).optional(),
+    // The deployment's name in e-mails, texts and notices (issue 26: not always 'Prime Portal').
+    PRODUCT_NAME: z.string().trim().min(1).max(64).default(appDefaults.portalAppName),
     CONTACT_WAIT_DAYS: int(0, limits.contactWaitMaxDays).default(limits.contactWaitDays),
     FACTOR_MAX_WRONG_TRIES: int(1, 100).default(limits.factorMaxWrongTries),
     FACTOR_MAX_SENDS: int(1, 100).default(limits.factorMaxSends),
@@ -256,6 +258,8 @@ export type Config = {
   /** SMTP delivery; undefined: messages go to the development outbox (never in production). */
   smtp: SmtpSettings | undefined;
   mailFrom: string;
+  /** The deployment's name in e-mails, texts and notices (PRODUCT_NAME). */
+  productName: string;
   /** The one-time-code second factor (text, voice, e-mail), step-up and trusted devices. */
   factor: {
     maxWrongTries: number;
@@ -670,7 +674,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             pass: v.SMTP_PASS,
           }
         : undefined,
-    mailFrom: v.MAIL_FROM ?? 'Prime Portal <no-reply@localhost>',
+    mailFrom: v.MAIL_FROM ?? `${v.PRODUCT_NAME} <no-reply@localhost>`,
+    productName: v.PRODUCT_NAME,
     factor: {
       maxWrongTries: v.FACTOR_MAX_WRONG_TRIES,
       maxSends: v.FACTOR_MAX_SENDS,
