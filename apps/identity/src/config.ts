@@ -64,7 +64,9 @@ const schema = z
     LOGIN_LOCKOUT_FAILURES: int(1, 100).default(6),
     RATE_LIMIT_ACCOUNT_MAX: int(1, 10000).default(10),
     RATE_LIMIT_ACCOUNT_WINDOW_SECONDS: int(1, 86400).default(900),
-    RATE_LIMIT_CLIENT_MAX: int(1, 100000).default(30),
+    // An office, branch or call centre behind one address signs in many customers (decision 044):
+    // one a second over the window; each account keeps its own limit and lockout.
+    RATE_LIMIT_CLIENT_MAX: int(1, 100000).default(300),
     RATE_LIMIT_CLIENT_WINDOW_SECONDS: int(1, 86400).default(300),
     ARGON2_MEMORY_KIB: int(8192, 1048576).default(19456),
     ARGON2_ITERATIONS: int(1, 10).default(2),
