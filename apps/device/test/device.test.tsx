@@ -247,6 +247,25 @@ describe('requests', () => {
   });
 });
 
+describe('a withdrawn push', () => {
+  test("an approval the server refuses as withdrawn (the account locked) says so, never 'You approved'", async () => {
+    const server = fakeDeviceServer({
+      pushes: [push()],
+      refuse: {
+        '/device/pushes/answer': { code: 1411, message: 'withdrawn', http: 200 },
+      },
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: "Yes, it's me" }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'This request was withdrawn: the sign-in it belonged to has ended, for example because the account was locked. Nothing was approved.',
+    );
+    expect(screen.queryByText(/You approved/)).toBeNull();
+  });
+});
+
 describe('accounts', () => {
   test("'Last used' of the account shows the time of an answer given on this device, read again from the server", async () => {
     const server = fakeDeviceServer({ pushes: [push()], registrations: [registration] });

@@ -333,6 +333,8 @@ export const outcomeDocs: Readonly<
     [Status.UNKNOWN_TRANSACTION]: 'No such push',
     [Status.ALREADY_ANSWERED]: 'The push was answered already (a replay or a second answer)',
     [Status.TRANSACTION_EXPIRED]: 'The push expired before the answer',
+    [Status.TRANSACTION_WITHDRAWN]:
+      'The push was withdrawn before the answer: its sign-in ended (the account locked, or its sessions were ended). Nothing is approved',
   },
   deviceStream: {
     [Status.SUCCESS]:

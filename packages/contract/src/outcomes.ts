@@ -485,6 +485,8 @@ function deviceTables() {
         1404: fail('pushUnknown'),
         1409: fail('pushAlreadyAnswered'),
         1410: fail('pushExpired'),
+        // Its sign-in ended before the answer (the account locked): withdrawn, nothing approved.
+        1411: fail('pushWithdrawn'),
       },
     },
     deviceStream: {

@@ -62,6 +62,8 @@ export const Status = {
   STEP_UP_REQUIRED: 1412,
   /** Push: the transaction expired before the answer. */
   TRANSACTION_EXPIRED: 1410,
+  /** Push: withdrawn before the answer, its sign-in having ended (the account locked). */
+  TRANSACTION_WITHDRAWN: 1411,
   /** Password authentication: the account is closed or disabled (shown as incorrect credentials). */
   ACCOUNT_DISABLED: 4000,
   /** Request not valid against the contract schema. */

@@ -132,7 +132,8 @@ export function SignIn({ config }: { config: SignInConfig }) {
   useEffect(
     () => () => {
       // The host's title back, unless the host has named its page since.
-      if (hostTitle.current !== null && document.title === ownTitle.current) document.title = hostTitle.current;
+      if (hostTitle.current !== null && document.title === ownTitle.current)
+        document.title = hostTitle.current;
     },
     [],
   );

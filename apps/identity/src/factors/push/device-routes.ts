@@ -168,6 +168,10 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       if (!answered) {
         const now = await store.get(push.id);
         if (!now) return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
+        if (await store.withdrawn(now)) {
+          // Withdrawn when its sign-in ended (the account locked): nothing was approved; say so.
+          return answer(request, reply, Status.TRANSACTION_WITHDRAWN);
+        }
         if (now.status === 'PENDING' || now.status === 'EXPIRED') {
           if (await store.expire(push.id)) {
             await ctx.audit.record(request, {
