@@ -171,7 +171,16 @@ export function SignIn({ config }: { config: SignInConfig }) {
         ) : (
           // Step-up starts at the factor part: the user is already signed in (widget spec §1). It
           // first extends the session (the extend-session path), which also finds an ended one.
-          <WidgetRouter start={resolved.journey === 'STEPUP' ? routes.extendSession : routes.login}>
+          // A signed-in customer's change of username opens on its screen (config `start`).
+          <WidgetRouter
+            start={
+              resolved.start === 'changeUsername'
+                ? routes.createUsername
+                : resolved.journey === 'STEPUP'
+                  ? routes.extendSession
+                  : routes.login
+            }
+          >
             <Screens />
           </WidgetRouter>
         )}
