@@ -269,6 +269,10 @@ describe('push approval: the portal and the device app side by side', () => {
     // PUSH_FRAUD_LOCKS_ACCOUNT (on by default): locked until the customer resets the password.
     await within(next.page).heading('Your account has been locked').waitFor();
     await next.page.getByRole('button', { name: 'Reset password' }).waitFor();
+    // Said as it is: a fraud report locked it, and recovery unlocks it (issue 26).
+    await next.page.getByText(/^Your account was locked because a sign-in request was reported as fraud/).waitFor();
+    expect(await next.page.getByText(/too many login attempts/).count()).toBe(0);
+    await expectNoAxeViolations(next.page, 'locked by a fraud report');
     expect(await next.page.getByRole('button', { name: 'Send notification' }).count()).toBe(0);
     await next.context.close();
   });
