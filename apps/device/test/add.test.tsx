@@ -42,11 +42,7 @@ beforeEach(async () => {
   key = await loadDeviceKey(store);
   given.config = undefined;
 });
-afterEach(() => {
-  vi.unstubAllGlobals();
-  // The accounts a device remembers (pages/device/remembered.ts) belong to one test.
-  localStorage.removeItem('gatehouse.device.accounts');
-});
+afterEach(() => vi.unstubAllGlobals());
 
 test('after the sign-in and then the step-up finish, the device registers with a register proof, signs out and lists the account', async () => {
   const server = fakeDeviceServer();

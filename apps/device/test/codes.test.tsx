@@ -25,8 +25,6 @@ beforeEach(() => {
   vi.stubGlobal('indexedDB', new IDBFactory());
 });
 afterEach(() => {
-  // The accounts a device remembers (pages/device/remembered.ts) belong to one test.
-  localStorage.removeItem('gatehouse.device.accounts');
   vi.unstubAllGlobals();
 });
 

@@ -15,8 +15,6 @@ beforeEach(async () => {
   key = await loadDeviceKey(store);
 });
 afterEach(() => {
-  // The accounts a device remembers (pages/device/remembered.ts) belong to one test.
-  localStorage.removeItem('gatehouse.device.accounts');
   vi.unstubAllGlobals();
 });
 

@@ -31,8 +31,6 @@ describe('the app in a Spanish browser', () => {
     given.config = undefined;
   });
   afterEach(() => {
-    // The accounts a device remembers (pages/device/remembered.ts) belong to one test.
-    localStorage.removeItem('gatehouse.device.accounts');
     vi.unstubAllGlobals();
     // Back to jsdom's own (en-US).
     delete (window.navigator as { languages?: unknown }).languages;

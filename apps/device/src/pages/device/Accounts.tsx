@@ -127,7 +127,7 @@ function Account({
       setFailure(answer.message);
       return;
     }
-    forgetAccount(id);
+    await forgetAccount(deviceKey, id);
     announce(t('removed', username));
     onRemoved();
     await onChanged();

@@ -47,9 +47,9 @@ export function DevicePage() {
     if (!answer.ok && !none) return;
     const list = answer.ok ? (answer.data.registrations ?? []) : [];
     // Accounts this device had that are gone (removed on the security page or by support): said here.
-    const gone = rememberedAccounts().filter((r) => !list.some((l) => l.id === r.id));
+    const gone = (await rememberedAccounts(key)).filter((r) => !list.some((l) => l.id === r.id));
     if (gone.length) setRemovedElsewhere((names) => [...names, ...gone.map((r) => r.username)]);
-    rememberAccounts(list);
+    await rememberAccounts(key, list);
     setRegistrations(list);
   }, [key]);
   const noAccounts = registrations !== null && registrations.length === 0;

@@ -1,40 +1,35 @@
 import type { DeviceRegistration } from '@gatehouse/contract/client';
+import type { DeviceKey } from '../../device/deviceKey.ts';
+import type { RememberedAccount } from '../../device/keyStore.ts';
 
 /**
- * The accounts this device last read as its own (issue 26): a registration removed elsewhere (the
- * account's security page, support) is then told on this device instead of vanishing silently.
- * Only names and ids, never a key; in this browser's storage, as the device key is.
+ * The accounts this device last read as its own (issue 26), kept beside the device key (IndexedDB,
+ * never web storage): a registration removed elsewhere (the account's security page, support) is
+ * then told on this device instead of vanishing silently. Only ids and usernames, never a secret.
  */
-const storageKey = 'gatehouse.device.accounts';
-type Remembered = Pick<DeviceRegistration, 'id' | 'username'>;
-
-export function rememberedAccounts(): Remembered[] {
+export async function rememberedAccounts(key: DeviceKey): Promise<RememberedAccount[]> {
   try {
-    const value = JSON.parse(localStorage.getItem(storageKey) ?? '[]') as unknown;
-    return Array.isArray(value)
-      ? value.filter(
-          (r): r is Remembered =>
-            typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.username === 'string',
-        )
-      : [];
+    return (await key.accounts?.get()) ?? [];
   } catch {
     return [];
   }
 }
 
-export function rememberAccounts(list: readonly DeviceRegistration[]): void {
+export async function rememberAccounts(
+  key: DeviceKey,
+  list: readonly Pick<DeviceRegistration, 'id' | 'username'>[],
+): Promise<void> {
   try {
-    localStorage.setItem(storageKey, JSON.stringify(list.map(({ id, username }) => ({ id, username }))));
+    await key.accounts?.set(list.map(({ id, username }) => ({ id, username })));
   } catch {
-    // Storage refused (a private window): the device works on, it only cannot tell a removal.
+    // Storage refused: the device works on; it only cannot tell a removal made elsewhere.
   }
 }
 
 /** A removal made on this device: told here already, so not again as one made elsewhere. */
-export function forgetAccount(id: string): void {
-  rememberAccounts(
-    rememberedAccounts()
-      .filter((r) => r.id !== id)
-      .map((r) => ({ ...r, name: '', createdAt: '', lastUsedAt: null })),
+export async function forgetAccount(key: DeviceKey, id: string): Promise<void> {
+  await rememberAccounts(
+    key,
+    (await rememberedAccounts(key)).filter((r) => r.id !== id),
   );
 }
