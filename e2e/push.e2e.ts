@@ -177,16 +177,22 @@ describe('push approval: the portal and the device app side by side', () => {
     await context.close();
   });
 
-  it("adds a device by signing in inside the device app and verifying again with the account's authenticator-app code, then approves with it", async () => {
+  it('a new device says it approves no account yet, not that its requests could not be read (issue 26)', async () => {
     const phoneContext = await env.browser.newContext();
     const phone = await phoneContext.newPage();
     await phone.goto(`${env.server.origin}/device/`);
-    // A new device approves no account yet: it says so, not that its requests could not be read (issue 26).
     await phone
       .getByText('No account uses this device yet, so no requests can come here. Add an account below.')
       .waitFor();
     expect(await phone.getByText(/could not be read/).count()).toBe(0);
     await expectNoAxeViolations(phone, 'device: no account yet');
+    await phoneContext.close();
+  });
+
+  it("adds a device by signing in inside the device app and verifying again with the account's authenticator-app code, then approves with it", async () => {
+    const phoneContext = await env.browser.newContext();
+    const phone = await phoneContext.newPage();
+    await phone.goto(`${env.server.origin}/device/`);
     await phone.getByRole('navigation').getByRole('link', { name: 'Add an account' }).click();
     await phone.getByRole('textbox', { name: /Username/ }).fill(allFactors.username);
     await phone.getByLabel('Password', { exact: true }).fill(allFactors.password);
