@@ -155,6 +155,10 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
     await field(/Second security code/).fill(codeOf(secret, 8));
     await page.getByRole('button', { name: 'Submit' }).click();
     await heading('VIP access code').waitFor();
+    // The server's 'in sync' text, and the next code asked for (issue 26).
+    await page.getByText('Your security code app is in sync again.').waitFor();
+    await page.getByText('Enter the next security code that your VIP Access mobile app shows.').waitFor();
+    await expectNoAxeViolations(page, 'token screen after a resync');
     await context!.close();
 
     // The next sign-in: the token's own (drifted) code a minute later signs in.

@@ -101,6 +101,8 @@ describe('the portal in Spanish', () => {
       .getByText('Las sesiones inactivas en áreas protegidas se cierran después de cuatro horas.')
       .waitFor();
     expect(await documentLang(page)).toBe('es');
+    // The window title is Spanish throughout, the portal's part too (issue 26).
+    await expect.poll(() => page.title()).toBe('Inicie sesión en su cuenta – Iniciar sesión – Prime Portal');
     expect(await spanish.getAttribute('aria-pressed')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Español');
     expect(await page.evaluate(() => localStorage.getItem('gatehouse.language'))).toBe('es');

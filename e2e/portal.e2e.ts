@@ -176,6 +176,19 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await resetTo('Lantern5Orbit');
     await signIn({ username: account.username, password: 'Lantern5Orbit' });
     await heading(`Welcome, ${account.username}`).waitFor();
+    // Signed in, the customer changes their username from the signed-in page (issue 26).
+    await page.getByRole('link', { name: 'Change your username' }).click();
+    await heading('Change your username').waitFor();
+    await page.getByRole('textbox', { name: /New username/ }).waitFor();
+    await expectNoAxeViolations(page, 'change username (signed in)');
+    await page.getByRole('textbox', { name: /New username/ }).fill('jordanriver7');
+    await page.getByLabel('Current password', { exact: true }).fill('Lantern5Orbit');
+    await page.getByRole('button', { name: 'Update username' }).click();
+    await heading("You've changed your username").waitFor();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('Your username is now jordanriver7. Use it the next time you sign in.').waitFor();
+    await page.getByText('You are signed in as jordanriver7.').waitFor();
+    await expectNoAxeViolations(page, 'signed-in page with the new username');
     await context.close();
     await fresh('/#/login');
     await signIn(account);

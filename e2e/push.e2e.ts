@@ -177,6 +177,18 @@ describe('push approval: the portal and the device app side by side', () => {
     await context.close();
   });
 
+  it('a new device says it approves no account yet, not that its requests could not be read (issue 26)', async () => {
+    const phoneContext = await env.browser.newContext();
+    const phone = await phoneContext.newPage();
+    await phone.goto(`${env.server.origin}/device/`);
+    await phone
+      .getByText('No account uses this device yet, so no requests can come here. Add an account below.')
+      .waitFor();
+    expect(await phone.getByText(/could not be read/).count()).toBe(0);
+    await expectNoAxeViolations(phone, 'device: no account yet');
+    await phoneContext.close();
+  });
+
   it("adds a device by signing in inside the device app and verifying again with the account's authenticator-app code, then approves with it", async () => {
     const phoneContext = await env.browser.newContext();
     const phone = await phoneContext.newPage();
@@ -247,6 +259,12 @@ describe('push approval: the portal and the device app side by side', () => {
       .where('credentials.kind', '=', 'push')
       .execute();
     expect(left.map((c) => c.name)).not.toContain('Work phone');
+    // Opened again: no account, and a removal made here is not told as one made elsewhere.
+    await phone.reload();
+    await phone
+      .getByText('No account uses this device yet. Add an account to approve its sign-ins here.')
+      .waitFor();
+    expect(await phone.getByText(/no longer uses this device/).count()).toBe(0);
     await phoneContext.close();
   });
 
@@ -269,6 +287,12 @@ describe('push approval: the portal and the device app side by side', () => {
     // PUSH_FRAUD_LOCKS_ACCOUNT (on by default): locked until the customer resets the password.
     await within(next.page).heading('Your account has been locked').waitFor();
     await next.page.getByRole('button', { name: 'Reset password' }).waitFor();
+    // Said as it is: a fraud report locked it, and recovery unlocks it (issue 26).
+    await next.page
+      .getByText(/^Your account was locked because a sign-in request was reported as fraud/)
+      .waitFor();
+    expect(await next.page.getByText(/too many login attempts/).count()).toBe(0);
+    await expectNoAxeViolations(next.page, 'locked by a fraud report');
     expect(await next.page.getByRole('button', { name: 'Send notification' }).count()).toBe(0);
     await next.context.close();
   });

@@ -247,6 +247,94 @@ describe('requests', () => {
   });
 });
 
+describe('a device without accounts, and accounts removed elsewhere (issue 26)', () => {
+  test('a new device, before any account is chosen: no read failure, it says no account uses it yet', async () => {
+    // The service refuses the proofs of a key with no registration (1403).
+    const server = fakeDeviceServer();
+    renderApp(store);
+    expect(
+      await screen.findByText(
+        'No account uses this device yet, so no requests can come here. Add an account below.',
+        undefined,
+        { timeout: 5000 },
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(server.calls('/device/pushes').length).toBeGreaterThan(0));
+    expect(screen.queryByText('Requests could not be read just now. We will try again shortly.')).toBeNull();
+    expect(screen.queryByText('The accounts could not be read just now.')).toBeNull();
+    expect(
+      screen.getByText('No account uses this device yet. Add an account to approve its sign-ins here.'),
+    ).toBeTruthy();
+  });
+
+  test('an account removed on the security page is gone from the device, which says why', async () => {
+    const other = { ...registration, id: 'cred-2', username: 'tokenuser1', name: 'Work phone' };
+    const server = fakeDeviceServer({ registrations: [registration, other] });
+    await server.know(key.publicKey);
+    const first = renderApp(store);
+    await screen.findByRole('heading', { name: 'pushuser1' }, { timeout: 5000 });
+    first.unmount();
+    server.drop('cred-1');
+    renderApp(store);
+    await screen.findByRole('heading', { name: 'tokenuser1' }, { timeout: 5000 });
+    expect(screen.queryByRole('heading', { name: 'pushuser1' })).toBeNull();
+    expect(
+      screen.getByText(
+        "pushuser1 no longer uses this device: it was removed on the account's security page or by support, so this device no longer approves its sign-ins. If you did not remove it, sign in and check your security settings.",
+      ),
+    ).toBeTruthy();
+  });
+
+  test('the last account removed elsewhere: said, and no read failure', async () => {
+    const server = fakeDeviceServer({ registrations: [registration] });
+    await server.know(key.publicKey);
+    const first = renderApp(store);
+    await screen.findByRole('heading', { name: 'pushuser1' }, { timeout: 5000 });
+    first.unmount();
+    server.drop('cred-1');
+    // With no registration left, the key proves nothing any more (the service's 1403).
+    vi.unstubAllGlobals();
+    fakeDeviceServer();
+    renderApp(store);
+    expect(
+      await screen.findByText(/^pushuser1 no longer uses this device/, undefined, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(screen.queryByText('The accounts could not be read just now.')).toBeNull();
+    expect(screen.queryByText('Requests could not be read just now. We will try again shortly.')).toBeNull();
+  });
+
+  test('removing an account on the device itself is not told again as a removal made elsewhere', async () => {
+    const server = fakeDeviceServer({ registrations: [registration] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await screen.findByRole('heading', { name: 'pushuser1' }, { timeout: 5000 });
+    await userEvent.click(screen.getByRole('button', { name: 'Remove pushuser1 from this device' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove pushuser1 from this device?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, remove' }));
+    await screen.findByText('No account uses this device yet. Add an account to approve its sign-ins here.');
+    expect(screen.queryByText(/no longer uses this device/)).toBeNull();
+  });
+});
+
+describe('a withdrawn push', () => {
+  test("an approval the server refuses as withdrawn (the account locked) says so, never 'You approved'", async () => {
+    const server = fakeDeviceServer({
+      pushes: [push()],
+      refuse: {
+        '/device/pushes/answer': { code: 1411, message: 'withdrawn', http: 200 },
+      },
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: "Yes, it's me" }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'This request was withdrawn: the sign-in it belonged to has ended, for example because the account was locked. Nothing was approved.',
+    );
+    expect(screen.queryByText(/You approved/)).toBeNull();
+  });
+});
+
 describe('accounts', () => {
   test("'Last used' of the account shows the time of an answer given on this device, read again from the server", async () => {
     const server = fakeDeviceServer({ pushes: [push()], registrations: [registration] });

@@ -229,6 +229,10 @@ export function fakeDeviceServer(
       for (const c of streams) c.enqueue(new TextEncoder().encode('event: pushes\ndata: {}\n\n'));
     },
     openStreams: () => streams.size,
+    /** A registration removed elsewhere (the account's security page, support). */
+    drop(id: string) {
+      registrations = registrations.filter((r) => r.id !== id);
+    },
     calls: (path: string) => requests.filter((r) => r.path === `/api${path}`),
   };
 }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { limits } from '@gatehouse/contract';
+import { appDefaults, limits } from '@gatehouse/contract';
 import { z } from 'zod';
 import type { CredentialKeys } from './credentials/cipher.ts';
 import {
@@ -65,7 +65,9 @@ const schema = z
     LOGIN_LOCKOUT_FAILURES: int(1, 100).default(6),
     RATE_LIMIT_ACCOUNT_MAX: int(1, 10000).default(10),
     RATE_LIMIT_ACCOUNT_WINDOW_SECONDS: int(1, 86400).default(900),
-    RATE_LIMIT_CLIENT_MAX: int(1, 100000).default(30),
+    // An office, branch or call centre behind one address signs in many customers (decision 044):
+    // one a second over the window; each account keeps its own limit and lockout.
+    RATE_LIMIT_CLIENT_MAX: int(1, 100000).default(300),
     RATE_LIMIT_CLIENT_WINDOW_SECONDS: int(1, 86400).default(300),
     ARGON2_MEMORY_KIB: int(8192, 1048576).default(19456),
     ARGON2_ITERATIONS: int(1, 10).default(2),
@@ -94,6 +96,8 @@ const schema = z
     SMTP_USER: z.string().min(1).optional(),
     SMTP_PASS: z.string().min(1).optional(),
     MAIL_FROM: z.string().min(3).optional(),
+    // The deployment's name in e-mails, texts and notices (issue 26: not always 'Prime Portal').
+    PRODUCT_NAME: z.string().trim().min(1).max(64).default(appDefaults.portalAppName),
     CONTACT_WAIT_DAYS: int(0, limits.contactWaitMaxDays).default(limits.contactWaitDays),
     FACTOR_MAX_WRONG_TRIES: int(1, 100).default(limits.factorMaxWrongTries),
     FACTOR_MAX_SENDS: int(1, 100).default(limits.factorMaxSends),
@@ -259,6 +263,8 @@ export type Config = {
   /** SMTP delivery; undefined: messages go to the development outbox (never in production). */
   smtp: SmtpSettings | undefined;
   mailFrom: string;
+  /** The deployment's name in e-mails, texts and notices (PRODUCT_NAME). */
+  productName: string;
   /** The one-time-code second factor (text, voice, e-mail), step-up and trusted devices. */
   factor: {
     maxWrongTries: number;
@@ -674,7 +680,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             pass: v.SMTP_PASS,
           }
         : undefined,
-    mailFrom: v.MAIL_FROM ?? 'Prime Portal <no-reply@localhost>',
+    mailFrom: v.MAIL_FROM ?? `${v.PRODUCT_NAME} <no-reply@localhost>`,
+    productName: v.PRODUCT_NAME,
     factor: {
       maxWrongTries: v.FACTOR_MAX_WRONG_TRIES,
       maxSends: v.FACTOR_MAX_SENDS,

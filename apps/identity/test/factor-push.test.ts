@@ -506,8 +506,14 @@ describe.each(targets)('push approval ($name)', (target) => {
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('locked');
     expect(await auditEvents(account.id)).toContain('push-fraud:failure');
-    // The right password no longer signs in.
-    expect(code(await new Client(app).signInPassword('pushuser01', PASSWORD))).not.toBe(1200);
+    // The right password no longer signs in, and is told why: a fraud report, undone by recovery
+    // (not the lockout after too many attempts).
+    const told = await new Client(app).signInPassword('pushuser01', PASSWORD);
+    expect(code(told)).not.toBe(1200);
+    expect(code(told)).toBe(1206);
+    expect(json(told).responseBaseInfo.status.message).toBe(
+      'Your account was locked because a sign-in request was reported as fraud. To unlock it, reset your password.',
+    );
 
     // Recovery and a new password lift the lock.
     const recovering = await confirmed(app, h.db, 'pushuser01');
@@ -515,6 +521,40 @@ describe.each(targets)('push approval ($name)', (target) => {
     const again = new Client(app);
     expect(code(await again.signInPassword('pushuser01', 'Cedar5Brook'))).toBe(1200);
     expect(code(await again.sessionLogin())).toBe(1201);
+  });
+
+  test('a lock withdraws the pending push: the device no longer lists it, an approval is refused as withdrawn, and the browser is told its sign-in ended (no resend)', async () => {
+    const { app, browser, phone, account } = await start();
+    const sent = sentId(await send(browser));
+    const pending = json<{ pushes: Array<{ id: string; status: string }> }>(await phone.pushes()).successData!
+      .pushes;
+    expect(pending.find((p) => p.id === sent.id)?.status).toBe('PENDING');
+
+    // Wrong passwords from elsewhere lock the account (LOGIN_LOCKOUT_FAILURES, 6).
+    for (let i = 0; i < 6; i++) {
+      await new Client(app, { remoteAddress: `203.0.113.${i + 1}` }).signInPassword(
+        'pushuser01',
+        'Wrong7Guess',
+      );
+    }
+    const row = await h.db
+      .selectFrom('accounts')
+      .select('status')
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('locked');
+
+    const listed = json<{ pushes: Array<{ id: string; status: string }> }>(await phone.pushes()).successData!
+      .pushes;
+    expect(listed.find((p) => p.id === sent.id)?.status).not.toBe('PENDING');
+    const approved = await phone.answer(sent.id, 'APPROVE', sent.number);
+    expectFailureEnvelope(approved, 200, 1411);
+    expect(json(approved).responseBaseInfo.status.message).toBe(
+      'This request was withdrawn: the sign-in it belonged to has ended, for example because the account was locked. Nothing was approved.',
+    );
+    const polled = await poll(browser, sent.id);
+    expectFailureEnvelope(polled, 401, 4401);
+    expect(code(await send(browser))).toBe(4401);
   });
 
   test('fraud with PUSH_FRAUD_LOCKS_ACCOUNT=false: the journey ends, the account stays active', async () => {

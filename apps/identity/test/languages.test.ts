@@ -175,6 +175,20 @@ describe.each(targets)('e-mails, texts and calls in the account language ($name)
     expect(await accountLanguage(ctx, 'sofia.ruiz')).toBe('en');
   });
 
+  test("the code e-mail names the deployment's PRODUCT_NAME, in either language", async () => {
+    const { app, ctx } = await h.start({ PRODUCT_NAME: 'Riverside Bank Online' });
+    await factorAccount(ctx, 'lucia.mora', { emails: [{ value: 'lucia.mora@example.com' }] });
+    const spanish = await signInWith(app, 'lucia.mora', 'es');
+    expect(code(await sendEmail(spanish, (await contacts(spanish)).email[0]!.value))).toBe(1200);
+    const mail = await latestMessage(ctx.db, 'lucia.mora@example.com');
+    expect(mail.text).toContain(`Su código de un solo uso de Riverside Bank Online es ${mail.code}.`);
+    expect(mail.text).not.toContain('Prime Portal');
+    const english = await signInWith(app, 'lucia.mora', 'en');
+    expect(code(await sendEmail(english, (await contacts(english)).email[0]!.value))).toBe(1200);
+    const again = await latestMessage(ctx.db, 'lucia.mora@example.com');
+    expect(again.text).toContain(`Your Riverside Bank Online one-time code is ${again.code}.`);
+  });
+
   test('the Spanish template is accepted for an allowed sender, any other text refused', async () => {
     const { app, ctx } = await h.start();
     await factorAccount(ctx, 'mateo.diaz', { phones: [{ value: '2025550199' }] });

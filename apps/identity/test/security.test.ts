@@ -253,6 +253,29 @@ describe.each(targets)('rate limits ($name)', (target) => {
     ).toBe(1403);
   });
 
+  test('by default one shared address (a branch, an office, a call centre) takes 150 sign-in attempts for different customers in 5 minutes; each account still stops at 10 attempts in 15 minutes', async () => {
+    // The defaults, not the harness's generous limits.
+    const { app } = await h.start({
+      RATE_LIMIT_CLIENT_MAX: undefined,
+      RATE_LIMIT_ACCOUNT_MAX: undefined,
+    } as unknown as Record<string, string>);
+    const office = new Client(app, { remoteAddress: '198.51.100.20' });
+    const answers: number[] = [];
+    for (let i = 0; i < 150; i++) answers.push(code(await office.signInPassword(`branch${1000 + i}`, WRONG)));
+    expect(answers.filter((c) => c === 4429)).toEqual([]);
+    expect(new Set(answers)).toEqual(new Set([1403]));
+    // The per-account limit is as before: 10 per 15 minutes, from any address.
+    for (let i = 0; i < 10; i++) {
+      const from = new Client(app, { remoteAddress: `203.0.113.${i + 1}` });
+      expect(code(await from.signInPassword('teller0001', WRONG))).toBe(1403);
+    }
+    expectFailureEnvelope(
+      await new Client(app, { remoteAddress: '203.0.113.99' }).signInPassword('teller0001', WRONG),
+      429,
+      4429,
+    );
+  });
+
   test('a rate-limited right password does not sign in', async () => {
     const { app, ctx } = await h.start({ RATE_LIMIT_ACCOUNT_MAX: '2' });
     await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });

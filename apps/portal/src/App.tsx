@@ -14,6 +14,7 @@ const UsernamePage = pages.component((m) => m.UsernamePage);
 const ResetPasswordPage = pages.component((m) => m.ResetPasswordPage);
 const InfoPage = pages.component((m) => m.InfoPage);
 const SecurityPage = pages.component((m) => m.GuardedSecurityPage);
+const ChangeUsernamePage = pages.component((m) => m.GuardedChangeUsernamePage);
 
 /** Portal spec §2: hash routes; an empty or unknown path goes to login. */
 export function App() {
@@ -48,6 +49,9 @@ export function App() {
             </Route>
             <Route path="/security">
               <SecurityPage />
+            </Route>
+            <Route path="/changeUsername">
+              <ChangeUsernamePage />
             </Route>
             <Route>
               <Redirect to="/login" replace />

@@ -104,6 +104,8 @@ export const outcomeDocs: Readonly<
       'Password correct but expired: the login transaction starts; session login returns the callbacks',
     [Status.BLOCKED_FOR_RESET]:
       'Locked after too many failed attempts: the password must be reset. Told only to the right password, and to the attempt that reaches LOGIN_LOCKOUT_FAILURES',
+    [Status.LOCKED_BY_FRAUD]:
+      'Locked because a push to the account was reported as fraud (PUSH_FRAUD_LOCKS_ACCOUNT): recovery and a new password unlock it. Told only to the right password',
     [Status.BLOCKED]: "Blocked for security reasons (right password only), with redirectPath '/blocked'",
     [Status.FORBIDDEN]:
       'Incorrect username or password (the same answer for an unknown username, and for a locked, blocked or closed account with a wrong password)',
@@ -331,6 +333,8 @@ export const outcomeDocs: Readonly<
     [Status.UNKNOWN_TRANSACTION]: 'No such push',
     [Status.ALREADY_ANSWERED]: 'The push was answered already (a replay or a second answer)',
     [Status.TRANSACTION_EXPIRED]: 'The push expired before the answer',
+    [Status.TRANSACTION_WITHDRAWN]:
+      'The push was withdrawn before the answer: its sign-in ended (the account locked, or its sessions were ended). Nothing is approved',
   },
   deviceStream: {
     [Status.SUCCESS]:

@@ -132,6 +132,7 @@ export const genericOutcomes: Codes = {
 
 const limitToRep = redirect('authenticatorRep', { reason: 'limit' });
 const toBlockedReset = redirect('blocked', { reason: 'reset' });
+const toFraudLocked = redirect('blocked', { reason: 'fraud' });
 
 const otpSend = (sent: Outcome['message'], outage: boolean): Codes => ({
   1200: ok(sent, redirect('authenticatorOtpCode')),
@@ -202,6 +203,9 @@ export const coreOutcomeTables = {
       // then lead to the expired-password page (docs/decisions/005-widget-texts.md).
       1205: ok('passwordExpired', { kind: 'FORWARD', call: 'sessionLogin' }),
       1203: fail('blockedForReset', toBlockedReset),
+      // Not in the spec's table: locked by a push reported as fraud, told apart from the lockout
+      // after too many attempts; recovery unlocks it (docs/api.md).
+      1206: fail('lockedByFraud', toFraudLocked),
       // Widget spec §8 'Security blocked': the error route with the spec's text.
       1401: fail('securityBlocked', redirect('error', { reason: 'securityBlocked' })),
       1403: fail('incorrectCredentials', incorrectCredentials),
@@ -481,6 +485,8 @@ function deviceTables() {
         1404: fail('pushUnknown'),
         1409: fail('pushAlreadyAnswered'),
         1410: fail('pushExpired'),
+        // Its sign-in ended before the answer (the account locked): withdrawn, nothing approved.
+        1411: fail('pushWithdrawn'),
       },
     },
     deviceStream: {

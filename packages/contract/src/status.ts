@@ -12,6 +12,11 @@ export const Status = {
   /** Password authentication: blocked for reset after too many failed attempts. */
   BLOCKED_FOR_RESET: 1203,
   REDIRECT_REP: 1204,
+  /**
+   * Password authentication: locked because a push was reported as fraud; recovery and a new
+   * password unlock it (the spec is silent; 1203 stays the lockout after too many attempts).
+   */
+  LOCKED_BY_FRAUD: 1206,
   /** Password authentication and status: the password is correct but expired. */
   PASSWORD_EXPIRED: 1205,
   CARRIER_OUTAGE: 1224,
@@ -57,6 +62,8 @@ export const Status = {
   STEP_UP_REQUIRED: 1412,
   /** Push: the transaction expired before the answer. */
   TRANSACTION_EXPIRED: 1410,
+  /** Push: withdrawn before the answer, its sign-in having ended (the account locked). */
+  TRANSACTION_WITHDRAWN: 1411,
   /** Password authentication: the account is closed or disabled (shown as incorrect credentials). */
   ACCOUNT_DISABLED: 4000,
   /** Request not valid against the contract schema. */

@@ -1,5 +1,6 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadTexts } from './messages/index.ts';
 import { SignIn } from './SignIn.tsx';
@@ -64,6 +65,28 @@ describe('the widget in the language chosen (issue 15)', () => {
     // The same screen (the contact choice of the step-up), now in Spanish.
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Verifique su identidad' })).toBeTruthy());
     expect(screen.getByRole('button', { name: 'Enviarme el código por mensaje de texto' })).toBeTruthy();
+  });
+
+  it("a host that renames its page in the new language is followed: the window title carries the host's new name, not the first one", async () => {
+    fakeServer({});
+    function Host({ language }: { language: 'en' | 'es' }) {
+      // The portal's way: the page names itself in its own effect, in its language.
+      useEffect(() => {
+        document.title = language === 'es' ? 'Iniciar sesión – Banco' : 'Sign in – Bank';
+      }, [language]);
+      return <SignIn config={{ appId: 'APP', appName: 'App', onFinish: vi.fn(), language }} />;
+    }
+    const view = render(<Host language="en" />);
+    await screen.findByRole('heading', { name: 'Log in to your account' });
+    await waitFor(() => expect(document.title).toBe('Log in to your account – Sign in – Bank'));
+    await act(async () => {
+      view.rerender(<Host language="es" />);
+    });
+    await screen.findByRole('heading', { name: 'Inicie sesión en su cuenta' });
+    await waitFor(() => expect(document.title).toBe('Inicie sesión en su cuenta – Iniciar sesión – Banco'));
+    view.unmount();
+    // The host's own (current) title comes back when the widget goes.
+    expect(document.title).toBe('Iniciar sesión – Banco');
   });
 
   it('refuses an empty language, and shows English for a tag it does not ship', async () => {

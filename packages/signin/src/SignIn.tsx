@@ -94,6 +94,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
   const finishedOnce = useRef(false);
   // The host page's own title, read once (after the host's effects) and put back on unmount.
   const hostTitle = useRef<string | null>(null);
+  const ownTitle = useRef<string | null>(null);
   const widget = useMemo(
     () => ({
       config: resolved,
@@ -115,9 +116,14 @@ export function SignIn({ config }: { config: SignInConfig }) {
       setTitle: (screen: string, invalid: boolean) => {
         // A microtask: a host that names its page in an effect of its own has done so by then.
         queueMicrotask(() => {
-          if (hostTitle.current === null) hostTitle.current = document.title;
+          // The host's title is whatever the page shows that the widget did not set: a host that
+          // renames its page (a new language) is followed, never the first name kept.
+          if (hostTitle.current === null || document.title !== ownTitle.current) {
+            hostTitle.current = document.title;
+          }
           const named = hostTitle.current ? `${screen} – ${hostTitle.current}` : screen;
           document.title = invalid ? `${t('page.errorPrefix')} ${named}` : named;
+          ownTitle.current = document.title;
         });
       },
     }),
@@ -125,7 +131,9 @@ export function SignIn({ config }: { config: SignInConfig }) {
   );
   useEffect(
     () => () => {
-      if (hostTitle.current !== null) document.title = hostTitle.current;
+      // The host's title back, unless the host has named its page since.
+      if (hostTitle.current !== null && document.title === ownTitle.current)
+        document.title = hostTitle.current;
     },
     [],
   );
@@ -163,7 +171,16 @@ export function SignIn({ config }: { config: SignInConfig }) {
         ) : (
           // Step-up starts at the factor part: the user is already signed in (widget spec §1). It
           // first extends the session (the extend-session path), which also finds an ended one.
-          <WidgetRouter start={resolved.journey === 'STEPUP' ? routes.extendSession : routes.login}>
+          // A signed-in customer's change of username opens on its screen (config `start`).
+          <WidgetRouter
+            start={
+              resolved.start === 'changeUsername'
+                ? routes.createUsername
+                : resolved.journey === 'STEPUP'
+                  ? routes.extendSession
+                  : routes.login
+            }
+          >
             <Screens />
           </WidgetRouter>
         )}

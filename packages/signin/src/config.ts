@@ -27,6 +27,13 @@ export type SignInConfig = {
   resetUrl?: string;
   preResetUrl?: string;
   journey?: Journey;
+  /**
+   * 'changeUsername': a signed-in customer changes their username (widget spec §1 'can create or
+   * change a username'): the widget opens on the change-username screen, with the journey's Cancel
+   * (use 'STEPUP': the host's onCancel), and its confirmation's Continue calls onFinish with
+   * `data: { username }`. Unset: the journey's own start (docs/embedding.md).
+   */
+  start?: 'changeUsername';
   repPhone?: string;
   businessSMSText?: string;
   /**
@@ -97,6 +104,7 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   resetUrl: { check: isString, expected: 'a string (an address)' },
   preResetUrl: { check: isString, expected: 'a string (an address)' },
   journey: { check: oneOf(...journeys), expected: `one of ${journeys.join(', ')}` },
+  start: { check: oneOf('changeUsername'), expected: "'changeUsername'" },
   repPhone: { check: isString, expected: 'a string' },
   businessSMSText: { check: isString, expected: 'a string' },
   pushAppName: { check: nonEmpty, expected: 'a non-empty string' },

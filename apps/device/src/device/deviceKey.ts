@@ -7,7 +7,7 @@ import {
   pushAnswerMessage,
   toBase64url,
 } from '@gatehouse/contract/client';
-import type { KeyStore } from './keyStore.ts';
+import type { KeyStore, RememberedAccount } from './keyStore.ts';
 
 export type DeviceProof = { key: string; time: string; signature: string };
 
@@ -23,6 +23,8 @@ export type DeviceKey = {
   proof(purpose: DeviceProofPurpose): Promise<DeviceProof>;
   /** The signature of an answer to a push, over pushAnswerMessage. */
   signAnswer(id: string, decision: PushDecision, number: string): Promise<string>;
+  /** The accounts the device last read as its own, kept beside the key (KeyStore). */
+  accounts?: { get(): Promise<RememberedAccount[]>; set(list: RememberedAccount[]): Promise<void> };
 };
 
 const ECDSA = { name: 'ECDSA', namedCurve: 'P-256' } as const;
@@ -50,5 +52,6 @@ export async function loadDeviceKey(store: KeyStore, now: () => Date = () => new
       return { key: thumbprint, time, signature: await sign(deviceProofMessage(purpose, time, thumbprint)) };
     },
     signAnswer: (id, decision, number) => sign(pushAnswerMessage(id, decision, number)),
+    accounts: { get: () => store.getAccounts(), set: (list) => store.setAccounts(list) },
   };
 }

@@ -538,7 +538,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     if (action === 'unlock' || action === 'unblock') {
       const result = await db
         .updateTable('accounts')
-        .set({ status: 'active', failed_logins: 0, updated_at: now })
+        .set({ status: 'active', failed_logins: 0, locked_by_fraud: false, updated_at: now })
         .where('id', '=', account.id)
         .where('status', '=', action === 'unlock' ? 'locked' : 'blocked')
         .executeTakeFirst();

@@ -35,6 +35,8 @@ export interface AccountsTable {
   language: ColumnType<string, string | undefined, string>;
   /** The lock came from wrong passwords: the owner's known device lifts it (migration 027). */
   locked_by_failures: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The lock came from a push reported as fraud: the sign-in says so (migration 033). */
+  locked_by_fraud: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface PasswordHistoryTable {

@@ -241,8 +241,22 @@ export class JourneyStore {
     if (sessionId) {
       query = query.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '!=', sessionId)]));
     }
-    const result = await query.executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    // The pushes still pending for the journeys that end are withdrawn in the same statement (issue
+    // 26): a device no longer lists them, and an answer is refused as withdrawn, never 'approved'.
+    const ended = query.returning('id');
+    const rows = await this.db
+      .with('ended', () => ended)
+      .with('withdrawn', (db) =>
+        db
+          .updateTable('push_transactions')
+          .set({ status: 'EXPIRED' })
+          .where('journey_id', 'in', db.selectFrom('ended').select('id'))
+          .where('status', '=', 'PENDING'),
+      )
+      .selectFrom('ended')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(rows.n);
   }
 
   /**

@@ -148,6 +148,7 @@ export async function passwordUpdatePlugin(app: FastifyInstance, ctx: Context) {
           failed_logins: 0,
           // A reset unlocks a lockout after failed sign-ins; a security block stays for support.
           status: sql<string>`case when status = 'locked' then 'active' else status end`,
+          locked_by_fraud: false,
           updated_at: now,
         })
         .where('id', '=', account.id)

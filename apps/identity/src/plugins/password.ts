@@ -66,7 +66,11 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
 
       // The password is right: only now does the answer depend on the account's state (an account
       // that may not sign in got no journey).
-      if (account.status === 'locked') return answer(request, reply, Status.BLOCKED_FOR_RESET);
+      if (account.status === 'locked') {
+        // A fraud report's lock says so (recovery lifts it); any other lock is the attempts' lockout.
+        const byFraud = account.locked_by_fraud && !account.locked_by_failures;
+        return answer(request, reply, byFraud ? Status.LOCKED_BY_FRAUD : Status.BLOCKED_FOR_RESET);
+      }
       if (account.status === 'blocked') {
         // The widget's table sends 1401 to its error screen; the redirect path names the blocked page.
         return answer(request, reply, Status.BLOCKED, { redirectPath: '/blocked' });

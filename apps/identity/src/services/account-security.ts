@@ -117,6 +117,7 @@ export async function notifyOwner(
       to: '',
       notice,
       language,
+      product: ctx.config.productName,
       supportPhone: ctx.config.supportPhone,
       ...(details.change ? { change: details.change } : {}),
     });

@@ -249,6 +249,7 @@ async function countFailure(
         failed_logins = failed_logins + 1,
         status = case when failed_logins + 1 >= ${limit} then 'locked' else status end,
         locked_by_failures = failed_logins + 1 >= ${limit},
+        locked_by_fraud = false,
         updated_at = ${now}
       where username_key = ${key} and status = 'active' and not exists (select 1 from device)
       returning failed_logins
@@ -311,7 +312,8 @@ async function settleRight(
           and exists (select 1 from known_devices where account_id = ${row.id} and device_key = ${device ?? ''})))
       for update
     ), settled as (
-      update accounts set failed_logins = 0, status = 'active', locked_by_failures = false, updated_at = ${now},
+      update accounts set failed_logins = 0, status = 'active', locked_by_failures = false,
+        locked_by_fraud = false, updated_at = ${now},
         language = coalesce(${language}, accounts.language)
       from proved
       where accounts.id = proved.id and (accounts.failed_logins > 0 or accounts.status <> 'active'

@@ -10,7 +10,14 @@ import { type ServiceTextKey, serverText } from '../lib/language.ts';
  * A one-time code message: the full address it goes to, the code, when it expires, and the
  * account's language (English when not given).
  */
-export type CodeMail = { to: string; code: string; expiryMinutes: number; language?: Language };
+export type CodeMail = {
+  to: string;
+  code: string;
+  expiryMinutes: number;
+  language?: Language;
+  /** The deployment's name (PRODUCT_NAME); the mailer fills it in from its settings. */
+  product?: string;
+};
 
 /** A security notice to the account's owner: what changed, never a secret. */
 export type NoticeKind = keyof typeof noticeTexts | 'security-change';
@@ -25,6 +32,8 @@ export type NoticeMail = {
   at?: Date;
   supportPhone?: string;
   language?: Language;
+  /** The deployment's name (PRODUCT_NAME); the mailer fills it in from its settings. */
+  product?: string;
 };
 
 export interface Mailer {
@@ -77,7 +86,7 @@ export function noticeTime(at: Date, language: Language): string {
  * happened and what to do, never a code, a link or a password.
  */
 export function noticeMail(mail: NoticeMail): { subject: string; text: string } {
-  const product = appDefaults.portalAppName;
+  const product = mail.product ?? appDefaults.portalAppName;
   const language = mail.language ?? 'en';
   const t = (key: ServiceTextKey, ...params: Array<string | number>) => serverText(language, key, params);
   if (mail.notice === 'security-change') {
@@ -109,7 +118,7 @@ export function noticeMail(mail: NoticeMail): { subject: string; text: string } 
  */
 export function noticeText(mail: NoticeMail): string {
   const language = mail.language ?? 'en';
-  const product = appDefaults.portalAppName;
+  const product = mail.product ?? appDefaults.portalAppName;
   const t = (key: ServiceTextKey, ...params: Array<string | number>) => serverText(language, key, params);
   const what =
     mail.notice === 'security-change'
@@ -120,7 +129,7 @@ export function noticeText(mail: NoticeMail): string {
 
 /** The one-time code e-mail in the account's language. */
 export function codeMail(mail: CodeMail): { subject: string; text: string } {
-  const product = appDefaults.portalAppName;
+  const product = mail.product ?? appDefaults.portalAppName;
   const language = mail.language ?? 'en';
   const params = [mail.code, mail.expiryMinutes, product];
   return {
@@ -138,12 +147,13 @@ export class OutboxMailer implements Mailer {
   constructor(
     private readonly db: DB,
     private readonly clock: Clock,
+    private readonly product: string = appDefaults.portalAppName,
   ) {}
   sendCode(mail: CodeMail): Promise<void> {
-    return this.store(mail.to, codeMail(mail).text, mail.code);
+    return this.store(mail.to, codeMail({ product: this.product, ...mail }).text, mail.code);
   }
   sendNotice(mail: NoticeMail): Promise<void> {
-    return this.store(mail.to, noticeMail(mail).text, null);
+    return this.store(mail.to, noticeMail({ product: this.product, ...mail }).text, null);
   }
   private async store(recipient: string, text: string, code: string | null): Promise<void> {
     await this.db
@@ -161,6 +171,7 @@ export class SmtpMailer implements Mailer {
   constructor(
     settings: SmtpSettings,
     private readonly from: string,
+    private readonly product: string = appDefaults.portalAppName,
   ) {
     this.transport =
       'url' in settings
@@ -173,10 +184,10 @@ export class SmtpMailer implements Mailer {
           });
   }
   sendCode(mail: CodeMail): Promise<void> {
-    return this.send(mail.to, codeMail(mail));
+    return this.send(mail.to, codeMail({ product: this.product, ...mail }));
   }
   sendNotice(mail: NoticeMail): Promise<void> {
-    return this.send(mail.to, noticeMail(mail));
+    return this.send(mail.to, noticeMail({ product: this.product, ...mail }));
   }
   private async send(to: string, message: { subject: string; text: string }): Promise<void> {
     await this.transport.sendMail({ from: this.from, to, ...message });
@@ -188,7 +199,7 @@ export class SmtpMailer implements Mailer {
 
 /** SMTP when configured (required in production mode), otherwise the development outbox. */
 export function createMailer(config: Config, db: DB, clock: Clock): Mailer {
-  if (config.smtp) return new SmtpMailer(config.smtp, config.mailFrom);
+  if (config.smtp) return new SmtpMailer(config.smtp, config.mailFrom, config.productName);
   if (config.production) throw new Error('SMTP settings are required in production mode');
-  return new OutboxMailer(db, clock);
+  return new OutboxMailer(db, clock, config.productName);
 }

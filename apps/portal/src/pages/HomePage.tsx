@@ -1,6 +1,6 @@
-import { Button, Card } from '@gatehouse/ui';
-import { useEffect, useRef } from 'react';
-import { useNavigate } from '../router.ts';
+import { Alert, Button, Card } from '@gatehouse/ui';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, usePageState } from '../router.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { t } from '../texts.ts';
 import { usePageTitle } from '../usePageTitle.ts';
@@ -11,7 +11,14 @@ export function HomePage() {
   const session = useSession();
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // A notice left by the page before (a changed username), shown once: a reload does not repeat it.
+  const state = usePageState<{ notice?: string }>();
+  const [notice] = useState(state?.notice);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (state?.notice) navigate('/home', { replace: true, state: null });
+  }, [state, navigate]);
+  useEffect(() => (notice ? noticeRef.current : heading.current)?.focus(), [notice]);
   usePageTitle(t('page.homeTitle'));
   return (
     <Shell>
@@ -19,10 +26,18 @@ export function HomePage() {
         <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
           {t('page.signedInHeading', session.displayName)}
         </h1>
+        {notice ? (
+          <Alert variant="confirm" ref={noticeRef} tabIndex={-1}>
+            {notice}
+          </Alert>
+        ) : null}
         <p>{t('page.signedInAs', session.username)}</p>
         <p>{t('page.sessionTimes')}</p>
         <p>
           <a href="#/security">{t('page.securitySettings')}</a>
+        </p>
+        <p>
+          <a href="#/changeUsername">{t('page.changeUsername')}</a>
         </p>
         <Button variant="secondary" onClick={() => navigate('/logout')}>
           {t('page.signOut')}

@@ -2,6 +2,7 @@ import { onDemand } from '@gatehouse/signin';
 import { texts } from '../texts.ts';
 
 /** The portal's pages off the login route, behind one dynamic import (one on-demand chunk). */
+export { GuardedChangeUsernamePage } from './ChangeUsernamePage.tsx';
 export { GuardedHomePage } from './HomePage.tsx';
 export { InfoPage } from './InfoPage.tsx';
 export { LogoutPage } from './LogoutPage.tsx';

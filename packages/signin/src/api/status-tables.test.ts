@@ -9,6 +9,8 @@ import { interpret, interpretPush, statusTableOf, UnmappedStatusError } from './
 const spec: Array<[keyof typeof calls, number, unknown]> = [
   ['passwordAuthentication', 1200, { kind: 'FORWARD', call: 'sessionLogin' }],
   ['passwordAuthentication', 1203, { kind: 'REDIRECT', to: routes.blocked, state: { reason: 'reset' } }],
+  // Not in the spec: a fraud report's lock is its own page, not the attempts' lockout (docs/api.md).
+  ['passwordAuthentication', 1206, { kind: 'REDIRECT', to: routes.blocked, state: { reason: 'fraud' } }],
   // §8 'Security blocked': the blocked page with the spec's text (the server names /blocked).
   [
     'passwordAuthentication',

@@ -101,7 +101,7 @@ export function useCall() {
           case 'FOLLOW':
             // Widget spec §7: the answer's redirect path, or the error route when it has none.
             navigate(isShownRoute(given) ? given : routes.error, {
-              state: { ...navState, ruleData: result.envelope?.ruleData },
+              state: { ...navState, ruleData: result.envelope?.ruleData, message: result.status.message },
             });
             return { kind: 'navigated' };
           case 'REDIRECT': {

@@ -6,6 +6,7 @@ import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
 import { routes } from '../../router.ts';
 import { formatTime } from './format.ts';
+import { forgetAccount } from './remembered.ts';
 
 /** The contract's device name rule (deviceName: trimmed, 1 to 60 characters), as a field error. */
 export function nameError(name: string): string | undefined {
@@ -19,11 +20,14 @@ export function nameError(name: string): string | undefined {
 export function Accounts({
   registrations,
   failed,
+  removedElsewhere = [],
   deviceKey,
   onChanged,
 }: {
   registrations: DeviceRegistration[] | null;
   failed: boolean;
+  /** Accounts whose registration of this device was removed elsewhere since it last read them. */
+  removedElsewhere?: string[];
   deviceKey: DeviceKey;
   onChanged: () => Promise<void> | void;
 }) {
@@ -33,6 +37,11 @@ export function Accounts({
       <h2 id="accounts-heading" ref={heading} tabIndex={-1}>
         {t('accountsHeading')}
       </h2>
+      {removedElsewhere.map((username) => (
+        <Alert key={username} variant="info">
+          {t('removedElsewhere', username)}
+        </Alert>
+      ))}
       {failed ? <p>{t('accountsUnavailable')}</p> : null}
       {registrations === null ? (
         failed ? null : (
@@ -118,6 +127,7 @@ function Account({
       setFailure(answer.message);
       return;
     }
+    await forgetAccount(deviceKey, id);
     announce(t('removed', username));
     onRemoved();
     await onChanged();

@@ -1,4 +1,4 @@
-import type { DeviceRegistration } from '@gatehouse/contract/client';
+import { type DeviceRegistration, Status } from '@gatehouse/contract/client';
 import { Alert } from '@gatehouse/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type DemoAccount, deviceApi } from '../../api.ts';
@@ -11,13 +11,14 @@ import { Accounts } from './Accounts.tsx';
 import { DemoDevices } from './DemoDevices.tsx';
 import { History } from './History.tsx';
 import { Requests } from './Requests.tsx';
+import { rememberAccounts, rememberedAccounts } from './remembered.ts';
 import { usePushes } from './usePushes.ts';
 
 /** The start page, 'Your device': requests, history, the accounts, and demo devices in development. */
 export function DevicePage() {
   const keyState = useDeviceKey();
   const key = keyState.status === 'ready' ? keyState.key : undefined;
-  const { pushes, failed: pushesFailed, refresh } = usePushes(key);
+  const { pushes, failed: readFailed, failedCode, refresh } = usePushes(key);
   const pending = pushes?.filter((p) => p.status === 'PENDING') ?? null;
   const heading = usePage(t('deviceTitle'), { count: pending?.length ?? 0 });
 
@@ -35,12 +36,26 @@ export function DevicePage() {
 
   const [registrations, setRegistrations] = useState<DeviceRegistration[] | null>(null);
   const [registrationsFailed, setRegistrationsFailed] = useState(false);
+  const [removedElsewhere, setRemovedElsewhere] = useState<string[]>([]);
   const reloadRegistrations = useCallback(async () => {
     if (!key) return;
     const answer = await deviceApi.registrations(key);
-    setRegistrationsFailed(!answer.ok);
-    if (answer.ok) setRegistrations(answer.data.registrations ?? []);
+    // A key with no registration has nothing to prove itself with: the service refuses its proof
+    // (1403). This device then approves no account, which is not a failure to read.
+    const none = !answer.ok && answer.code === Status.FORBIDDEN;
+    setRegistrationsFailed(!answer.ok && !none);
+    if (!answer.ok && !none) return;
+    const list = answer.ok ? (answer.data.registrations ?? []) : [];
+    // Accounts this device had that are gone (removed on the security page or by support): said here.
+    const gone = (await rememberedAccounts(key)).filter((r) => !list.some((l) => l.id === r.id));
+    if (gone.length) setRemovedElsewhere((names) => [...names, ...gone.map((r) => r.username)]);
+    await rememberAccounts(key, list);
+    setRegistrations(list);
   }, [key]);
+  const noAccounts = registrations !== null && registrations.length === 0;
+  // Pushes refused for a key with no registration (or none known yet) are no failure either.
+  const pushesFailed =
+    readFailed && !(failedCode === Status.FORBIDDEN && (registrations === null || noAccounts));
   useEffect(() => {
     void reloadRegistrations();
   }, [reloadRegistrations]);
@@ -74,6 +89,8 @@ export function DevicePage() {
           pending={pending}
           past={pushes?.filter((p) => p.status !== 'PENDING') ?? []}
           pushesFailed={pushesFailed}
+          noAccounts={noAccounts}
+          removedElsewhere={removedElsewhere}
           refresh={refresh}
           registrations={registrations}
           registrationsFailed={registrationsFailed}
@@ -90,6 +107,8 @@ function Ready(props: {
   pending: ReturnType<typeof usePushes>['pushes'];
   past: NonNullable<ReturnType<typeof usePushes>['pushes']>;
   pushesFailed: boolean;
+  noAccounts: boolean;
+  removedElsewhere: string[];
   refresh: () => Promise<void>;
   registrations: DeviceRegistration[] | null;
   registrationsFailed: boolean;
@@ -102,6 +121,7 @@ function Ready(props: {
       <Requests
         pending={props.pending}
         failed={props.pushesFailed}
+        noAccounts={props.noAccounts}
         deviceKey={props.deviceKey}
         onAnswered={() => {
           void props.refresh();
@@ -113,6 +133,7 @@ function Ready(props: {
       <Accounts
         registrations={props.registrations}
         failed={props.registrationsFailed}
+        removedElsewhere={props.removedElsewhere}
         deviceKey={props.deviceKey}
         onChanged={props.reloadRegistrations}
       />

@@ -12,11 +12,14 @@ import { type Outcome, PushRequest } from './PushRequest.tsx';
 export function Requests({
   pending,
   failed,
+  noAccounts = false,
   deviceKey,
   onAnswered,
 }: {
   pending: DevicePush[] | null;
   failed: boolean;
+  /** This device approves no account (yet, or any more), and its requests were refused for it. */
+  noAccounts?: boolean;
   deviceKey: DeviceKey;
   onAnswered: () => void;
 }) {
@@ -41,7 +44,9 @@ export function Requests({
         </Alert>
       ) : null}
       {failed ? <p>{t('requestsUnavailable')}</p> : null}
-      {pending === null ? (
+      {noAccounts && pending === null ? (
+        <p>{t('requestsNoAccounts')}</p>
+      ) : pending === null ? (
         failed ? null : (
           <p>{t('loading')}</p>
         )

@@ -10,6 +10,8 @@ export type PushesState = {
   /** null until the first answer. */
   pushes: DevicePush[] | null;
   failed: boolean;
+  /** The code of the last failed read (1403: the key proves no registration). */
+  failedCode: number | undefined;
   refresh: () => Promise<void>;
 };
 
@@ -20,6 +22,7 @@ export type PushesState = {
 export function usePushes(key: DeviceKey | undefined): PushesState {
   const [pushes, setPushes] = useState<DevicePush[] | null>(null);
   const [failed, setFailed] = useState(false);
+  const [failedCode, setFailedCode] = useState<number | undefined>();
   const announce = useAnnounce();
   const seen = useRef(new Set<string>());
   // A poll and a live event may overlap: only the latest read started is applied.
@@ -32,9 +35,11 @@ export function usePushes(key: DeviceKey | undefined): PushesState {
     if (mine !== latest.current) return;
     if (!answer.ok) {
       setFailed(true);
+      setFailedCode(answer.code);
       return;
     }
     setFailed(false);
+    setFailedCode(undefined);
     const list = answer.data.pushes ?? [];
     const fresh = list.filter((p) => p.status === 'PENDING' && !seen.current.has(p.id));
     for (const p of list) seen.current.add(p.id);
@@ -55,5 +60,5 @@ export function usePushes(key: DeviceKey | undefined): PushesState {
     });
   }, [key, refresh]);
 
-  return { pushes, failed, refresh };
+  return { pushes, failed, failedCode, refresh };
 }

@@ -168,6 +168,10 @@ export function deviceRoutes(app: FastifyInstance, ctx: Context, store: PushStor
       if (!answered) {
         const now = await store.get(push.id);
         if (!now) return answer(request, reply, Status.UNKNOWN_TRANSACTION, { message: 'pushUnknown' });
+        if (await store.withdrawn(now)) {
+          // Withdrawn when its sign-in ended (the account locked): nothing was approved; say so.
+          return answer(request, reply, Status.TRANSACTION_WITHDRAWN);
+        }
         if (now.status === 'PENDING' || now.status === 'EXPIRED') {
           if (await store.expire(push.id)) {
             await ctx.audit.record(request, {
@@ -444,7 +448,7 @@ async function recordAnswer(ctx: Context, request: FastifyRequest, push: PushTra
   if (ctx.config.push.fraudLocksAccount) {
     const result = await ctx.db
       .updateTable('accounts')
-      .set({ status: 'locked', updated_at: ctx.clock.now() })
+      .set({ status: 'locked', locked_by_fraud: true, updated_at: ctx.clock.now() })
       .where('id', '=', push.account_id)
       .where('status', '=', 'active')
       .executeTakeFirst();

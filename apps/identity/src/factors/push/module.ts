@@ -288,6 +288,12 @@ function routes(app: FastifyInstance, ctx: Context) {
       }
       const status = async (value: string) =>
         answer(request, reply, Status.SUCCESS, { message: 'success', successData: { status: value } });
+      if (own && own.journey_state === 'ended' && (push.status === 'EXPIRED' || push.status === 'PENDING')) {
+        // The sign-in ended under it (the account locked, or its sessions were ended): its push was
+        // withdrawn, and nothing here may be sent again. The widget's page says the sign-in ended.
+        clearSessionCookies(ctx, request, reply);
+        throw sessionExpired();
+      }
 
       switch (push.status) {
         case 'PENDING': {

@@ -100,15 +100,34 @@ export class PushStore {
    * The push `id` if it belongs to the login journey whose cookie token has this hash: the poll of
    * a login in one read (the journey's binding and the push together).
    */
-  async ofLoginCookie(id: string, tokenHash: string): Promise<PushTransaction | undefined> {
+  async ofLoginCookie(
+    id: string,
+    tokenHash: string,
+  ): Promise<(PushTransaction & { journey_state: string }) | undefined> {
     return this.db
       .selectFrom('push_transactions as p')
       .innerJoin('journeys as j', 'j.id', 'p.journey_id')
       .selectAll('p')
+      .select('j.state as journey_state')
       .where('p.id', '=', id)
       .where('j.token_hash', '=', tokenHash)
       .where('j.kind', '=', 'login')
       .executeTakeFirst();
+  }
+
+  /**
+   * Whether a push that can no longer be answered was withdrawn: its journey ended (the account
+   * locked, or its sessions were ended) before it was answered or ran out.
+   */
+  async withdrawn(row: PushTransaction): Promise<boolean> {
+    if (row.status !== 'EXPIRED' || new Date(row.expires_at).getTime() <= this.clock.now().getTime())
+      return false;
+    const journey = await this.db
+      .selectFrom('journeys')
+      .select('state')
+      .where('id', '=', row.journey_id)
+      .executeTakeFirst();
+    return journey?.state === 'ended';
   }
 
   async get(id: string): Promise<PushTransaction | undefined> {

@@ -267,6 +267,15 @@ describe('token resync screen (widget spec §2, §5)', () => {
     await u.type(field(/First security code/), '123456');
     await u.type(field(/Second security code/), '654321{Enter}');
     await heading('VIP access code');
+    // The token screen says the token is in sync (the server's text) and asks for the next code.
+    const told = await screen.findByText('Your security code app is in sync again.', undefined, {
+      timeout: 3000,
+    });
+    const status = told.closest('[role="status"]')!;
+    expect(status).not.toBeNull();
+    expect(status.textContent).toContain(
+      'Enter the next security code that your VIP Access mobile app shows.',
+    );
     expect(requests.find((r) => `${r.method} ${r.path}` === svipSync)!.body).toEqual({
       securityCode1: '123456',
       securityCode2: '654321',

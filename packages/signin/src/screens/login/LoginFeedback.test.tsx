@@ -162,6 +162,44 @@ describe('login: announcements, titles, saved usernames, finish (issue 9)', () =
     expect(screen.getByRole('link', { name: 'Call 1-800-555-0199' })).toBeTruthy();
   });
 
+  it('an account locked by a fraud report says so and offers the reset that unlocks it', async () => {
+    fakeServer({
+      [api.password]: {
+        body: envelope(1206, 'Locked by fraud report', { errorType: 'APPLICATION_ERROR' }),
+      },
+    });
+    renderWidget({ resetUrl: 'https://bank.example/reset' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/Username/), 'pushuser01');
+    await user.type(screen.getByLabelText(/^Password/), 'Orchid2Vale{Enter}');
+    await screen.findByRole('heading', { name: 'Your account has been locked' }, { timeout: 3000 });
+    expect(
+      screen.getByText(
+        'Your account was locked because a sign-in request was reported as fraud from your mobile device. To unlock it, reset your password: you will confirm it is you, then choose a new password.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/too many login attempts/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Reset password' })).toBeTruthy();
+  });
+
+  it('the lockout after too many attempts keeps the spec text', async () => {
+    fakeServer({
+      [api.password]: {
+        body: envelope(1203, 'x', { errorType: 'APPLICATION_ERROR' }),
+      },
+    });
+    renderWidget({ resetUrl: 'https://bank.example/reset' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/Username/), 'locked001');
+    await user.type(screen.getByLabelText(/^Password/), 'Orchid2Vale{Enter}');
+    await screen.findByRole('heading', { name: 'Your account has been locked' }, { timeout: 3000 });
+    expect(
+      screen.getByText(
+        "You've made too many login attempts. For security reasons, you'll need to reset your password.",
+      ),
+    ).toBeTruthy();
+  });
+
   it('an ended session (HTTP 401) says so and offers to sign in again, which logs out and returns to login', async () => {
     const { calls } = fakeServer({
       [api.password]: { body: envelope(1200, 'Success') },

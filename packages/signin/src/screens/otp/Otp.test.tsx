@@ -184,6 +184,25 @@ describe('one-time code screens (issue 9)', () => {
     expect(document.title.startsWith('Error:')).toBe(false);
   });
 
+  it('the voice code screen names the masked number it calls, from the contact screen and from the text screen', async () => {
+    fakeServer(stepUpAnswers(both, { [`POST ${api.sms}`]: sent, [`POST ${api.voice}`]: sent }));
+    renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Call me with the code' }));
+    await heading('Enter the code from our call');
+    expect(
+      screen.getByText('We are calling (XXX) XXX-0143 with the code. It will expire after 30 minutes.'),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await user.click(await screen.findByRole('button', { name: 'Text me the code' }));
+    await heading('Enter the code we texted you');
+    await user.click(screen.getByRole('button', { name: 'call me with the code' }));
+    await heading('Enter the code from our call');
+    expect(
+      screen.getByText('We are calling (XXX) XXX-0143 with the code. It will expire after 30 minutes.'),
+    ).toBeTruthy();
+  });
+
   it('does not offer a voice call on the text screen when the host excluded voice', async () => {
     fakeServer(stepUpAnswers(both, { [`POST ${api.sms}`]: sent }));
     renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'OTP-SMS' }, { type: 'OTP-EMAIL' }] });
@@ -271,6 +290,29 @@ describe('one-time code screens (issue 9)', () => {
     await user.click(screen.getByRole('button', { name: 'Get the code another way' }));
     await screen.findByText('This is the email address we have on file for you.');
     expect(screen.getByRole('button', { name: 'Email me the code' })).toBeTruthy();
+  });
+
+  it("without e-mail among the allowed factors, the text code screen offers no 'Get the code another way' (it led back to the same phones); another phone and the representative stay", async () => {
+    const twoPhones = { phone: [phone('0143'), phone('0188')], email: [email('1')] };
+    fakeServer(stepUpAnswers(twoPhones, { [`POST ${api.sms}`]: sent }));
+    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'OTP-SMS' }, { type: 'OTP-VOICE' }] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Text me the code' }));
+    await heading('Enter the code we texted you');
+    expect(screen.queryByRole('button', { name: 'Get the code another way' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Try another phone number' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: "Can't receive the code?" })).toBeTruthy();
+  });
+
+  it("'Get the code another way' on the e-mail code screen goes to the phones", async () => {
+    fakeServer(stepUpAnswers(both, { [`POST ${api.email}`]: sent }));
+    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'OTP-EMAIL' }, { type: 'OTP-SMS' }] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Get the code another way' }));
+    await user.click(await screen.findByRole('button', { name: 'Email me the code' }));
+    await heading('Enter the code we emailed you');
+    await user.click(screen.getByRole('button', { name: 'Get the code another way' }));
+    expect(await screen.findByRole('button', { name: 'Text me the code' })).toBeTruthy();
   });
 
   it('after Back on the contact screen, focus goes to the heading, not to the page body', async () => {

@@ -58,7 +58,13 @@ export function OtpCodeScreen() {
   const phones = (nav.contacts?.phone ?? []).filter((c) => c.enable);
   const headingId = `${idPrefix}-code-heading`;
   // Voice is offered only when allowed (by the server, or by the host in step-up).
-  const voiceAllowed = allowedChannels(idPrefix).has('OTP-VOICE');
+  const allowed = allowedChannels(idPrefix);
+  const voiceAllowed = allowed.has('OTP-VOICE');
+  // Spec §4 "Switching channels": the other kind of contact, only when it is allowed and has an
+  // enabled contact; otherwise the link would lead back to the same screen.
+  const emails = allowed.has('OTP-EMAIL') ? (nav.contacts?.email ?? []).filter((c) => c.enable) : [];
+  const phoneAllowed = allowed.has('OTP-SMS') || allowed.has('OTP-VOICE');
+  const otherKind = channel === 'email' ? (phoneAllowed ? phones.length : 0) : emails.length;
   const entry = useCodeEntry({
     field: 'code',
     factor: channel,
@@ -110,6 +116,8 @@ export function OtpCodeScreen() {
       {(channel === 'sms' || channel === 'email') && selected.label ? (
         <p>{tx('otp.sentTo', selected.label)}</p>
       ) : null}
+      {/* The voice code names the number called, masked as on the contact screen. */}
+      {channel === 'voice' && selected.label ? <p>{tx('otp.callingTo', selected.label)}</p> : null}
       {notice ? <Alert variant="info">{notice}</Alert> : null}
       <form className="gh-signin__form" noValidate onSubmit={entry.submit}>
         {entry.fields({
@@ -150,7 +158,7 @@ export function OtpCodeScreen() {
         </div>
       ) : null}
       <div className="gh-signin__links">
-        {channel !== 'rep' && (nav.contacts?.email.length ?? 0) + phones.length > 1 ? (
+        {channel !== 'rep' && otherKind > 0 ? (
           <Button
             variant="link"
             onClick={() =>
@@ -158,7 +166,7 @@ export function OtpCodeScreen() {
               navigate(routes.authenticatorOtp, {
                 state: {
                   contacts: nav.contacts,
-                  switchToEmailOTP: channel !== 'email' && (nav.contacts?.email.length ?? 0) > 0,
+                  switchToEmailOTP: channel !== 'email',
                 },
               })
             }

@@ -38,6 +38,13 @@ const statePages = {
   // Widget spec §8 'Unauthorized': HTTP 401, the session ended (or step-up without one).
   unauthorized: { heading: 'error.unauthorized', body: ['page.sessionEnded'], action: 'signInAgain' },
   blockedReset: { heading: 'page.lockedHeading', body: ['page.lockedBody'], action: 'reset', cancel: true },
+  // Locked by a push reported as fraud (password authentication 1206): recovery unlocks it.
+  fraudLocked: {
+    heading: 'page.lockedHeading',
+    body: ['page.fraudLockedBody'],
+    action: 'reset',
+    cancel: true,
+  },
   expired: { heading: 'page.expiredHeading', body: ['page.expiredBody'], action: 'preReset', cancel: true },
   reject: { heading: 'page.rejectHeading', body: [], action: 'backToLogin' },
   prohibited: { heading: 'page.prohibitedHeading', body: ['page.prohibitedBody'], action: 'backToLogin' },

@@ -1,12 +1,13 @@
 import { limits } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
-import { useNavigate } from '../../router.tsx';
+import { useLocationState, useNavigate } from '../../router.tsx';
 import { routes } from '../../routes.ts';
 import { CancelLink } from '../../shared/CancelLink.tsx';
 import { ScreenHeading } from '../../shared/Heading.tsx';
 import { Loading } from '../../shared/Loading.tsx';
+import { OnDemandAlert as Alert } from '../../shared/onDemandAlert.tsx';
 import { useCall } from '../../shared/useCall.ts';
 import { useCodeEntry } from '../../shared/useCodeEntry.tsx';
 import { useHeadingFocus } from '../../shared/useHeadingFocus.ts';
@@ -28,6 +29,9 @@ export function TokenScreen() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [credentialId, setCredentialId] = useState<string | null>(null);
   const failures = useRef(0);
+  // Back from a successful resync: the server's 'in sync' text, and the next code is asked for.
+  const nav = useLocationState<{ resynced?: boolean; message?: string }>();
+  const synced = nav?.resynced ? nav.message : undefined;
   const entry = useCodeEntry({
     field: 'token-code',
     factor: 'token',
@@ -78,6 +82,14 @@ export function TokenScreen() {
         <Loading />
       ) : (
         <>
+          {synced && !entry.problems.invalid ? (
+            <Suspense fallback={null}>
+              <Alert variant="confirm">
+                <p>{synced}</p>
+                <p>{tx('token.synced', app)}</p>
+              </Alert>
+            </Suspense>
+          ) : null}
           <p>{tx('token.prompt', app)}</p>
           <form className="gh-signin__form" noValidate onSubmit={entry.submit}>
             {entry.fields({ code: tx('token.securityCode'), trust: tx('token.trustDevice') })}

@@ -13,7 +13,8 @@ import { tokenAppName } from '../app-codes/names.ts';
 /**
  * Widget spec §2 "Token resync screen", §5 (both codes required and 6 digits, the same messages
  * per field), §4 "Sync submit follows the server redirect" (1200 with redirectPath
- * '/authenticator/svip': the token screen, its failure count fresh). Errors: a GOV.UK summary that
+ * '/authenticator/svip': the token screen, its failure count fresh, which shows the server's 'in
+ * sync' text and asks for the next code). Errors: a GOV.UK summary that
  * takes focus and links to each field, and each field's own message.
  */
 export function TokenSyncScreen() {
@@ -38,9 +39,12 @@ export function TokenSyncScreen() {
     if (errors.length) return problems.fail(errors);
     problems.clear();
     setBusy(true);
-    const outcome = await call('svipSynchronization', {
-      body: { securityCode1: codes[0], securityCode2: codes[1] },
-    });
+    // The token screen it leads back to says the token is in sync and asks for the next code.
+    const outcome = await call(
+      'svipSynchronization',
+      { body: { securityCode1: codes[0], securityCode2: codes[1] } },
+      { resynced: true },
+    );
     if (outcome.kind === 'error') {
       config.onEvent?.({ type: 'invalidCode', detail: { factor: 'token' } });
       setCodes(['', '']);

@@ -57,4 +57,36 @@ describe('change username: failed submits are announced (issue 9 point 15)', () 
     );
     expect(field.getAttribute('aria-invalid')).toBe('true');
   }, 20_000);
+
+  it("start 'changeUsername': a signed-in customer opens on the change-username screen; Continue hands the new name to the host, Cancel goes back to it", async () => {
+    const { calls } = fakeServer({
+      'PUT /api/user/identity/username': { body: envelope(1200, 'Your username was changed.') },
+    });
+    const { onFinish, onCancel } = renderWidget({ journey: 'STEPUP', start: 'changeUsername' });
+    const user = userEvent.setup();
+    const field = await screen.findByRole('textbox', { name: /New username/ });
+    expect(screen.getByRole('heading', { name: 'Create a new username' })).toBeTruthy();
+    await user.type(field, 'riverside42');
+    await user.type(screen.getByLabelText(/Current password/), 'Quartz5Lake{Enter}');
+    await screen.findByRole('heading', { name: "You've changed your username" }, { timeout: 3000 });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(onFinish).toHaveBeenCalledTimes(1);
+    expect(onFinish.mock.calls[0]![0]).toMatchObject({
+      journey: 'STEPUP',
+      code: 1200,
+      data: { username: 'riverside42' },
+    });
+    // No login transaction to go on with: no session login, no extend.
+    expect(calls()).not.toContain(api.session);
+    expect(calls()).not.toContain(api.extend);
+    expect(onCancel).not.toHaveBeenCalled();
+  });
+
+  it("start 'changeUsername': Cancel tells the host", async () => {
+    fakeServer({});
+    const { onCancel } = renderWidget({ journey: 'STEPUP', start: 'changeUsername' });
+    await screen.findByRole('textbox', { name: /New username/ });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
 });

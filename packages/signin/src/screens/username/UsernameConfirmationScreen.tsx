@@ -1,3 +1,4 @@
+import { Status } from '@gatehouse/contract/client';
 import { Button } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
@@ -9,7 +10,7 @@ import { tx } from './messages.ts';
 
 /** Widget spec §2 "Username confirmation": the new username, a message and Continue. */
 export function UsernameConfirmationScreen() {
-  const { idPrefix } = useWidget();
+  const { idPrefix, config, finish } = useWidget();
   const call = useCall();
   const state = useLocationState() as { username?: string } | null;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -18,6 +19,17 @@ export function UsernameConfirmationScreen() {
   const headingId = `${idPrefix}-confirm-heading`;
 
   const onContinue = async () => {
+    if (config.start === 'changeUsername') {
+      // A signed-in change (config `start`): nothing more to prove; the host takes over.
+      finish({
+        journey: config.journey,
+        code: Status.SUCCESS,
+        message: '',
+        data: { username: state?.username },
+        context: undefined,
+      });
+      return;
+    }
     setBusy(true);
     // The login transaction goes on: session login decides what is next (or completes).
     await call('sessionLogin');
