@@ -5,6 +5,7 @@ import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
 import { routes } from '../../router.ts';
+import { useFieldError } from '../../usePage.ts';
 import { formatTime } from './format.ts';
 
 /** The contract's device name rule (deviceName: trimmed, 1 to 60 characters), as a field error. */
@@ -77,11 +78,11 @@ function Account({
   const { id, username } = registration;
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(registration.name);
-  const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const field = useRef<HTMLInputElement>(null);
+  const nameProblem = useFieldError(field);
   const renameButton = useRef<HTMLButtonElement>(null);
   const fieldId = `rename-${id}`;
 
@@ -89,12 +90,12 @@ function Account({
     event.preventDefault();
     if (busy) return;
     const problem = nameError(name);
-    setError(problem);
     setFailure(undefined);
     if (problem) {
-      field.current?.focus();
+      nameProblem.show(problem);
       return;
     }
+    nameProblem.clear();
     setBusy(true);
     const answer = await deviceApi.rename(deviceKey, id, name.trim());
     setBusy(false);
@@ -143,7 +144,7 @@ function Account({
             ref={field}
             label={t('renameLabel')}
             hint={t('renameHint')}
-            error={error}
+            error={nameProblem.error}
             value={name}
             maxLength={60}
             autoComplete="off"
@@ -157,7 +158,7 @@ function Account({
               variant="secondary"
               onClick={() => {
                 setEditing(false);
-                setError(undefined);
+                nameProblem.clear();
                 setName(registration.name);
                 setTimeout(() => renameButton.current?.focus());
               }}

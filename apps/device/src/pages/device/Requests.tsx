@@ -58,6 +58,10 @@ export function Requests({
                   setOutcome(next);
                   onAnswered();
                 }}
+                onExpired={(next) => {
+                  setOutcome(next);
+                  onAnswered();
+                }}
               />
             </li>
           ))}
