@@ -116,7 +116,10 @@ export function SignIn({ config }: { config: SignInConfig }) {
         // A microtask: a host that names its page in an effect of its own has done so by then.
         queueMicrotask(() => {
           if (hostTitle.current === null) hostTitle.current = document.title;
-          const named = hostTitle.current ? `${screen} – ${hostTitle.current}` : screen;
+          const host = hostTitle.current;
+          // A host page already named after the screen ('Verify your identity – Prime Portal')
+          // is not named twice.
+          const named = !host ? screen : host.startsWith(screen) ? host : `${screen} – ${host}`;
           document.title = invalid ? `${t('page.errorPrefix')} ${named}` : named;
         });
       },

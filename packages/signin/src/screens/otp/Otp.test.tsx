@@ -74,6 +74,21 @@ describe('one-time code screens (issue 9)', () => {
     expect(screen.queryByText(/Methods you added recently/)).toBeNull();
   });
 
+  it('a host page named after the screen is not named twice in the window title', async () => {
+    fakeServer(
+      stepUpAnswers(both, {
+        'GET /api/user/factor/authenticators': {
+          body: envelope(1200, 'Success', { successData: { authenticators: [{ type: 'OTP-SMS' }] } }),
+        },
+      }),
+    );
+    document.title = 'Verify your identity – Prime Portal';
+    renderWidget({ journey: 'STEPUP' });
+    await heading('Verify your identity');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(document.title).toBe('Verify your identity – Prime Portal');
+  });
+
   it('shows a loading status while the contacts load, never an empty card', async () => {
     let release = () => {};
     const wait = new Promise<void>((r) => {
