@@ -60,6 +60,7 @@ export const RadioGroup = forwardRef<HTMLFieldSetElement, RadioGroupProps>(funct
   const orientationValue = useEnum('RadioGroup', 'orientation', orientation, radioOrientations, 'vertical');
   const legendId = useId();
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is radiogroup whenever aria-required is set.
     <fieldset
       ref={ref}
       // Required is said once, by the group (a radiogroup may carry aria-required; a radio may not).
