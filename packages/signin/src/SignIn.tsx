@@ -155,10 +155,12 @@ export function SignIn({ config }: { config: SignInConfig }) {
   );
   // Nothing until the language's texts are in (a host that loads them first, loadSignInTexts,
   // renders the first screen at once and nothing shifts).
-  if (shown !== language) return null;
+  // Nothing before the first language's texts; on a switch the screen stays, in the last language
+  // until the next one's texts arrive: the journey (step, typed code, sent code) is kept.
+  if (shown === undefined) return null;
   return (
     <WidgetContext.Provider value={widget}>
-      <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={language}>
+      <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={shown}>
         {finished ? (
           <p className="gh-signin__done" role="status" tabIndex={-1} ref={doneRef}>
             {t(finished.journey === 'STEPUP' ? 'page.doneStepUp' : 'page.doneLogin')}
