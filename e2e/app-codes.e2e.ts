@@ -145,7 +145,15 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
     await expectNoAxeViolations(page, 'token resync');
     // Both fields are required, 6 digits each, with the summary and each field's message.
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.getByRole('alert', { name: /There is a problem/ }).waitFor();
+    const summaryLinks = page.getByRole('alert', { name: /There is a problem/ }).getByRole('link');
+    await summaryLinks.first().waitFor();
+    // Two targets of their own words, at least 24 px apart centre to centre (WCAG 2.4.4, 2.5.8).
+    expect(await summaryLinks.allTextContents()).toEqual([
+      'First security code: Enter your security code.',
+      'Second security code: Enter your security code.',
+    ]);
+    const [a, b] = [(await summaryLinks.nth(0).boundingBox())!, (await summaryLinks.nth(1).boundingBox())!];
+    expect(b.y + b.height / 2 - (a.y + a.height / 2)).toBeGreaterThanOrEqual(24);
     await field(/Second security code/).fill('12');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByText('Enter your 6-digit security code.').first().waitFor();

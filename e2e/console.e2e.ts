@@ -136,6 +136,27 @@ describe('representative console', () => {
     );
     await page.getByText('e****1@example.com').waitFor();
     await expectNoAxeViolations(page, 'console customer');
+    // On arrival no radio is 'invalid' (nothing was answered yet); the group says it is required, once.
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: Array<{
+        role?: { value: string };
+        name?: { value: string };
+        properties?: Array<{ name: string; value: { value: unknown } }>;
+      }>;
+    };
+    await cdp.detach();
+    const property = (n: (typeof nodes)[number], name: string) =>
+      n.properties?.find((p) => p.name === name)?.value.value;
+    const radios = nodes.filter((n) => n.role?.value === 'radio');
+    expect(radios.length).toBeGreaterThan(0);
+    expect(
+      radios.filter((n) => ![undefined, 'false', false].includes(property(n, 'invalid') as never)),
+    ).toEqual([]);
+    const group = nodes.find(
+      (n) => n.role?.value === 'radiogroup' && n.name?.value === 'How did you verify the caller?',
+    );
+    expect(property(group!, 'required')).toBe(true);
 
     // Issue without a verification: refused on the page, nothing issued.
     const issue = page.getByRole('button', { name: 'Issue code' });

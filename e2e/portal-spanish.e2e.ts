@@ -106,6 +106,10 @@ describe('the portal in Spanish', () => {
     expect(await spanish.getAttribute('aria-pressed')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Español');
     expect(await page.evaluate(() => localStorage.getItem('gatehouse.language'))).toBe('es');
+    // The switch is said in the new language, from the polite live region.
+    await expect
+      .poll(() => page.getByTestId('announcer').textContent())
+      .toBe('La página ahora está en español.');
 
     // The choice outlives a reload, whatever the browser prefers.
     await page.reload();

@@ -350,12 +350,26 @@ describe('push with a typed number, a blind approver, and a denied step-up', () 
     // No choices on the device: nothing to pick blindly.
     expect(await pending().getByRole('radio').count()).toBe(0);
     await expectNoAxeViolations(device, 'device: number to type');
-    // Approving without the number is refused on the device, and said (the button is aria-disabled
-    // and stays focusable: a keyboard user presses it, hears why, and lands in the field).
-    await pending().getByRole('button', { name: "Yes, it's me" }).focus();
+    // Approving without the number is refused on the device, and said: the button is not
+    // 'unavailable' (pressing it is how one hears why); focus lands in the field once the field is
+    // described by the error; the live region says it and the title starts with 'Error: '.
+    const yes = pending().getByRole('button', { name: "Yes, it's me" });
+    expect(await yes.getAttribute('aria-disabled')).toBeNull();
+    await yes.focus();
     await device.keyboard.press('Enter');
-    await device.getByText('Enter the 2-digit number shown where you are signing in.').first().waitFor();
-    expect(await numberField().evaluate((e) => e === document.activeElement)).toBe(true);
+    const missing = 'Enter the 2-digit number shown where you are signing in.';
+    await device.getByText(missing).first().waitFor();
+    await expect.poll(() => numberField().evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(
+      await numberField().evaluate((e) =>
+        (e.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' '),
+      ),
+    ).toContain(missing);
+    expect(await device.getByTestId('announcer').textContent()).toBe(missing);
+    await expect.poll(() => device.title()).toMatch(/^Error: /);
     await expectNoAxeViolations(device, 'device: number missing');
     await device.keyboard.type(number);
     await pending().getByRole('button', { name: "Yes, it's me" }).click();

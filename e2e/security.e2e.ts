@@ -320,7 +320,8 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
   it('a 60-character authenticator name without a space wraps at 320 px (red team)', {
     timeout: 180_000,
   }, async () => {
-    const page = await open({ viewport: { width: 320, height: 640 } });
+    // bypassCSP: the text-spacing style is injected as the bookmarklet does, as a style element.
+    const page = await open({ viewport: { width: 320, height: 640 }, bypassCSP: true });
     await signInAuthApp(page);
     await page.getByRole('link', { name: 'Security settings' }).click();
     await heading(page, 'Enter the code from your authenticator app').waitFor();
@@ -340,6 +341,32 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await apps.getByRole('heading', { name, level: 3 }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await expectNoAxeViolations(page, 'security page with a long name, 320 px');
+
+    // Its remove dialog at 320 px: the long word wraps, Close stays in view, and with the text
+    // spacing of WCAG 1.4.12 the title is whole (nothing cut off sideways or below).
+    await apps.getByRole('button', { name: `Remove ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Remove ${name}?` });
+    await dialog.waitFor();
+    const close = dialog.getByRole('button', { name: 'Close' });
+    const inView = () =>
+      close.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= 0 && r.right <= window.innerWidth && r.width > 0;
+      });
+    expect(await inView()).toBe(true);
+    await page.addStyleTag({
+      content: `* { line-height: 1.5 !important; letter-spacing: 0.12em !important;
+        word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }`,
+    });
+    expect(await inView()).toBe(true);
+    const title = dialog.locator('.gh-dialog__title');
+    expect(
+      await title.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight),
+    ).toBe(true);
+    const titleBox = (await title.boundingBox())!;
+    expect(titleBox.x).toBeGreaterThanOrEqual(0);
+    expect(titleBox.x + titleBox.width).toBeLessThanOrEqual(320);
+    await expectNoAxeViolations(page, 'remove dialog with a long name and text spacing, 320 px');
   });
 });
 

@@ -147,7 +147,6 @@ describe('requests', () => {
     expect(field.getAttribute('maxlength')).toBe('2');
     expect(field.getAttribute('autocomplete')).toBe('off');
     const yes = within(request).getByRole('button', { name: "Yes, it's me" });
-    expect(yes.getAttribute('aria-disabled')).toBe('true');
     await userEvent.click(yes);
     const error = await within(request).findByText(
       /Enter the 2-digit number shown where you are signing in\./,
@@ -158,9 +157,7 @@ describe('requests', () => {
     // One digit is not yet a number; letters are not typed at all.
     await userEvent.type(field, '4x');
     expect((field as HTMLInputElement).value).toBe('4');
-    expect(yes.getAttribute('aria-disabled')).toBe('true');
     await userEvent.type(field, '2');
-    expect(yes.getAttribute('aria-disabled')).toBeNull();
     await userEvent.click(yes);
     await screen.findByText(/You approved the request for pushuser1/);
     const body = server.calls('/device/pushes/answer')[0]!.body as Record<string, string>;
@@ -168,6 +165,61 @@ describe('requests', () => {
     expect(await verifies(key.publicKey, body.signature!, pushAnswerMessage('push-1', 'APPROVE', '42'))).toBe(
       true,
     );
+  });
+
+  test("'Yes, it's me' without the number is pressable, and its error is in place when focus reaches the field, said, and in the title", async () => {
+    const server = fakeDeviceServer({ pushes: [push({ numberMatching: true })] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    const request = await screen.findByRole('article', { name: 'Sign-in request for pushuser1' });
+    const field = within(request).getByRole('textbox', { name: /Number shown on the sign-in screen/ });
+    const yes = within(request).getByRole('button', { name: "Yes, it's me" });
+    // Not 'unavailable': pressing it is how the customer learns what is missing.
+    expect(yes.getAttribute('aria-disabled')).toBeNull();
+    expect(yes.hasAttribute('disabled')).toBe(false);
+    let describedAtFocus: string | null = null;
+    field.addEventListener('focus', () => {
+      describedAtFocus = document.getElementById(`${field.id}-error`)?.textContent ?? null;
+    });
+    await userEvent.click(yes);
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    expect(describedAtFocus).toMatch(/Enter the 2-digit number shown where you are signing in\./);
+    expect(field.getAttribute('aria-describedby')).toContain(`${field.id}-error`);
+    expect(screen.getByTestId('announcer').textContent).toBe(
+      'Enter the 2-digit number shown where you are signing in.',
+    );
+    await waitFor(() => expect(document.title).toBe('Error: (1) Your device – Gatehouse Device'));
+    // Enter in the focused field, still empty: focus does not move, the error is said again.
+    await userEvent.type(field, '4');
+    await waitFor(() => expect(document.title).toBe('(1) Your device – Gatehouse Device'));
+    await userEvent.type(field, '{Backspace}{Enter}');
+    await waitFor(() => expect(document.title).toBe('Error: (1) Your device – Gatehouse Device'));
+    expect(screen.getByTestId('announcer').textContent).toBe(
+      'Enter the 2-digit number shown where you are signing in.',
+    );
+    expect(server.calls('/device/pushes/answer')).toHaveLength(0);
+  });
+
+  test('a request that expires while it holds focus is replaced by a focused notice that says so', async () => {
+    const server = fakeDeviceServer({
+      pushes: [push({ numberMatching: true, expiresAt: new Date(Date.now() + 2_500).toISOString() })],
+    });
+    await server.know(key.publicKey);
+    renderApp(store);
+    const field = await screen.findByRole(
+      'textbox',
+      { name: /Number shown on the sign-in screen/ },
+      { timeout: 5000 },
+    );
+    await userEvent.type(field, '4');
+    expect(document.activeElement).toBe(field);
+    const notice = await screen.findByText(
+      'The request for pushuser1 expired before it was answered. Start the sign-in again to get a new one.',
+      {},
+      { timeout: 5000 },
+    );
+    await waitFor(() => expect(document.activeElement).toBe(notice.closest('[tabindex="-1"]')));
+    expect(document.activeElement).not.toBe(document.body);
   });
 
   test('a wrong number is reported as such', async () => {
@@ -362,7 +414,7 @@ describe('accounts', () => {
     await waitFor(() => expect(document.activeElement).toBe(field));
     await userEvent.clear(field);
     await userEvent.click(screen.getByRole('button', { name: 'Save name' }));
-    expect(await screen.findByText('Enter a name for this device.')).toBeTruthy();
+    expect(await within(field.closest('form')!).findByText('Enter a name for this device.')).toBeTruthy();
     expect(field.getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(field);
     expect(server.calls('/device/registrations/rename')).toHaveLength(0);
@@ -380,6 +432,31 @@ describe('accounts', () => {
         screen.getByRole('button', { name: 'Rename the device for pushuser1' }),
       ),
     );
+  });
+
+  test('rename: an empty name is said whether saved by Enter or by the button, and the field is described by it when focused', async () => {
+    const server = fakeDeviceServer({ registrations: [registration] });
+    await server.know(key.publicKey);
+    renderApp(store);
+    await userEvent.click(await screen.findByRole('button', { name: 'Rename the device for pushuser1' }));
+    const field = await screen.findByRole('textbox', { name: 'New name for this device' });
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    await userEvent.clear(field);
+    await userEvent.type(field, '{Enter}');
+    await waitFor(() =>
+      expect(screen.getByTestId('announcer').textContent).toBe('Enter a name for this device.'),
+    );
+    expect(document.title).toBe('Error: Your device – Gatehouse Device');
+    await userEvent.type(field, 'x{Backspace}');
+    let describedAtFocus: string | null = null;
+    field.addEventListener('focus', () => {
+      const ids = field.getAttribute('aria-describedby')?.split(' ') ?? [];
+      describedAtFocus = ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    expect(describedAtFocus).toContain('Enter a name for this device.');
+    expect(server.calls('/device/registrations/rename')).toHaveLength(0);
   });
 
   test('remove asks to confirm, then sends a remove proof and the account leaves the list', async () => {

@@ -121,7 +121,10 @@ export function SignIn({ config }: { config: SignInConfig }) {
           if (hostTitle.current === null || document.title !== ownTitle.current) {
             hostTitle.current = document.title;
           }
-          const named = hostTitle.current ? `${screen} – ${hostTitle.current}` : screen;
+          const host = hostTitle.current;
+          // A host page already named after the screen ('Verify your identity – Prime Portal')
+          // is not named twice.
+          const named = !host ? screen : host.startsWith(screen) ? host : `${screen} – ${host}`;
           document.title = invalid ? `${t('page.errorPrefix')} ${named}` : named;
           ownTitle.current = document.title;
         });
@@ -160,10 +163,12 @@ export function SignIn({ config }: { config: SignInConfig }) {
   );
   // Nothing until the language's texts are in (a host that loads them first, loadSignInTexts,
   // renders the first screen at once and nothing shifts).
-  if (shown !== language) return null;
+  // Nothing before the first language's texts; on a switch the screen stays, in the last language
+  // until the next one's texts arrive: the journey (step, typed code, sent code) is kept.
+  if (shown === undefined) return null;
   return (
     <WidgetContext.Provider value={widget}>
-      <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={language}>
+      <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={shown}>
         {finished ? (
           <p className="gh-signin__done" role="status" tabIndex={-1} ref={doneRef}>
             {t(finished.journey === 'STEPUP' ? 'page.doneStepUp' : 'page.doneLogin')}

@@ -1,6 +1,6 @@
 import { languageNames, languages } from '@gatehouse/i18n';
-import { AppShell } from '@gatehouse/ui';
-import type { ReactNode } from 'react';
+import { AppShell, useAnnounce } from '@gatehouse/ui';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useLanguage } from '../language.tsx';
 import { settings } from '../settings.ts';
 import { t } from '../texts.ts';
@@ -12,6 +12,14 @@ import './Shell.css';
  */
 export function Shell({ children, supportLine }: { children: ReactNode; supportLine?: 'login' | 'logout' }) {
   const { language, choose } = useLanguage();
+  // A switch is said, in the new language, once its texts are in (focus stays on the switch).
+  const announce = useAnnounce();
+  const lastLanguage = useRef(language);
+  useEffect(() => {
+    if (lastLanguage.current === language) return;
+    lastLanguage.current = language;
+    announce(t('shell.languageChanged'));
+  }, [language, announce]);
   const mail = <a href={`mailto:${settings.supportEmail}`}>{settings.supportEmail}</a>;
   // The address is a link inside the sentence, wherever the language puts it.
   const [before, after] = t(

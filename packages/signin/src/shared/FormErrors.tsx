@@ -10,9 +10,11 @@ export type FormError = { fieldId?: string; message: string };
  * nothing when its description changes, so each error is also a live alert: a field's error
  * inside its GOV.UK error message (still the field's description), a form's error as a critical
  * alert. Every failed submit is a new attempt, so the alerts are put on the page afresh and are
- * announced again even when the text is the same as last time.
+ * announced again even when the text is the same as last time. A screen with an error summary
+ * (`summary: true`) lets the summary, which takes focus, say the errors once: its fields' messages
+ * stay their descriptions and are not alerts of their own.
  */
-export function useFormErrors() {
+export function useFormErrors({ summary = false }: { summary?: boolean } = {}) {
   const [state, setState] = useState<{ errors: FormError[]; attempt: number }>({ errors: [], attempt: 0 });
   const fail = useCallback((errors: FormError[]) => {
     if (errors.some((e) => e.fieldId === undefined)) void alertChunk.load().catch(() => undefined);
@@ -23,11 +25,14 @@ export function useFormErrors() {
   /** The field's error message, for the field's `error` prop. */
   const onField = (fieldId: string): ReactNode => {
     const message = errors.find((e) => e.fieldId === fieldId)?.message;
-    return message ? (
+    if (!message) return undefined;
+    return summary ? (
+      message
+    ) : (
       <span key={attempt} role="alert">
         {message}
       </span>
-    ) : undefined;
+    );
   };
   /** Errors about the whole form, as a critical alert. */
   const formAlert = (props: { id?: string } = {}): ReactNode => {

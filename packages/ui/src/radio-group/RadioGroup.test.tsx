@@ -80,4 +80,15 @@ describe('RadioGroup', () => {
     expect(group.getAttribute('aria-describedby')).toBe('m-hint m-error');
     expect(document.getElementById('m-error')?.textContent).toBe('Error: Choose how');
   });
+
+  it('a required group says so once, as a radiogroup, and no radio is invalid before an answer is due', () => {
+    render(<RadioGroup id="m" name="m" legend="Method" options={options} required />);
+    const group = screen.getByRole('radiogroup', { name: 'Method' });
+    expect(group.getAttribute('aria-required')).toBe('true');
+    for (const radio of screen.getAllByRole('radio') as HTMLInputElement[]) {
+      expect(radio.required).toBe(false);
+      expect(radio.matches(':invalid')).toBe(false);
+      expect(radio.getAttribute('aria-invalid')).toBeNull();
+    }
+  });
 });

@@ -60,8 +60,13 @@ export const RadioGroup = forwardRef<HTMLFieldSetElement, RadioGroupProps>(funct
   const orientationValue = useEnum('RadioGroup', 'orientation', orientation, radioOrientations, 'vertical');
   const legendId = useId();
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is radiogroup whenever aria-required is set.
     <fieldset
       ref={ref}
+      // Required is said once, by the group (a radiogroup may carry aria-required; a radio may not).
+      // Native `required` on the radios would make Chromium call each one 'invalid' on arrival.
+      role={required ? 'radiogroup' : undefined}
+      aria-required={required ? true : undefined}
       className={cx('gh-radio-group', className)}
       data-orientation={orientationValue}
       data-invalid={error ? '' : undefined}
@@ -71,6 +76,11 @@ export const RadioGroup = forwardRef<HTMLFieldSetElement, RadioGroupProps>(funct
     >
       <legend className="gh-radio-group__legend" id={legendId}>
         {legend}
+        {required ? (
+          <span className="gh-field__required" aria-hidden="true">
+            {' *'}
+          </span>
+        ) : null}
       </legend>
       {hint ? (
         <p className="gh-field__hint" id={`${id}-hint`}>
@@ -94,7 +104,6 @@ export const RadioGroup = forwardRef<HTMLFieldSetElement, RadioGroupProps>(funct
                 name={name}
                 value={option.value}
                 disabled={option.disabled}
-                required={required}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={option.hint ? `${optionId}-hint` : undefined}
                 {...(value !== undefined

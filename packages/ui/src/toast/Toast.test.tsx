@@ -44,6 +44,9 @@ describe('Toast', () => {
     const live = Array.from(document.querySelectorAll('[aria-live]'));
     const announcer = live.find((el) => el.textContent?.includes('Password changed successfully'));
     expect(announcer?.getAttribute('aria-live')).toBe('polite');
+    // Title and message are two words apart when read out and in the toast's own text.
+    expect(announcer?.textContent).toContain('Success Password changed successfully');
+    expect(toastEl()?.textContent).toContain('Success Password changed successfully');
   });
 
   it('closes after 5000 ms and is removed after the 300 ms exit', () => {

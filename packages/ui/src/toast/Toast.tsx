@@ -115,6 +115,7 @@ export function Toast({
     >
       <div className="gh-toast__body">
         <RadixToast.Title className="gh-toast__title">{title}</RadixToast.Title>
+        {/* A word break for what is read out: 'Success Password changed', never 'SuccessPassword'. */}{' '}
         {message ? (
           <RadixToast.Description className="gh-toast__message">{message}</RadixToast.Description>
         ) : null}

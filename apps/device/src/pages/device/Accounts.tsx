@@ -5,6 +5,7 @@ import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
 import { routes } from '../../router.ts';
+import { useFieldError } from '../../usePage.ts';
 import { formatTime } from './format.ts';
 import { forgetAccount } from './remembered.ts';
 
@@ -86,11 +87,11 @@ function Account({
   const { id, username } = registration;
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(registration.name);
-  const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const field = useRef<HTMLInputElement>(null);
+  const nameProblem = useFieldError(field);
   const renameButton = useRef<HTMLButtonElement>(null);
   const fieldId = `rename-${id}`;
 
@@ -98,12 +99,12 @@ function Account({
     event.preventDefault();
     if (busy) return;
     const problem = nameError(name);
-    setError(problem);
     setFailure(undefined);
     if (problem) {
-      field.current?.focus();
+      nameProblem.show(problem);
       return;
     }
+    nameProblem.clear();
     setBusy(true);
     const answer = await deviceApi.rename(deviceKey, id, name.trim());
     setBusy(false);
@@ -153,7 +154,7 @@ function Account({
             ref={field}
             label={t('renameLabel')}
             hint={t('renameHint')}
-            error={error}
+            error={nameProblem.error}
             value={name}
             maxLength={60}
             autoComplete="off"
@@ -167,7 +168,7 @@ function Account({
               variant="secondary"
               onClick={() => {
                 setEditing(false);
-                setError(undefined);
+                nameProblem.clear();
                 setName(registration.name);
                 setTimeout(() => renameButton.current?.focus());
               }}

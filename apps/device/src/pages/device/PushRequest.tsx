@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { deviceApi } from '../../api.ts';
 import type { DeviceKey } from '../../device/deviceKey.ts';
 import { t } from '../../messages/index.ts';
+import { useFieldError } from '../../usePage.ts';
 import { browserOn, formatTime, journeyName } from './format.ts';
 
 export type Outcome = { variant: 'confirm' | 'critical'; text: string };
@@ -41,20 +42,31 @@ export function PushRequest({
   push,
   deviceKey,
   onAnswered,
+  onExpired,
 }: {
   push: DevicePush;
   deviceKey: DeviceKey;
   onAnswered: (outcome: Outcome) => void;
+  /** The countdown ended while focus was on this card (which is about to go). */
+  onExpired: (outcome: Outcome) => void;
 }) {
   const id = useId();
   const headingId = `${id}-heading`;
   const seconds = useSecondsLeft(push.expiresAt);
   const expired = seconds === 0;
   const [number, setNumber] = useState('');
-  const [numberError, setNumberError] = useState<string | undefined>();
   const [sending, setSending] = useState<PushDecision | null>(null);
   const [fraudOpen, setFraudOpen] = useState(false);
   const numberField = useRef<HTMLInputElement>(null);
+  const card = useRef<HTMLElement>(null);
+  const numberError = useFieldError(numberField);
+  // The card leaves the list once it expires: focus on it would fall to the page's body, unsaid.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the countdown ends.
+  useEffect(() => {
+    if (expired && card.current?.contains(document.activeElement)) {
+      onExpired({ variant: 'critical', text: t('requestExpired', push.username) });
+    }
+  }, [expired]);
   const matching = push.numberMatching;
   const typed = number.length === PUSH_NUMBER_DIGITS;
   const step = push.content.journey === 'STEPUP';
@@ -62,8 +74,7 @@ export function PushRequest({
   async function answer(decision: PushDecision) {
     if (sending || expired) return;
     if (decision === 'APPROVE' && matching && !typed) {
-      setNumberError(t('numberRequired'));
-      numberField.current?.focus();
+      numberError.show(t('numberRequired'));
       return;
     }
     setSending(decision);
@@ -85,7 +96,7 @@ export function PushRequest({
   const countdown = expired ? t('expired') : t('expiresIn', minutes, String(seconds % 60).padStart(2, '0'));
 
   return (
-    <article className="gh-shell__request" aria-labelledby={headingId}>
+    <article className="gh-shell__request" aria-labelledby={headingId} ref={card}>
       <h3 id={headingId}>{t(step ? 'requestHeadingStepUp' : 'requestHeadingLogin', push.username)}</h3>
       <dl className="gh-shell__details">
         <dt>{t('detailAccount')}</dt>
@@ -109,37 +120,30 @@ export function PushRequest({
           ref={numberField}
           label={t('numberLabel')}
           hint={t('numberHint')}
-          error={numberError}
+          error={numberError.error}
           maxLength={PUSH_NUMBER_DIGITS}
           placeholder=""
           size="large"
-          disabled={expired}
+          // Read-only, not disabled, once expired: a disabled field drops the focus it holds.
+          readOnly={expired}
+          aria-disabled={expired ? 'true' : undefined}
           value={number}
           onValueChange={(value) => {
             setNumber(value);
-            setNumberError(undefined);
+            numberError.clear();
           }}
           onKeyDown={(event) => {
             if (event.key === 'Enter') void answer('APPROVE');
           }}
         />
       ) : null}
-      {/* The Button ignores presses while aria-disabled; this one, on the way up, says what is missing. */}
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: the button inside is the control, keyboard included. */}
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Enter and Space on the button arrive here as clicks. */}
-      <div
-        className="gh-shell__actions"
-        onClick={(event) => {
-          if (matching && !typed && (event.target as Element).closest('[data-action="approve"]')) {
-            void answer('APPROVE');
-          }
-        }}
-      >
+      <div className="gh-shell__actions">
         <Button
           variant="primary"
           data-action="approve"
           onClick={() => void answer('APPROVE')}
-          aria-disabled={expired || (matching && !typed) ? 'true' : undefined}
+          // Pressable without the number: pressing it is how the missing number is told.
+          aria-disabled={expired ? 'true' : undefined}
           loading={sending === 'APPROVE'}
           loadingText={t('answering')}
         >

@@ -63,6 +63,10 @@ export function Requests({
                   setOutcome(next);
                   onAnswered();
                 }}
+                onExpired={(next) => {
+                  setOutcome(next);
+                  onAnswered();
+                }}
               />
             </li>
           ))}

@@ -217,6 +217,11 @@ describe('the security page (#/security, issue 12)', () => {
     expect(screen.queryByText(/It has been a while/)).toBeNull();
     expect(why).toBeTruthy();
     await screen.findByRole('heading', { name: 'Enter the code from your authenticator app', level: 2 });
+    // One region for the widget's screen, named by its heading: none of the host's around it.
+    const widgetRegion = screen.getByRole('region', { name: 'Enter the code from your authenticator app' });
+    expect(
+      widgetRegion.parentElement!.closest('section[aria-label], section[aria-labelledby], [role="region"]'),
+    ).toBeNull();
     // The account's own factors: the widget asked the server, with no list of ours.
     expect(requests.some((r) => `${r.method} ${r.path}` === api.authenticators)).toBe(true);
     expect(screen.queryByRole('checkbox')).toBeNull();

@@ -60,9 +60,11 @@ export function StepUp({
         <p>{t('security.stepUpIntro')}</p>
       </Card>
       <Card width={448}>
-        <section className="portal__widget" aria-label={t('security.stepUpRegion')}>
+        {/* No region of its own: the widget's screen is the region, named by its heading, which
+            the host's name would only repeat ('Verify your identity' twice, axe landmark-unique). */}
+        <div className="portal__widget">
           <SignIn config={config} />
-        </section>
+        </div>
       </Card>
     </Shell>
   );

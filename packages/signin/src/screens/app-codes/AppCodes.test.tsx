@@ -233,10 +233,16 @@ describe('token resync screen (widget spec §2, §5)', () => {
     const summary = await screen.findByRole('alert', { name: /There is a problem/ });
     await waitFor(() => expect(document.activeElement).toBe(summary));
     const links = within(summary).getAllByRole('link');
+    // Two links to two fields never share a text (WCAG 2.4.4); the fields keep the spec's own message.
     expect(links.map((l) => l.textContent)).toEqual([
-      'Enter your security code.',
-      'Enter your security code.',
+      'First security code: Enter your security code.',
+      'Second security code: Enter your security code.',
     ]);
+    expect(document.getElementById(`${field(/Second security code/).id}-error`)?.textContent).toBe(
+      'Error: Enter your security code.',
+    );
+    // Said once, by the focused summary: the fields' messages are not alerts of their own.
+    expect(screen.getAllByRole('alert')).toEqual([summary]);
     const first = field(/First security code/);
     const second = field(/Second security code/);
     expect(first.getAttribute('aria-invalid')).toBe('true');

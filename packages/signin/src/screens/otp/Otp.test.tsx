@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SignIn } from '../../SignIn.tsx';
 import {
   type Answer,
   api,
@@ -72,6 +73,41 @@ describe('one-time code screens (issue 9)', () => {
     renderWidget({ journey: 'STEPUP' });
     await heading('Verify your identity');
     expect(screen.queryByText(/Methods you added recently/)).toBeNull();
+  });
+
+  it('a language switch on the code screen keeps the journey: the same screen, the typed digits, no new code sent', async () => {
+    const { calls } = fakeServer(stepUpAnswers(both, { [`POST ${api.email}`]: sent }));
+    const config = { journey: 'STEPUP' as const, authenticators: [{ type: 'OTP-EMAIL' as const }] };
+    const { rerender, onFinish, onCancel, onEvent } = renderWidget(config);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Email me the code' }));
+    const field = (await screen.findByRole('textbox', { name: /Security code/ })) as HTMLInputElement;
+    await user.type(field, '123');
+    const sends = calls().filter((c) => c === `POST ${api.email}`).length;
+    rerender(
+      <SignIn
+        config={{ appId: 'APP', appName: 'App', onFinish, onCancel, onEvent, ...config, language: 'es' }}
+      />,
+    );
+    await screen.findByRole('heading', { name: 'Ingrese el código que le enviamos por correo electrónico' });
+    const same = screen.getByRole('textbox', { name: /Código de seguridad/ }) as HTMLInputElement;
+    expect(same.value).toBe('123');
+    expect(calls().filter((c) => c === `POST ${api.email}`)).toHaveLength(sends);
+  });
+
+  it('a host page named after the screen is not named twice in the window title', async () => {
+    fakeServer(
+      stepUpAnswers(both, {
+        'GET /api/user/factor/authenticators': {
+          body: envelope(1200, 'Success', { successData: { authenticators: [{ type: 'OTP-SMS' }] } }),
+        },
+      }),
+    );
+    document.title = 'Verify your identity – Prime Portal';
+    renderWidget({ journey: 'STEPUP' });
+    await heading('Verify your identity');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(document.title).toBe('Verify your identity – Prime Portal');
   });
 
   it('shows a loading status while the contacts load, never an empty card', async () => {

@@ -23,7 +23,7 @@ export function TokenSyncScreen() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [codes, setCodes] = useState<[string, string]>(['', '']);
   const [busy, setBusy] = useState(false);
-  const problems = useFormErrors();
+  const problems = useFormErrors({ summary: true });
   const headingId = `${idPrefix}-sync-heading`;
   const ids = [`${idPrefix}-sync-code1`, `${idPrefix}-sync-code2`] as const;
   useHeadingFocus(headingRef);
@@ -55,8 +55,20 @@ export function TokenSyncScreen() {
   }
 
   const labels = [tx('sync.first'), tx('sync.second')];
+  // Two links of the same text would not say where each goes (WCAG 2.4.4): then each names its field.
+  const messages = problems.errors.map((e) => e.message);
   const summary = problems.errors.flatMap((e) =>
-    e.fieldId ? [{ fieldId: e.fieldId, message: e.message }] : [],
+    e.fieldId
+      ? [
+          {
+            fieldId: e.fieldId,
+            message:
+              messages.indexOf(e.message) !== messages.lastIndexOf(e.message)
+                ? tx('sync.summaryItem', labels[ids.indexOf(e.fieldId as (typeof ids)[number])]!, e.message)
+                : e.message,
+          },
+        ]
+      : [],
   );
 
   return (

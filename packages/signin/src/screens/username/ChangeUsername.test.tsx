@@ -89,4 +89,25 @@ describe('change username: failed submits are announced (issue 9 point 15)', () 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
+
+  it('the live progress says when the last requirement is met, not only the ones before it', async () => {
+    fakeServer({
+      [api.password]: { body: envelope(1200, 'Success') },
+      [api.session]: {
+        body: envelope(1202, 'Callbacks required', { callbacks: [{ name: 'PASSWORD', type: 'SETUP' }] }),
+      },
+    });
+    renderWidget();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/Username/), 'forceupd01');
+    await user.type(screen.getByLabelText(/^Password/), 'Quartz5Lake{Enter}');
+    await user.click(await screen.findByRole('button', { name: 'Update username' }, { timeout: 3000 }));
+    const field = await screen.findByRole('textbox', { name: /New username/ });
+    const progress = () => document.querySelector('[aria-live="polite"].gh-username-rules__progress');
+    await user.type(field, 'ab');
+    await waitFor(() => expect(progress()?.textContent).toMatch(/of \d+ username requirements met\./));
+    await user.clear(field);
+    await user.type(field, 'harbourlights27');
+    await waitFor(() => expect(progress()?.textContent).toBe('All username requirements met.'));
+  });
 });

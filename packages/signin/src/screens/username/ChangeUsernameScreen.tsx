@@ -117,7 +117,10 @@ export function ChangeUsernameScreen() {
           </ul>
         </div>
         <p className="gh-username-rules__progress" aria-live="polite">
-          {met < usernameRuleIds.length ? tx('username.progress', met, usernameRuleIds.length) : ''}
+          {/* The last rule met is said too, not only the ones before it. */}
+          {met < usernameRuleIds.length
+            ? tx('username.progress', met, usernameRuleIds.length)
+            : tx('username.allMet')}
         </p>
         <PasswordInput
           id={id('password')}
