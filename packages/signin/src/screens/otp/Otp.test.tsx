@@ -106,6 +106,7 @@ describe('one-time code screens (issue 9)', () => {
     document.title = 'Verify your identity – Prime Portal';
     renderWidget({ journey: 'STEPUP' });
     await heading('Verify your identity');
+    // wait: the widget names the window in a microtask after the screen; one macrotask lets it run
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(document.title).toBe('Verify your identity – Prime Portal');
   });
