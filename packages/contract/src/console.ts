@@ -54,8 +54,12 @@ const auditText = (field: string) =>
     .max(500, `${field} is longer than 500 characters`);
 
 export const consoleCustomerRequest = z.object({ username: usernameInput });
+/** What a representative's code is for: the sign-in's second factor, or a password recovery. */
+export const repCodePurposes = ['factor', 'recovery'] as const;
+export type RepCodePurpose = (typeof repCodePurposes)[number];
 export const consoleIssueCodeRequest = z.object({
   username: usernameInput,
+  purpose: z.enum(repCodePurposes).default('factor'),
   verification: z.enum(verificationMethods),
   note: auditText('note'),
 });
