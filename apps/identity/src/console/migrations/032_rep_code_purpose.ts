@@ -14,4 +14,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table rep_codes add constraint rep_codes_purpose check (purpose in ('factor', 'recovery'))`.execute(
     db,
   );
+  // One live code per customer and purpose (was: per customer).
+  await sql`drop index rep_codes_one_live`.execute(db);
+  await sql`create unique index rep_codes_one_live on rep_codes (account_id, purpose)
+    where used_at is null and revoked_at is null`.execute(db);
 }
