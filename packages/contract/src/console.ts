@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { liftActions, staffRoles, verificationMethods } from './console-messages.ts';
+import { liftActions, repCodePurposes, staffRoles, verificationMethods } from './console-messages.ts';
 import { securityCode, text, usernameInput } from './schemas.ts';
 
 /**
@@ -54,9 +54,6 @@ const auditText = (field: string) =>
     .max(500, `${field} is longer than 500 characters`);
 
 export const consoleCustomerRequest = z.object({ username: usernameInput });
-/** What a representative's code is for: the sign-in's second factor, or a password recovery. */
-export const repCodePurposes = ['factor', 'recovery'] as const;
-export type RepCodePurpose = (typeof repCodePurposes)[number];
 export const consoleIssueCodeRequest = z.object({
   username: usernameInput,
   purpose: z.enum(repCodePurposes).default('factor'),
