@@ -162,7 +162,7 @@ describe('the portal in Spanish', () => {
     await context.close();
   });
 
-  it('otponly01 recovers in Spanish by text, then by voice: the channel and phone steps, the code in Spanish, a new password', async () => {
+  it('otponly01 recovers in Spanish by text, then by voice: the channel and phone steps and the server message in Spanish, a new password', async () => {
     for (const [option, sent, password] of [
       [/^Mensaje de texto al/, /^Enviamos el código a .*0143\. Caducará en 30 minutos\.$/, 'Pebble4Lagoon'],
       [/^Llamada de voz al/, /^Estamos llamando al .*0143 para darle el código\./, 'Marble3Canyon'],
@@ -183,8 +183,6 @@ describe('the portal in Spanish', () => {
       await page.getByRole('button', { name: 'Continuar' }).click();
       await page.getByText(sent).waitFor();
       const message = await latestMail(env.server, '+12025550143');
-      // The text and the call are in the account's language, English here (its own setting).
-      expect(message.text).toContain(message.code.length === 6 ? message.code.slice(0, 1) : 'x');
       await page.getByRole('textbox', { name: /Código de confirmación de un solo uso/ }).fill(message.code);
       await page.getByRole('button', { name: 'Confirmar' }).click();
       await heading(page, 'Restablecer contraseña').waitFor();
