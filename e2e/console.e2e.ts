@@ -286,6 +286,81 @@ describe('representative console', () => {
     await heading(staffPage, 'Find a customer').waitFor();
   }, 120_000);
 
+  it('a browser set to Spanish: sign-in, customer and audit trail in Spanish, lang="es", axe clean, and the service answers in Spanish', async () => {
+    const context = await env.browser.newContext({ locale: 'es-ES' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${env.server.consoleOrigin}/console/`);
+    await heading(page, 'Acceso del personal').waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('es');
+    expect(await page.title()).toBe('Acceso del personal - Consola de Gatehouse');
+    await page
+      .getByText('Solo para el personal del banco. Todas las acciones en la consola quedan registradas.')
+      .waitFor();
+    await expectNoAxeViolations(page, 'console sign-in (es)');
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await page.getByText('Ingrese su nombre de empleado.').first().waitFor();
+    expect(await page.title()).toBe('Error: Acceso del personal - Consola de Gatehouse');
+    await expectNoAxeViolations(page, 'console sign-in with errors (es)');
+
+    // The service's message in Spanish (a name that is no staff member's: nobody's lockout moves).
+    const name = page.getByRole('textbox', { name: /Nombre de empleado/ });
+    const password = page.getByLabel(/^Contraseña/);
+    await name.fill('nadie.aqui');
+    await password.fill('Wrong1Password');
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await page.getByText('El nombre o la contraseña no son correctos.').waitFor();
+
+    await name.fill('rita.rep');
+    await password.fill(staff['rita.rep']!.password);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await heading(page, 'Código de autenticación').waitFor();
+    await expectNoAxeViolations(page, 'console authenticator code (es)');
+    await page.getByRole('textbox', { name: /Código de autenticación/ }).fill(staffCode('rita.rep'));
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await heading(page, 'Buscar un cliente').waitFor();
+    await page.getByText('Sesión iniciada como rita.rep (representante)').waitFor();
+    await page.getByRole('button', { name: 'Cerrar sesión' }).waitFor();
+
+    await page.getByRole('textbox', { name: /Nombre de usuario del cliente/ }).fill(otpOnly.username);
+    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await heading(page, `Cliente ${otpOnly.username}`).waitFor();
+    await heading(page, 'Estado').waitFor();
+    await page.locator('dd', { hasText: /^Activo$/ }).waitFor();
+    await heading(page, 'Emitir un código de seguridad temporal').waitFor();
+    await page.getByText(/y caduca en 10 minutos\.$/).waitFor();
+    await expectNoAxeViolations(page, 'console customer (es)');
+
+    await page.getByRole('button', { name: 'Emitir código' }).click();
+    await page.getByText('Elija cómo verificó la identidad de quien llama.').first().waitFor();
+    await expectNoAxeViolations(page, 'console issue with errors (es)');
+    await page
+      .getByRole('radio', { name: 'Se le devolvió la llamada al número de teléfono registrado' })
+      .check();
+    await page
+      .getByRole('textbox', { name: /Nota sobre la verificación/ })
+      .fill('Llamada de vuelta al número registrado');
+    await page.getByRole('button', { name: 'Emitir código' }).click();
+    await page.getByTestId('issued-code').waitFor();
+    // The service's answer, its plural included, and the times through Intl in Spanish (no a. m./AM).
+    await page.getByText('Lea el código al cliente. Caduca en 10 minutos.').first().waitFor();
+    const dateTime = String.raw`\d{1,2}/\d{1,2}/\d{4}, \d{1,2}:\d{2}:\d{2}`;
+    await page.getByText(new RegExp(`^Caduca el ${dateTime}\\. No se volverá a mostrar\\.$`)).waitFor();
+    await page
+      .locator('dd', { hasText: new RegExp(`^Hay un código vigente hasta el ${dateTime}$`) })
+      .waitFor();
+    await expectNoAxeViolations(page, 'console code issued (es)');
+
+    await page.getByRole('link', { name: 'Registro de auditoría' }).click();
+    await heading(page, 'Registro de auditoría').waitFor();
+    await page.getByText('Sus propias acciones en la consola.').waitFor();
+    const table = page.getByRole('table', { name: 'Registro de auditoría' });
+    await table.getByRole('cell', { name: 'Emitió un código de seguridad' }).first().waitFor();
+    await table.getByRole('cell', { name: 'correcto' }).first().waitFor();
+    await table.getByRole('columnheader', { name: 'Motivo o verificación' }).waitFor();
+    await expectNoAxeViolations(page, 'console audit (es)');
+  }, 240_000);
+
   const repRecovery = {
     en: {
       username: 'alexdemo1',
@@ -384,79 +459,4 @@ describe('representative console', () => {
       await portal.getByText(x.changed).first().waitFor();
     }, 180_000);
   }
-
-  it('a browser set to Spanish: sign-in, customer and audit trail in Spanish, lang="es", axe clean, and the service answers in Spanish', async () => {
-    const context = await env.browser.newContext({ locale: 'es-ES' });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${env.server.consoleOrigin}/console/`);
-    await heading(page, 'Acceso del personal').waitFor();
-    expect(await page.getAttribute('html', 'lang')).toBe('es');
-    expect(await page.title()).toBe('Acceso del personal - Consola de Gatehouse');
-    await page
-      .getByText('Solo para el personal del banco. Todas las acciones en la consola quedan registradas.')
-      .waitFor();
-    await expectNoAxeViolations(page, 'console sign-in (es)');
-    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await page.getByText('Ingrese su nombre de empleado.').first().waitFor();
-    expect(await page.title()).toBe('Error: Acceso del personal - Consola de Gatehouse');
-    await expectNoAxeViolations(page, 'console sign-in with errors (es)');
-
-    // The service's message in Spanish (a name that is no staff member's: nobody's lockout moves).
-    const name = page.getByRole('textbox', { name: /Nombre de empleado/ });
-    const password = page.getByLabel(/^Contraseña/);
-    await name.fill('nadie.aqui');
-    await password.fill('Wrong1Password');
-    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await page.getByText('El nombre o la contraseña no son correctos.').waitFor();
-
-    await name.fill('rita.rep');
-    await password.fill(staff['rita.rep']!.password);
-    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await heading(page, 'Código de autenticación').waitFor();
-    await expectNoAxeViolations(page, 'console authenticator code (es)');
-    await page.getByRole('textbox', { name: /Código de autenticación/ }).fill(staffCode('rita.rep'));
-    await page.getByRole('button', { name: 'Verificar' }).click();
-    await heading(page, 'Buscar un cliente').waitFor();
-    await page.getByText('Sesión iniciada como rita.rep (representante)').waitFor();
-    await page.getByRole('button', { name: 'Cerrar sesión' }).waitFor();
-
-    await page.getByRole('textbox', { name: /Nombre de usuario del cliente/ }).fill(otpOnly.username);
-    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
-    await heading(page, `Cliente ${otpOnly.username}`).waitFor();
-    await heading(page, 'Estado').waitFor();
-    await page.locator('dd', { hasText: /^Activo$/ }).waitFor();
-    await heading(page, 'Emitir un código de seguridad temporal').waitFor();
-    await page.getByText(/y caduca en 10 minutos\.$/).waitFor();
-    await expectNoAxeViolations(page, 'console customer (es)');
-
-    await page.getByRole('button', { name: 'Emitir código' }).click();
-    await page.getByText('Elija cómo verificó la identidad de quien llama.').first().waitFor();
-    await expectNoAxeViolations(page, 'console issue with errors (es)');
-    await page
-      .getByRole('radio', { name: 'Se le devolvió la llamada al número de teléfono registrado' })
-      .check();
-    await page
-      .getByRole('textbox', { name: /Nota sobre la verificación/ })
-      .fill('Llamada de vuelta al número registrado');
-    await page.getByRole('button', { name: 'Emitir código' }).click();
-    await page.getByTestId('issued-code').waitFor();
-    // The service's answer, its plural included, and the times through Intl in Spanish (no a. m./AM).
-    await page.getByText('Lea el código al cliente. Caduca en 10 minutos.').first().waitFor();
-    const dateTime = String.raw`\d{1,2}/\d{1,2}/\d{4}, \d{1,2}:\d{2}:\d{2}`;
-    await page.getByText(new RegExp(`^Caduca el ${dateTime}\\. No se volverá a mostrar\\.$`)).waitFor();
-    await page
-      .locator('dd', { hasText: new RegExp(`^Hay un código vigente hasta el ${dateTime}$`) })
-      .waitFor();
-    await expectNoAxeViolations(page, 'console code issued (es)');
-
-    await page.getByRole('link', { name: 'Registro de auditoría' }).click();
-    await heading(page, 'Registro de auditoría').waitFor();
-    await page.getByText('Sus propias acciones en la consola.').waitFor();
-    const table = page.getByRole('table', { name: 'Registro de auditoría' });
-    await table.getByRole('cell', { name: 'Emitió un código de seguridad' }).first().waitFor();
-    await table.getByRole('cell', { name: 'correcto' }).first().waitFor();
-    await table.getByRole('columnheader', { name: 'Motivo o verificación' }).waitFor();
-    await expectNoAxeViolations(page, 'console audit (es)');
-  }, 240_000);
 });
