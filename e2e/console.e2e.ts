@@ -381,4 +381,103 @@ describe('representative console', () => {
     await table.getByRole('columnheader', { name: 'Motivo o verificación' }).waitFor();
     await expectNoAxeViolations(page, 'console audit (es)');
   }, 240_000);
+
+  const repRecovery = {
+    en: {
+      username: 'alexdemo1',
+      password: 'Harbor5Meadow',
+      user: /Username/,
+      next: 'Continue',
+      emailStep: 'Extra Security Step Required',
+      otherWay: 'Choose another way to get the code',
+      channel: 'Choose how to confirm your identity',
+      rep: 'A representative, by phone',
+      line: 'Call a representative',
+      lineText:
+        'Call 1-800-555-0199. A representative will verify your identity and give you a recovery code.',
+      codeStep: 'Enter the code from the representative',
+      field: /Recovery code from the representative/,
+      confirm: 'Confirm',
+      invalid: 'Your one-time code is invalid. Please try again or request a new code.',
+      reset: 'Reset Password',
+      fresh: 'New password',
+      again: 'Confirm your password',
+      submit: 'Submit',
+      changed: 'Password changed successfully',
+    },
+    es: {
+      username: 'pushuser1',
+      password: 'Comet5Harbor',
+      user: /Nombre de usuario/,
+      next: 'Continuar',
+      emailStep: 'Se requiere un paso de seguridad adicional',
+      otherWay: 'Elegir otra forma de recibir el código',
+      channel: 'Elija cómo confirmar su identidad',
+      rep: 'Un representante, por teléfono',
+      line: 'Llame a un representante',
+      lineText:
+        'Llame al 1-800-555-0199. Un representante verificará su identidad y le dará un código de recuperación.',
+      codeStep: 'Introduzca el código del representante',
+      field: /Código de recuperación del representante/,
+      confirm: 'Confirmar',
+      invalid: 'Su código de un solo uso no es válido. Inténtelo de nuevo o solicite un código nuevo.',
+      reset: 'Restablecer contraseña',
+      fresh: 'Contraseña nueva',
+      again: 'Confirme su contraseña',
+      submit: 'Enviar',
+      changed: 'La contraseña se cambió correctamente',
+    },
+  } as const;
+
+  for (const language of ['en', 'es'] as const) {
+    it(`recovery through the representative (${language}): the help line step shows the number, the console issues a recovery code in a second context, the code resets the password`, async () => {
+      const x = repRecovery[language];
+      const context = await env.browser.newContext({ locale: language === 'es' ? 'es-ES' : 'en-US' });
+      contexts.push(context);
+      const portal = await context.newPage();
+      await portal.goto(`${env.server.origin}/#/username`);
+      await portal.getByRole('textbox', { name: x.user }).fill(x.username);
+      await portal.getByRole('button', { name: x.next }).click();
+      await heading(portal, x.emailStep).waitFor();
+      await portal.getByRole('button', { name: x.otherWay }).click();
+      await heading(portal, x.channel).waitFor();
+      await portal.getByRole('radio', { name: x.rep }).check();
+      await portal.getByRole('button', { name: x.next }).click();
+      // Step 5: the help line.
+      await heading(portal, x.line).waitFor();
+      await portal.getByText(x.lineText).waitFor();
+      await expectNoAxeViolations(portal, `recovery: representative help line (${language})`);
+      await portal.getByRole('button', { name: x.next }).click();
+      // Step 6: the code from the representative.
+      await heading(portal, x.codeStep).waitFor();
+      if (language === 'en') expect(await portal.title()).toBe(`${x.codeStep} – Prime Portal`);
+      await expectNoAxeViolations(portal, `recovery: code from the representative (${language})`);
+
+      // The console, in a context of its own: a wrong code is refused; the recovery code resets.
+      const page = await staffSignIn('rita.rep');
+      await findCustomer(page, x.username);
+      await page.getByRole('radio', { name: 'Called back on the phone number on file' }).check();
+      await page
+        .getByRole('textbox', { name: /Note on the verification/ })
+        .fill('Called back; knew the last payment');
+      await page.getByRole('button', { name: 'Issue a recovery code' }).click();
+      const shown = page.getByTestId('issued-code');
+      await shown.waitFor();
+      if (language === 'en') await expectNoAxeViolations(page, 'console recovery code issued');
+      const recoveryCode = (await shown.textContent()) ?? '';
+      expect(recoveryCode).toMatch(/^\d{6}$/);
+
+      const field = portal.getByRole('textbox', { name: x.field });
+      await field.fill(recoveryCode === '000000' ? '111111' : '000000');
+      await portal.getByRole('button', { name: x.confirm }).click();
+      await portal.getByText(x.invalid).first().waitFor();
+      await field.fill(recoveryCode);
+      await portal.getByRole('button', { name: x.confirm }).click();
+      await heading(portal, x.reset).waitFor();
+      await portal.getByLabel(x.fresh, { exact: true }).fill(x.password);
+      await portal.getByLabel(x.again, { exact: true }).fill(x.password);
+      await portal.getByRole('button', { name: x.submit }).click();
+      await portal.getByText(x.changed).first().waitFor();
+    }, 180_000);
+  }
 });

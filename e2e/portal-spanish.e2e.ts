@@ -168,6 +168,38 @@ describe('the portal in Spanish', () => {
     await context.close();
   });
 
+  it('otponly01 recovers in Spanish by text, then by voice: the channel and phone steps and the server message in Spanish, a new password', async () => {
+    for (const [option, sent, password] of [
+      [/^Mensaje de texto al/, /^Enviamos el código a .*0143\. Caducará en 30 minutos\.$/, 'Pebble4Lagoon'],
+      [/^Llamada de voz al/, /^Estamos llamando al .*0143 para darle el código\./, 'Marble3Canyon'],
+    ] as const) {
+      const context = await env.browser.newContext({ locale: 'es-ES' });
+      const page = await context.newPage();
+      await page.goto(`${env.server.origin}/#/username`);
+      await page.getByRole('textbox', { name: /Nombre de usuario/ }).fill('otponly01');
+      await page.getByRole('button', { name: 'Continuar' }).click();
+      await heading(page, 'Se requiere un paso de seguridad adicional').waitFor();
+      await page.getByRole('button', { name: 'Elegir otra forma de recibir el código' }).click();
+      await heading(page, 'Elija cómo confirmar su identidad').waitFor();
+      await expectNoAxeViolations(page, 'recovery channel step (es)');
+      await page.getByRole('radio', { name: option }).check();
+      await page.getByRole('button', { name: 'Continuar' }).click();
+      await heading(page, 'Elija el número de teléfono').waitFor();
+      await expectNoAxeViolations(page, 'recovery phone step (es)');
+      await page.getByRole('button', { name: 'Continuar' }).click();
+      await page.getByText(sent).waitFor();
+      const message = await latestMail(env.server, '+12025550143');
+      await page.getByRole('textbox', { name: /Código de confirmación de un solo uso/ }).fill(message.code);
+      await page.getByRole('button', { name: 'Confirmar' }).click();
+      await heading(page, 'Restablecer contraseña').waitFor();
+      await page.getByLabel('Contraseña nueva', { exact: true }).fill(password);
+      await page.getByLabel('Confirme su contraseña', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Enviar' }).click();
+      await page.getByText('La contraseña se cambió correctamente').first().waitFor();
+      await context.close();
+    }
+  }, 180_000);
+
   it('the switch at 320 px in forced colours: reached by Tab from the skip link, no sideways scroll, the pressed one marked', async () => {
     const context = await env.browser.newContext({ locale: 'es-MX', viewport: { width: 320, height: 640 } });
     const page = await context.newPage();

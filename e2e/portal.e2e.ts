@@ -196,6 +196,66 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await context.close();
   });
 
+  it('recovers otponly01 by text, then by voice: another way from the e-mail step, the established phone only, the code, a new password', async () => {
+    const account = { username: 'otponly01', password: 'River8Stone' };
+    const phone = '+12025550143';
+    newRateWindow();
+    for (const [option, sent, password] of [
+      [
+        /^Text message to/,
+        /^We sent the code to .*0143\. It will expire after 30 minutes\.$/,
+        'Pebble7Harbor',
+      ],
+      [
+        /^Voice call to/,
+        /^We're calling .*0143 with the code\. It will expire after 30 minutes\.$/,
+        'Marble6Forest',
+      ],
+    ] as const) {
+      await fresh('/#/username');
+      await page.getByRole('textbox', { name: /Username/ }).fill(account.username);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await heading('Extra Security Step Required').waitFor();
+      await page.getByRole('button', { name: 'Choose another way to get the code' }).click();
+      // Step 0: the account's established contacts only; the phone added just now (…0178) is not offered.
+      await heading('Choose how to confirm your identity').waitFor();
+      expect(await page.title()).toBe('Choose how to confirm your identity – Prime Portal');
+      expect(await page.getByRole('radio').count()).toBe(4);
+      for (const name of [
+        'E-mail to o****1@example.com',
+        'Text message to ******0143',
+        'Voice call to ******0143',
+        'A representative, by phone',
+      ]) {
+        expect(await page.getByRole('radio', { name, exact: true }).count()).toBe(1);
+      }
+      expect(await page.getByText(/0178/).count()).toBe(0);
+      await expectNoAxeViolations(page, 'recovery: channel step');
+      await page.getByRole('radio', { name: option }).check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      // Step 1: the phone, masked.
+      await heading('Choose the phone number').waitFor();
+      expect(await page.getByRole('radio', { name: '******0143' }).isChecked()).toBe(true);
+      await expectNoAxeViolations(page, 'recovery: phone step');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      // Steps 2 and 3: the code by text or call.
+      await heading('Confirm Identity').waitFor();
+      await page.getByText(sent).waitFor();
+      await expectNoAxeViolations(page, 'recovery: phone code step');
+      await page.getByRole('textbox', { name: /OTP Confirmation Code/ }).fill(await latestCode(phone));
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await resetTo(password);
+      await context.close();
+    }
+    // The e-mail on file, the other established contact, was told of each code.
+    const mails = await fetch(`${env.server.origin}/api/dev/outbox?to=otponly01%40example.com`);
+    const { messages } = (await mails.json()) as { messages: Array<{ text: string }> };
+    expect(
+      messages.filter((m) => m.text.includes('a one-time code was sent to another of your phone numbers'))
+        .length,
+    ).toBe(2);
+  }, 180_000);
+
   for (const [label, account, info] of [
     [
       'expired',

@@ -6,6 +6,7 @@ import {
   consolePaths,
   createHttpClient,
   type HttpMethod,
+  type RepCodePurpose,
 } from '@gatehouse/contract/client';
 import { defaultLanguage } from '@gatehouse/i18n';
 import { t, textsLanguage } from './messages.ts';
@@ -54,11 +55,12 @@ export const consoleApi = {
   factor: (securityCode: string) => call<ConsoleStaff>('POST', consolePaths.consoleFactor, { securityCode }),
   signOut: () => call<unknown>('DELETE', consolePaths.consoleSession),
   customer: (username: string) => call<ConsoleCustomer>('POST', consolePaths.consoleCustomer, { username }),
-  issueCode: (username: string, verification: string, note: string) =>
+  issueCode: (username: string, verification: string, note: string, purpose: RepCodePurpose = 'factor') =>
     call<{ code: string; expiresAt: string }>('POST', consolePaths.consoleIssueCode, {
       username,
       verification,
       note,
+      purpose,
     }),
   lift: (username: string, action: string, reason: string) =>
     call<ConsoleCustomer>('POST', consolePaths.consoleLift, { username, action, reason }),

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { appDefaults, limits } from '@gatehouse/contract';
+import { appDefaults, limits, type RecoveryDelivery, recoveryDeliveries } from '@gatehouse/contract';
 import { z } from 'zod';
 import type { CredentialKeys } from './credentials/cipher.ts';
 import {
@@ -27,6 +27,10 @@ import type { TokenSettings } from './factors/token/settings.ts';
 import type { TotpSettings } from './factors/totp/settings.ts';
 
 export { ConfigError, secretWeakness };
+
+/** RECOVERY_CHANNELS' names and the delivery option (portal spec §4) each allows. */
+const recoveryChannelDelivery = { email: 'EMAIL', text: 'TEXT', voice: 'CALL', rep: 'REP' } as const;
+const recoveryChannelNames = ['email', 'text', 'voice', 'rep'] as const;
 
 /**
  * Every setting of the identity service, parsed once at start into a typed object. An invalid
@@ -86,6 +90,14 @@ const schema = z
     RECOVERY_IDENTIFY_CLIENT_MAX: int(1, 100000).default(20),
     RECOVERY_IDENTIFY_ACCOUNT_MAX: int(1, 10000).default(5),
     RECOVERY_IDENTIFY_WINDOW_SECONDS: int(1, 86400).default(900),
+    // Which ways a password recovery may take (portal spec §4; docs/decisions/043-recovery-channels.md).
+    RECOVERY_CHANNELS: list
+      .pipe(
+        z
+          .array(z.enum(recoveryChannelNames))
+          .min(1, `must name at least one of ${recoveryChannelNames.join(', ')}`),
+      )
+      .default(['email', 'text', 'voice', 'rep']),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -257,6 +269,8 @@ export type Config = {
      */
     lockMs: number;
     identify: { client: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
+    /** The delivery options a recovery may take (RECOVERY_CHANNELS), in the spec's order. */
+    deliveries: readonly RecoveryDelivery[];
   };
   /** One-time codes (factors/otp/settings.ts). */
   otp: OtpSettings;
@@ -663,6 +677,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     recovery: {
       flowMs: v.RECOVERY_FLOW_MINUTES * 60_000,
       lockMs: v.RECOVERY_LOCK_MINUTES * 60_000,
+      deliveries: recoveryDeliveries.filter((d) =>
+        v.RECOVERY_CHANNELS.some((name) => recoveryChannelDelivery[name] === d),
+      ),
       identify: {
         client: window(v.RECOVERY_IDENTIFY_CLIENT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
         account: window(v.RECOVERY_IDENTIFY_ACCOUNT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),

@@ -1,8 +1,10 @@
 import { paths } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
+import type { Context } from '../src/context.ts';
 import { contactCredential } from '../src/credentials/contacts.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { maskEmail } from '../src/lib/mask.ts';
+import { addStaff, ConsoleClient, staffCode } from './support/console.ts';
 import {
   api,
   Client,
@@ -17,11 +19,13 @@ import {
 import {
   atCodeStep,
   attributes,
+  checkBy,
   checkCode,
   identify,
   latestCode,
   maskedEmail,
   passwordStatus,
+  sendBy,
   sendCode,
   wrongCode,
 } from './support/recovery.ts';
@@ -445,5 +449,188 @@ describe.each(targets)('recovery ($name)', (target) => {
       403,
       4403,
     );
+  });
+});
+
+/**
+ * Portal spec §4 steps 0-6 (issue 26 section 1; docs/decisions/043-recovery-channels.md): recovery
+ * by text, voice call and the representative's code, beside e-mail, on one count and one lock.
+ */
+describe.each(targets)('recovery by the spec channels ($name)', (target) => {
+  const h = useHarness(target);
+  const PHONE = '+12025550143';
+  const RECENT = '+12025550178';
+
+  /** An account with its e-mail, an established phone that takes calls, and a phone added just now. */
+  async function phoneAccount(ctx: Context, username: string) {
+    const row = await createAccount(ctx, { username, password: PASSWORD });
+    await ctx.credentials.add({
+      accountId: row.id,
+      ...contactCredential({ kind: 'phone', value: '2025550143', countryCode: '1', voice: true }),
+      createdAt: new Date(0),
+    });
+    await ctx.credentials.add({
+      accountId: row.id,
+      ...contactCredential({ kind: 'phone', value: '2025550178', countryCode: '1', voice: true }),
+      createdAt: ctx.clock.now(),
+    });
+    return row;
+  }
+  const outbox = (to: string) =>
+    h.db
+      .selectFrom('outbox')
+      .select(['channel', 'text', 'code'])
+      .where('recipient', '=', to)
+      .orderBy('sent_at')
+      .execute();
+  const message = (r: Parameters<typeof json>[0]) => json(r).responseBaseInfo.status.message;
+
+  test('by text and by voice: the established phone only (masked), never the recent one; the code confirms; the e-mail is told', async () => {
+    const { app, ctx } = await h.start({ OTP_SEND_ACCOUNT_MAX: '20' });
+    await phoneAccount(ctx, 'phonerec1');
+    for (const [delivery, channel] of [
+      ['TEXT', 'sms'],
+      ['CALL', 'voice'],
+    ] as const) {
+      const client = new Client(app);
+      expect(code(await identify(client, 'phonerec1'))).toBe(1200);
+      const offered = json<{ deliveries: string[]; phone: Array<{ type: string; value: string }> }>(
+        await attributes(client, 'phone,deliveries'),
+      ).successData!;
+      expect(offered.deliveries).toEqual(['EMAIL', 'TEXT', 'CALL', 'REP']);
+      // The recent phone (added now, CONTACT_WAIT_DAYS not passed) is neither offered nor reachable.
+      expect(offered.phone.map((p) => p.value)).toEqual(['******0143', '******0143']);
+      expectFailureEnvelope(await sendBy(client, delivery, '******0178'), 200, 1403);
+      expectFailureEnvelope(await sendBy(client, delivery, PHONE), 200, 1403);
+      const sent = await sendBy(client, delivery, '******0143');
+      expect(code(sent)).toBe(1200);
+      expect(message(sent)).toMatch(delivery === 'TEXT' ? /^We sent the code to/ : /^We're calling/);
+      const messages = await outbox(PHONE);
+      const last = messages.at(-1)!;
+      expect(last.channel).toBe(channel);
+      expect(await outbox(RECENT)).toEqual([]);
+      // The other established contact, the e-mail on file, hears of it (no code in it).
+      const notices = await outbox('phonerec1@example.com');
+      expect(notices.at(-1)).toMatchObject({ code: null });
+      expect(notices.at(-1)!.text).toContain('a one-time code was sent to another of your phone numbers');
+      // A code of another delivery option is not this one.
+      expectFailureEnvelope(await checkBy(client, 'EMAIL', last.code!), 200, 1428);
+      expectFailureEnvelope(await checkBy(client, delivery, wrongCode(last.code!)), 200, 1428);
+      const confirmed = await checkBy(client, delivery, last.code!);
+      expect(code(confirmed)).toBe(1200);
+      expect(code(await passwordStatus(client))).toBe(1200);
+    }
+  });
+
+  test('one count for every channel: the 4th send without entry, whatever its channel, locks recovery (1491) and the owner is told', async () => {
+    const { app, ctx } = await h.start({ OTP_SEND_ACCOUNT_MAX: '20' });
+    await phoneAccount(ctx, 'phonerec2');
+    const client = new Client(app);
+    await identify(client, 'phonerec2');
+    expect(code(await sendBy(client, 'TEXT', '******0143'))).toBe(1200);
+    expect(code(await sendBy(client, 'CALL', '******0143'))).toBe(1200);
+    expect(code(await sendBy(client, 'EMAIL', 'p****2@example.com'))).toBe(1200);
+    const fourth = await sendBy(client, 'TEXT', '******0143');
+    expectFailureEnvelope(fourth, 200, 1491);
+    expect(message(fourth)).toBe(supportMessage);
+    // Locked: a new flow is refused on every channel, and the codes sent stop working.
+    const again = new Client(app);
+    await identify(again, 'phonerec2');
+    expectFailureEnvelope(await sendBy(again, 'CALL', '******0143'), 200, 1491);
+    expectFailureEnvelope(await sendCode(again, 'p****2@example.com'), 200, 1491);
+    const texts = (await outbox(PHONE)).filter((m) => m.channel === 'sms' && m.code);
+    expect(texts).toHaveLength(1);
+    expect(
+      (await outbox('phonerec2@example.com')).some((m) =>
+        m.text.includes('Someone asked for too many one-time codes'),
+      ),
+    ).toBe(true);
+  });
+
+  test('one count of wrong codes: OTP_MAX_WRONG_TRIES across text and e-mail lock recovery; a burst of 100 wrong codes compares at most the limit', async () => {
+    const { app, ctx } = await h.start();
+    const row = await phoneAccount(ctx, 'phonerec3');
+    const client = new Client(app);
+    await identify(client, 'phonerec3');
+    expect(code(await sendBy(client, 'TEXT', '******0143'))).toBe(1200);
+    expect(code(await sendBy(client, 'EMAIL', 'p****3@example.com'))).toBe(1200);
+    const text = (await outbox(PHONE)).at(-1)!.code!;
+    const mail = await latestCode(h.db, 'phonerec3@example.com');
+    const wrong = ['000000', '111111'].find((c) => c !== text && c !== mail)!;
+    expectFailureEnvelope(await checkBy(client, 'EMAIL', wrong), 200, 1428);
+    expectFailureEnvelope(await checkBy(client, 'TEXT', wrong), 200, 1428);
+    const burst = await Promise.all(Array.from({ length: 100 }, () => checkBy(client, 'TEXT', wrong)));
+    expect(burst.filter((r) => code(r) === 1491).length).toBeGreaterThanOrEqual(1);
+    const row2 = await h.db
+      .selectFrom('otp_counters')
+      .select(['wrong_tries', 'locked_until'])
+      .where('account_id', '=', row.id)
+      .where('channel', '=', 'email')
+      .executeTakeFirstOrThrow();
+    expect(row2.wrong_tries).toBe(5);
+    expect(row2.locked_until).not.toBeNull();
+    const fresh = new Client(app);
+    await identify(fresh, 'phonerec3');
+    expectFailureEnvelope(await sendBy(fresh, 'TEXT', '******0143'), 200, 1491);
+  });
+
+  test('RECOVERY_CHANNELS: an option left out is not offered and is refused (1403) on send and check', async () => {
+    const { app, ctx } = await h.start({ RECOVERY_CHANNELS: 'email,rep' });
+    await phoneAccount(ctx, 'phonerec4');
+    const client = new Client(app);
+    await identify(client, 'phonerec4');
+    const offered = json<{ deliveries: string[] }>(await attributes(client, 'email,phone,deliveries'));
+    expect(offered.successData!.deliveries).toEqual(['EMAIL', 'REP']);
+    const refused = await sendBy(client, 'TEXT', '******0143');
+    expectFailureEnvelope(refused, 200, 1403);
+    expect(message(refused)).toBe(
+      'This way of recovering your account is not offered. Please choose another.',
+    );
+    expectFailureEnvelope(await sendBy(client, 'CALL', '******0143'), 200, 1403);
+    expectFailureEnvelope(await checkBy(client, 'TEXT', '123456'), 200, 1403);
+    expect(await outbox(PHONE)).toEqual([]);
+  });
+
+  test("REP: the representative's recovery code confirms the flow once; a sign-in code does not; without a live one nothing is counted", async () => {
+    const { app, ctx } = await h.start();
+    const row = await createAccount(ctx, { username: 'reprecov1', password: PASSWORD });
+    const rita = await addStaff(ctx, 'rita.rep', 'representative');
+    const staffClient = new ConsoleClient(app);
+    expect(code(await staffClient.signInPassword('rita.rep'))).toBe(1200);
+    expect(code(await staffClient.factor(staffCode(h, rita)))).toBe(1200);
+
+    const client = new Client(app);
+    await identify(client, 'reprecov1');
+    // No recovery code issued: refused uncounted.
+    for (let i = 0; i < 6; i++) expectFailureEnvelope(await checkBy(client, 'REP', '123456'), 200, 1428);
+    const signIn = json<{ code: string }>(await staffClient.issue('reprecov1')).successData!.code;
+    expectFailureEnvelope(await checkBy(client, 'REP', signIn), 200, 1428);
+    const issued = await staffClient.issue('reprecov1', 'Called back on the number on file', 'recovery');
+    expect(code(issued)).toBe(1200);
+    const recovery = json<{ code: string }>(issued).successData!.code;
+    const [first, second] = await Promise.all([
+      checkBy(client, 'REP', recovery),
+      checkBy(client, 'REP', recovery),
+    ]);
+    expect([code(first), code(second)].sort()).toEqual([1200, 1428]);
+    expect(code(await passwordStatus(client))).toBe(1200);
+    // The recovery code never signs in; the sign-in code still does (its own purpose).
+    const stored = await h.db
+      .selectFrom('rep_codes')
+      .select(['purpose', 'used_at'])
+      .where('account_id', '=', row.id)
+      .orderBy('created_at')
+      .execute();
+    expect(stored.map((r) => [r.purpose, r.used_at !== null])).toEqual([
+      ['factor', false],
+      ['recovery', true],
+    ]);
+    const audit = await h.db
+      .selectFrom('audit_events')
+      .select('detail')
+      .where('event', '=', 'rep-code-issued')
+      .where('account_id', '=', row.id)
+      .execute();
+    expect(audit.map((a) => (a.detail as { purpose?: string }).purpose)).toEqual(['factor', 'recovery']);
   });
 });

@@ -10,6 +10,9 @@ export const consoleMessages = console;
 /** The verification methods a representative records before issuing a code (a required choice). */
 export const verificationMethods = ['callback', 'knowledge', 'document', 'existing-session'] as const;
 export type VerificationMethod = (typeof verificationMethods)[number];
+/** What a representative's code is for: the sign-in's second factor, or a password recovery. */
+export const repCodePurposes = ['factor', 'recovery'] as const;
+export type RepCodePurpose = (typeof repCodePurposes)[number];
 
 /** What a representative may lift, each with a required reason. */
 export const liftActions = [

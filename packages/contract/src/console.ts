@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { liftActions, staffRoles, verificationMethods } from './console-messages.ts';
+import { liftActions, repCodePurposes, staffRoles, verificationMethods } from './console-messages.ts';
 import { securityCode, text, usernameInput } from './schemas.ts';
 
 /**
@@ -56,6 +56,7 @@ const auditText = (field: string) =>
 export const consoleCustomerRequest = z.object({ username: usernameInput });
 export const consoleIssueCodeRequest = z.object({
   username: usernameInput,
+  purpose: z.enum(repCodePurposes).default('factor'),
   verification: z.enum(verificationMethods),
   note: auditText('note'),
 });

@@ -17,6 +17,11 @@ export const customerPaths = {
   rememberUsername: '/user/identity/remember/username',
   identityAttributes: '/user/identity/attributes',
   identifyUsername: '/user/identity/username',
+  /**
+   * Recovery by the channel the customer chose (portal spec §4 steps 0-6): POST sends a code by
+   * TEXT, CALL or EMAIL; PUT checks a code of any delivery option, REP's from the console included.
+   */
+  recoveryCode: '/user/recovery/code',
   changeUsername: '/user/identity/username',
   trustedDevice: '/user/identity/preferences/trustedDevice',
   authenticators: '/user/factor/authenticators',

@@ -170,7 +170,8 @@ export const outcomeDocs: Readonly<
       "Unknown (or closed) username: 'The information provided is invalid. Please try again.' (a flow row without an account is made all the same)",
   },
   attributes: {
-    [Status.SUCCESS]: 'successData.email (and .phone when asked): masked values, never the full address',
+    [Status.SUCCESS]:
+      "successData.email (and .phone when asked): masked values, never the full address; .deliveries when asked in a recovery flow: the options of RECOVERY_CHANNELS the account has an established contact for (REP always), e.g. ['EMAIL', 'TEXT', 'CALL', 'REP']",
     [Status.UNAUTHENTICATED]: 'No recovery flow of a known user and no session (HTTP 401)',
   },
   authenticators: {
@@ -211,6 +212,24 @@ export const outcomeDocs: Readonly<
       'Recovery: too many wrong codes for the account (OTP_MAX_WRONG_TRIES, counted across resends): the flow ends and the recovery channel is locked for RECOVERY_LOCK_MINUTES; or recovery is locked, or the account is blocked. Second factor: as for text and voice',
     [Status.UNAUTHENTICATED]:
       'No recovery flow of a known user, and no session whose factor is due (HTTP 401)',
+  },
+  recoverySend: {
+    [Status.SUCCESS]:
+      "Sent to the established contact on file whose masked value was given: EMAIL 'A validation code has been emailed to you. …', TEXT 'We sent the code to (XXX) XXX-0143. …', CALL 'We're calling (XXX) XXX-0143 with the code. …'; every other established contact is told",
+    [Status.FORBIDDEN]:
+      'The masked contact matches no established contact of that kind, or the delivery option is not in RECOVERY_CHANNELS. Nothing is sent',
+    [Status.LIMIT_REACHED]:
+      "The send would be the (OTP_SENDS_BEFORE_BLOCK + 1)-th without a code entered, on any recovery channel (recovery is locked for RECOVERY_LOCK_MINUTES and the owner told; sign-in is untouched), or recovery is locked, or the account is blocked: 'Please contact {email} for assistance (status code 1491).'",
+    [Status.UNAUTHENTICATED]: 'No recovery flow of a known user (HTTP 401)',
+  },
+  recoveryCheck: {
+    [Status.SUCCESS]: 'The code is right: the flow is confirmed (the password may be reset)',
+    [Status.FORBIDDEN]: 'The delivery option is not in RECOVERY_CHANNELS',
+    [Status.INCORRECT_CODE]:
+      "'Your one-time code is invalid. Please try again or request a new code.' (wrong, expired, replaced, used, or no code sent or issued)",
+    [Status.LIMIT_REACHED]:
+      'OTP_MAX_WRONG_TRIES wrong codes for the account across every recovery channel: the flow ends and recovery is locked for RECOVERY_LOCK_MINUTES; or recovery is locked, or the account is blocked',
+    [Status.UNAUTHENTICATED]: 'No recovery flow of a known user (HTTP 401)',
   },
   otpCheckRep: {
     ...checkDocs,

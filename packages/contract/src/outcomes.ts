@@ -323,6 +323,28 @@ export const coreOutcomeTables = {
       4401: { ...noSession, message: ['recoveryNotStarted', 'sessionExpired'] },
     },
   },
+  // Recovery by the channel chosen (portal spec §4 steps 0-6; docs/decisions/043-recovery-channels.md).
+  recoverySend: {
+    method: 'POST',
+    path: paths.recoveryCode,
+    codes: {
+      1200: ok(['codeSent', 'factorCodeSent', 'factorCallPlaced'], success),
+      1403: fail(['invalidInformation', 'recoveryChannelNotAllowed'], error('invalidInformation')),
+      1491: fail('contactSupport', error('contactSupport')),
+      4401: fail('recoveryNotStarted', undefined, 401),
+    },
+  },
+  recoveryCheck: {
+    method: 'PUT',
+    path: paths.recoveryCode,
+    codes: {
+      1200: ok('codeConfirmed', success),
+      1403: fail('recoveryChannelNotAllowed', error('invalidInformation')),
+      1428: fail('incorrectCode', error('incorrectCode')),
+      1491: fail('contactSupport', error('contactSupport')),
+      4401: fail('recoveryNotStarted', undefined, 401),
+    },
+  },
   otpCheckRep: {
     method: 'PUT',
     path: paths.otpRep,

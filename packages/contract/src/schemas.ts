@@ -119,8 +119,8 @@ export type TrustedDeviceData = z.infer<typeof trustedDeviceData>;
 
 export const attributesQuery = z.object({
   attributes: text().regex(
-    /^(email|phone)(,(email|phone))?$/,
-    'attributes must be email, phone or email,phone',
+    /^(email|phone|deliveries)(,(email|phone|deliveries)){0,2}$/,
+    'attributes must be email, phone or deliveries, comma-separated',
   ),
 });
 export const contactType = z.enum(['TEXT', 'PHONE', 'EMAIL', 'VOICE', 'REP']);
@@ -132,9 +132,18 @@ export const contact = z.object({
   enable: z.boolean(),
 });
 export type Contact = z.infer<typeof contact>;
+/** Portal spec §4: the password-reset flow's delivery options. */
+export const recoveryDeliveries = ['EMAIL', 'TEXT', 'CALL', 'REP'] as const;
+export const recoveryDelivery = z.enum(recoveryDeliveries);
+export type RecoveryDelivery = z.infer<typeof recoveryDelivery>;
 export const attributesData = z.object({
   email: z.array(contact).optional(),
   phone: z.array(contact).optional(),
+  /**
+   * Asked for in a recovery flow: the delivery options this account may recover by (the
+   * deployment's RECOVERY_CHANNELS with an established contact for each), in the spec's order.
+   */
+  deliveries: z.array(recoveryDelivery).optional(),
 });
 
 // --- one-time codes -----------------------------------------------------------------------
@@ -153,6 +162,14 @@ export const otpSmsSend = z.object({
 export const otpVoiceSend = z.object({ ...base, phone: text().min(1).max(64) });
 export const otpEmailSend = z.object({ ...base, email: text().min(1).max(254) });
 export const otpCheck = z.object({ ...base, securityCode, bindDevice: z.boolean().optional() });
+/** Recovery: send by TEXT, CALL or EMAIL to the contact on file whose masked value is given. */
+export const recoverySend = z.object({
+  ...base,
+  delivery: z.enum(['EMAIL', 'TEXT', 'CALL']),
+  contact: text().min(1).max(254),
+});
+/** Recovery: check the code of a delivery option (REP: the code a representative issued). */
+export const recoveryCheck = z.object({ ...base, delivery: recoveryDelivery, securityCode });
 
 // --- token app (VIP-style) and authenticator app -------------------------------------------
 /** The account's token credentials: the public credential id (VSST + 8 digits) and its name. */

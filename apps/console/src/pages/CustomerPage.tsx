@@ -2,6 +2,7 @@ import {
   type ConsoleCustomer,
   type LiftAction,
   liftActions,
+  type RepCodePurpose,
   type VerificationMethod,
   verificationMethods,
 } from '@gatehouse/contract/client';
@@ -237,6 +238,8 @@ function IssueCode({
   const [issued, setIssued] = useState<{ code: string; expiresAt: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const issuedRef = useRef<HTMLDivElement>(null);
+  /** Which button sent the form: a sign-in code, or a recovery code (portal spec §4 step 6). */
+  const purpose = useRef<RepCodePurpose>('factor');
   useEffect(() => {
     if (issued) issuedRef.current?.focus();
   }, [issued]);
@@ -259,7 +262,9 @@ function IssueCode({
       return;
     }
     setBusy(true);
-    const answer = await guarded(consoleApi.issueCode(customer.username, verification, note.trim()));
+    const answer = await guarded(
+      consoleApi.issueCode(customer.username, verification, note.trim(), purpose.current),
+    );
     setBusy(false);
     if (!answer.ok) {
       setFailure(answer.message);
@@ -321,8 +326,16 @@ function IssueCode({
           onChange={(e) => setNote(e.target.value)}
         />
         <div className="gh-shell__actions">
-          <Button type="submit" loading={busy}>
+          <Button type="submit" loading={busy} onClick={() => (purpose.current = 'factor')}>
             {t('issue.submit')}
+          </Button>
+          <Button
+            type="submit"
+            variant="secondary"
+            loading={busy}
+            onClick={() => (purpose.current = 'recovery')}
+          >
+            {t('issue.submitRecovery')}
           </Button>
         </div>
       </form>

@@ -427,7 +427,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     path: consolePaths.consoleIssueCode,
     tag: 'console',
     summary:
-      "Issue the customer's temporary security code after recording how the caller was verified: 6 digits, shown once, single use, REP_CODE_MINUTES, one live code per customer.",
+      "Issue the customer's temporary security code after recording how the caller was verified: for the sign-in (purpose factor, the default) or a password recovery (purpose recovery, portal spec §4 step 6). 6 digits, shown once, single use, REP_CODE_MINUTES, one live code per customer and purpose.",
     body: consoleIssueCodeRequest,
     auth: 'staff',
     handler: async ({ request, reply, body, auth: caller }) => {
@@ -452,10 +452,13 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
       await db.transaction().execute(async (tx) => {
         // One issuance at a time per customer: the account's row is held while the old code goes.
         await tx.selectFrom('accounts').select('id').where('id', '=', account.id).forUpdate().execute();
+        // One live code per customer and purpose: a sign-in code never resets a password, and a
+        // recovery code never signs in (decision 043).
         await tx
           .updateTable('rep_codes')
           .set({ revoked_at: now })
           .where('account_id', '=', account.id)
+          .where('purpose', '=', body.purpose)
           .where('used_at', 'is', null)
           .where('revoked_at', 'is', null)
           .execute();
@@ -465,6 +468,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
             account_id: account.id,
             staff_id: staff.id,
             code_hash: codeHash(config.otp.pepper, account.id, REP_CHANNEL, code),
+            purpose: body.purpose,
             created_at: now,
             expires_at: expiresAt,
           })
@@ -474,11 +478,17 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
           request,
           staff,
           'rep-code-issued',
-          { accountId: account.id, detail: { verification: body.verification, note: body.note } },
+          {
+            accountId: account.id,
+            detail: { verification: body.verification, note: body.note, purpose: body.purpose },
+          },
           tx,
         );
       });
-      request.log.info({ staff: staff.name, account: account.id }, 'console: temporary security code issued');
+      request.log.info(
+        { staff: staff.name, account: account.id, purpose: body.purpose },
+        'console: temporary security code issued',
+      );
       return answer(request, reply, Status.SUCCESS, {
         params: [Math.round(config.console.repCodeMs / 60_000)],
         successData: { code, expiresAt: expiresAt.toISOString() },

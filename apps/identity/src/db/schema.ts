@@ -364,6 +364,8 @@ export interface RepCodesTable {
   account_id: string;
   staff_id: string | null;
   code_hash: string;
+  /** factor (the sign-in's rep page) | recovery (the portal's recovery, step 6): migration 032. */
+  purpose: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;

@@ -59,6 +59,8 @@ export type NoticeDetails = {
   at?: Date;
   /** Established contacts that are no longer the account's (a removed address): told too. */
   alsoTo?: ReadonlyArray<Pick<Contact, 'kind' | 'value' | 'country_code'>>;
+  /** The one contact (an address, or a number as E.164) not told: the one the event itself reached. */
+  except?: string;
 };
 
 /**
@@ -94,7 +96,10 @@ export async function notifyOwner(
 ): Promise<void> {
   const language = languageOf(account.language);
   const at = details.at ?? ctx.clock.now();
-  const { emails, phones } = await ownerContacts(ctx, account);
+  const owner = await ownerContacts(ctx, account);
+  const skip = details.except?.toLowerCase();
+  const emails = owner.emails.filter((e) => e.toLowerCase() !== skip);
+  const phones = owner.phones.filter((p) => p !== skip);
   for (const gone of details.alsoTo ?? []) {
     if (gone.kind === 'email' && !emails.some((e) => e.toLowerCase() === gone.value.toLowerCase())) {
       emails.push(gone.value);

@@ -63,6 +63,8 @@ const noticeTexts = {
   'device-removed': ['deviceRemovedSubject', 'deviceRemovedBody'],
   'factor-blocked': ['factorBlockedSubject', 'factorBlockedBody'],
   'fraud-reported': ['fraudReportedSubject', 'fraudReportedBody'],
+  // A recovery code went to one established contact: every other one hears of it (decision 043).
+  'recovery-code-sent': ['recoveryCodeSentSubject', 'recoveryCodeSentBody'],
 } as const satisfies Record<string, readonly [ServiceTextKey, ServiceTextKey]>;
 
 const undoneInBody: ReadonlySet<NoticeKind> = new Set<NoticeKind>([
@@ -70,6 +72,7 @@ const undoneInBody: ReadonlySet<NoticeKind> = new Set<NoticeKind>([
   'device-removed',
   'factor-blocked',
   'fraud-reported',
+  'recovery-code-sent',
 ]);
 
 /** When a change was made, as the account's language writes a date and time (UTC). */

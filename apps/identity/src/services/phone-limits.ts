@@ -39,12 +39,13 @@ export function phoneRegion(e164: string): string {
 
 /**
  * `new-number`: a code to a number being added on the security page (not yet proven); `factor`:
- * a code to the account's own phone; `notice`: a security notice to an established phone
+ * a code to the account's own phone; `recovery`: a recovery code to an established phone (anyone
+ * with the username can ask for one, so it never spends the owner's sign-in texts); `notice`: a security notice to an established phone
  * (services/account-security.ts notifyOwner). A destination is counted per purpose, so a stranger
  * adding the owner's number to another account cannot spend the texts the owner signs in with, and
  * notices never spend them either.
  */
-export type PhonePurpose = 'new-number' | 'factor' | 'notice';
+export type PhonePurpose = 'new-number' | 'factor' | 'notice' | 'recovery';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

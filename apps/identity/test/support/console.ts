@@ -57,8 +57,13 @@ export class ConsoleClient {
   lookup(username: string) {
     return this.call('POST', consolePaths.consoleCustomer, { username });
   }
-  issue(username: string, note = 'Called back on the number on file') {
-    return this.call('POST', consolePaths.consoleIssueCode, { username, verification: 'callback', note });
+  issue(username: string, note = 'Called back on the number on file', purpose?: 'factor' | 'recovery') {
+    return this.call('POST', consolePaths.consoleIssueCode, {
+      username,
+      verification: 'callback',
+      note,
+      ...(purpose ? { purpose } : {}),
+    });
   }
   lift(username: string, action: string, reason = 'Customer verified by call-back') {
     return this.call('POST', consolePaths.consoleLift, { username, action, reason });

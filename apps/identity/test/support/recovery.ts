@@ -12,6 +12,11 @@ export const attributes = (client: Client, which = 'email') =>
 export const sendCode = (client: Client, email: string) => client.post(api(paths.otpEmail), { email });
 export const checkCode = (client: Client, securityCode: string) =>
   client.request({ method: 'PUT', url: api(paths.otpEmail), body: { securityCode } });
+/** Portal spec §4: send by TEXT, CALL or EMAIL to a masked contact; check a delivery option's code. */
+export const sendBy = (client: Client, delivery: 'EMAIL' | 'TEXT' | 'CALL', contact: string) =>
+  client.post(api(paths.recoveryCode), { delivery, contact });
+export const checkBy = (client: Client, delivery: 'EMAIL' | 'TEXT' | 'CALL' | 'REP', securityCode: string) =>
+  client.request({ method: 'PUT', url: api(paths.recoveryCode), body: { delivery, securityCode } });
 export const passwordStatus = (client: Client, body?: unknown) =>
   client.post(api(paths.passwordStatus), body);
 export const putPassword = (client: Client, body: unknown) =>

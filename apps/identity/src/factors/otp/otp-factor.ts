@@ -11,7 +11,7 @@ import { accountContacts, contactEnabled, contactLabel, e164 } from '../../crede
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
-import { type Counters, factorCounter, OtpCodes } from '../../lib/otp.ts';
+import { type CodePurpose, type Counters, factorCounter, OtpCodes } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
@@ -143,41 +143,19 @@ export class OtpFactor {
     }
 
     const to = contact.kind === 'phone' ? e164(contact) : contact.value;
-    if (channel !== 'email') {
-      // A number on file from before a range was refused gets nothing (decision 033).
-      if (phoneRefusal(ctx.config, to)) {
-        request.log.warn(
-          { account: account.id, channel },
-          'second factor: number of a refused type or range',
-        );
-        return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
-      }
-      // Per number, country and day, across accounts: 429 when a limit is reached.
-      await this.phoneLimits.reserve(request, { to, purpose: 'factor', accountId: account.id });
-    }
-    const { code } = await this.codes.issue({
-      accountId: account.id,
+    const sent = await deliverCode(ctx, request, this.phoneLimits, this.codes, {
+      account,
       channel,
-      recipient: to,
+      to,
       purpose: 'factor',
       journeyId: fj.journey.id,
+      sender: sender ?? '',
     });
-    const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
-    const language = languageOf(account.language);
-    try {
-      if (channel === 'email') {
-        await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes, language });
-      } else {
-        const text =
-          channel === 'sms' ? smsCodeText(sender ?? '', code, language) : voiceText(code, language);
-        await ctx.phone.send({ channel, to, text, code });
-      }
-    } catch (error) {
-      // Nothing arrived: the code must not stay usable, and the caller may try again.
-      await this.codes.revokeAll(account.id, channel, 'factor');
-      request.log.error({ err: error, account: account.id, channel }, 'second factor: delivery failed');
-      throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM);
+    if (sent === 'refused') {
+      request.log.warn({ account: account.id, channel }, 'second factor: number of a refused type or range');
+      return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
     }
+    const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
     request.log.info({ account: account.id, channel, sends, journey: fj.kind }, 'second factor: code sent');
     await ctx.audit.record(request, {
       event: 'code-issued',
@@ -278,6 +256,65 @@ export class OtpFactor {
     await this.ctx.engine.fail(request, reply, fj, factor, { blockedNow });
     return this.limitReached(request, reply);
   }
+}
+
+/**
+ * Issues a code and delivers it by e-mail, text or voice call: the one way every one-time code
+ * (second factor and recovery) leaves the service. A number of a refused type or range gets
+ * nothing ('refused'; decision 033); every text and call is counted per number, country and day
+ * for its purpose first (429 when a limit is reached). A delivery that fails revokes the code and
+ * answers 503, so nothing unreachable stays usable.
+ */
+export async function deliverCode(
+  ctx: Context,
+  request: FastifyRequest,
+  phoneLimits: PhoneLimits,
+  codes: OtpCodes,
+  input: {
+    account: Pick<Account, 'id' | 'language'>;
+    channel: FactorChannel;
+    to: string;
+    purpose: CodePurpose;
+    journeyId: string;
+    /** The text's sender name (SMS_SENDER_NAMES). */
+    sender: string;
+  },
+): Promise<'sent' | 'refused'> {
+  const { account, channel, to } = input;
+  if (channel !== 'email') {
+    if (phoneRefusal(ctx.config, to)) return 'refused';
+    await phoneLimits.reserve(request, {
+      to,
+      purpose: input.purpose === 'recovery' ? 'recovery' : 'factor',
+      accountId: account.id,
+    });
+  }
+  const { code } = await codes.issue({
+    accountId: account.id,
+    channel,
+    recipient: to,
+    purpose: input.purpose,
+    journeyId: input.journeyId,
+  });
+  const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
+  const language = languageOf(account.language);
+  try {
+    if (channel === 'email') {
+      await ctx.mailer.sendCode({ to, code, expiryMinutes: minutes, language });
+    } else {
+      const text = channel === 'sms' ? smsCodeText(input.sender, code, language) : voiceText(code, language);
+      await ctx.phone.send({ channel, to, text, code });
+    }
+  } catch (error) {
+    // Nothing arrived: the code must not stay usable, and the caller may try again.
+    await codes.revokeAll(account.id, channel, input.purpose);
+    request.log.error(
+      { err: error, account: account.id, channel },
+      input.purpose === 'recovery' ? 'recovery: delivery failed' : 'second factor: delivery failed',
+    );
+    throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM);
+  }
+  return 'sent';
 }
 
 /** The factor journey's account while it is active (a blocked or locked one gets 1491). */

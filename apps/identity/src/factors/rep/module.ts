@@ -1,3 +1,4 @@
+import type { RepCodePurpose } from '@gatehouse/contract';
 import { otpCheck, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -25,22 +26,108 @@ import { settings } from './settings.ts';
 /** The counters' key in otp_counters. */
 export const REP_COUNTER = 'factor:rep';
 
+/** What checking a representative's code came to (as lib/otp.ts CheckResult). */
+export type RepCheckResult =
+  | { outcome: 'accepted' }
+  | { outcome: 'wrong'; wrongTries: number; exhausted: boolean }
+  | { outcome: 'used' }
+  | { outcome: 'busy' };
+
 /**
- * Reserves a wrong try before anything is compared (as lib/otp.ts): one conditional upsert adds it
- * only while the count is under the limit, so a burst compares at most `max` codes. It sets no
- * lock: only a compared wrong code that reaches the limit does, so a burst of the right code never
- * locks anyone out. The try's number, or undefined when none is left.
+ * Checks a code a representative issued for `purpose` (the sign-in's factor, or recovery:
+ * docs/decisions/043-recovery-channels.md), counting tries under `counter`. A try is reserved
+ * before anything is compared (as lib/otp.ts): one conditional upsert adds it only while the count
+ * is under `maxWrongTries`, so a burst compares at most that many codes ('busy' beyond: answered as a
+ * wrong code, nothing compared). One conditional UPDATE uses the code, so of any number of
+ * simultaneous right submissions exactly one is accepted; the losers give their try back ('used').
+ * It sets no lock: the caller locks on an exhausted wrong code, as its journey locks.
  */
-async function reserveTry(ctx: Context, accountId: string, max: number): Promise<number | undefined> {
+export async function checkRepCode(
+  ctx: Context,
+  input: { accountId: string; code: string; purpose: RepCodePurpose; counter: string; maxWrongTries: number },
+): Promise<RepCheckResult> {
+  const { accountId, counter } = input;
   const now = ctx.clock.now();
   const reserved = await sql<{ wrong_tries: number }>`
     insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
-    values (${accountId}, ${REP_COUNTER}, 1, 0, ${now})
+    values (${accountId}, ${counter}, 1, 0, ${now})
     on conflict (account_id, channel) do update set
       wrong_tries = otp_counters.wrong_tries + 1, updated_at = ${now}
-      where otp_counters.wrong_tries < ${max}
+      where otp_counters.wrong_tries < ${input.maxWrongTries}
     returning wrong_tries`.execute(ctx.db);
-  return reserved.rows[0]?.wrong_tries;
+  const tries = reserved.rows[0]?.wrong_tries;
+  if (tries === undefined) return { outcome: 'busy' };
+
+  const hash = codeHash(ctx.config.otp.pepper, accountId, REP_CHANNEL, input.code);
+  const accepted = await ctx.db
+    .updateTable('rep_codes')
+    .set({ used_at: now })
+    .where('account_id', '=', accountId)
+    .where('code_hash', '=', hash)
+    .where('purpose', '=', input.purpose)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .executeTakeFirst();
+  if (accepted) {
+    await ctx.db
+      .updateTable('otp_counters')
+      .set({ wrong_tries: 0, unentered_sends: 0, locked_until: null, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('channel', '=', counter)
+      .execute();
+    return { outcome: 'accepted' };
+  }
+  // The right code, already used (a double submit, or the losers of a race): refused, not a guess.
+  const used = await ctx.db
+    .selectFrom('rep_codes')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('code_hash', '=', hash)
+    .where('purpose', '=', input.purpose)
+    .where('used_at', 'is not', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (used) {
+    await sql`update otp_counters set wrong_tries = greatest(wrong_tries - 1, 0)
+      where account_id = ${accountId} and channel = ${counter}`.execute(ctx.db);
+    return { outcome: 'used' };
+  }
+  return { outcome: 'wrong', wrongTries: tries, exhausted: tries >= input.maxWrongTries };
+}
+
+/** Whether the account has a live (unused, unexpired) representative's code for `purpose`. */
+export async function liveRepCode(
+  ctx: Context,
+  accountId: string,
+  purpose: RepCodePurpose,
+): Promise<boolean> {
+  return !!(await ctx.db
+    .selectFrom('rep_codes')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', ctx.clock.now())
+    .executeTakeFirst());
+}
+
+/** Cancels the account's live representative's codes for `purpose` (a recovery lock). */
+export async function revokeRepCodes(
+  ctx: Context,
+  accountId: string,
+  purpose: RepCodePurpose,
+): Promise<void> {
+  await ctx.db
+    .updateTable('rep_codes')
+    .set({ revoked_at: ctx.clock.now() })
+    .where('account_id', '=', accountId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 function routes(app: FastifyInstance, ctx: Context) {
@@ -84,25 +171,17 @@ function routes(app: FastifyInstance, ctx: Context) {
         }
         await tries.clear(account.id, state.locked_until);
       }
-      const reserved = await reserveTry(ctx, account.id, factor.maxWrongTries);
+      const result = await checkRepCode(ctx, {
+        accountId: account.id,
+        code: body.securityCode,
+        purpose: 'factor',
+        counter: REP_COUNTER,
+        maxWrongTries: factor.maxWrongTries,
+      });
       // The limit is taken by tries in flight (a burst): nothing is compared, answered as a wrong
       // code (lib/otp.ts 'busy'); only a compared wrong code that reaches the limit locks.
-      if (reserved === undefined) return incorrect(request, reply);
-
-      const now = ctx.clock.now();
-      const hash = codeHash(ctx.config.otp.pepper, account.id, REP_CHANNEL, body.securityCode);
-      const accepted = await ctx.db
-        .updateTable('rep_codes')
-        .set({ used_at: now })
-        .where('account_id', '=', account.id)
-        .where('code_hash', '=', hash)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returning('id')
-        .executeTakeFirst();
-      if (accepted) {
-        await tries.clear(account.id);
+      if (result.outcome === 'busy') return incorrect(request, reply);
+      if (result.outcome === 'accepted') {
         const done = await ctx.engine.complete(request, reply, fj, 'OTP-REP', {
           bindDevice: body.bindDevice,
         });
@@ -118,22 +197,11 @@ function routes(app: FastifyInstance, ctx: Context) {
           },
         });
       }
-
-      // The right code, already used (a double submit, or the losers of a race): refused, not a guess.
-      const used = await ctx.db
-        .selectFrom('rep_codes')
-        .select('id')
-        .where('account_id', '=', account.id)
-        .where('code_hash', '=', hash)
-        .where('used_at', 'is not', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      if (used) {
-        await sql`update otp_counters set wrong_tries = greatest(wrong_tries - 1, 0)
-          where account_id = ${account.id} and channel = ${REP_COUNTER}`.execute(ctx.db);
+      if (result.outcome === 'used') {
         request.log.info({ account: account.id }, 'representative code: used before');
         return incorrect(request, reply);
       }
+      const reserved = result.wrongTries;
       await ctx.engine.wrong(request, fj, 'OTP-REP', reserved);
       if (reserved >= factor.maxWrongTries) {
         await ctx.db

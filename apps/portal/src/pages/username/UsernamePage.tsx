@@ -15,6 +15,7 @@ import {
   DialogClose,
   ErrorSummary,
   Popover,
+  RadioGroup,
   TextInput,
   Tooltip,
 } from '@gatehouse/ui';
@@ -28,7 +29,10 @@ import { usePageTitle } from '../../usePageTitle.ts';
 import './UsernamePage.css';
 import { t } from '../../texts.ts';
 
-type Step = 'username' | 'email' | 'code';
+/** Portal spec §4 steps: 0 channel, 1 delivery (e-mail or phone), 2-4 and 6 the code, 5 the help line. */
+type Step = 'username' | 'channel' | 'email' | 'phone' | 'code' | 'rep';
+type Delivery = 'EMAIL' | 'TEXT' | 'CALL' | 'REP';
+type Phone = { type: string; value: string };
 type Notice = { kind: 'info' | 'critical'; text: string } | null;
 type CallResult = Awaited<ReturnType<typeof api.request>>;
 
@@ -71,6 +75,11 @@ export function UsernamePage() {
   const [step, setStep] = useState<Step>('username');
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
+  /** The delivery options this account may recover by (server: RECOVERY_CHANNELS, established contacts). */
+  const [deliveries, setDeliveries] = useState<Delivery[]>([]);
+  const [phones, setPhones] = useState<Phone[]>([]);
+  const [delivery, setDelivery] = useState<Delivery>('EMAIL');
+  const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [notice, setNotice] = useState<Notice>(null);
@@ -99,27 +108,42 @@ export function UsernamePage() {
     heading.current?.focus();
   }, [step]);
   const hasErrors = Boolean(fieldError) || notice?.kind === 'critical';
-  usePageTitle(step === 'email' ? t('recovery.extraStep') : t('recovery.confirmIdentity'), hasErrors);
+  const titles: Record<Step, string> = {
+    username: t('recovery.confirmIdentity'),
+    channel: t('recovery.channelHeading'),
+    email: t('recovery.extraStep'),
+    phone: t('recovery.phoneHeading'),
+    code: delivery === 'REP' ? t('recovery.repCodeHeading') : t('recovery.confirmIdentity'),
+    rep: t('recovery.repHeading'),
+  };
+  usePageTitle(titles[step], hasErrors);
+  const phonesFor = (d: Delivery) => phones.filter((p) => p.type === (d === 'CALL' ? 'VOICE' : 'TEXT'));
+  /** Where the code goes, masked, as the resend dialog names it. */
+  const destination = delivery === 'EMAIL' ? email : phone;
 
   /** After identify: fetch the address on file and show the e-mail step. */
   async function toEmailStep(): Promise<boolean> {
     try {
-      const result = await request<{ email?: Array<{ value: string }> }>(
-        'GET',
-        paths.identityAttributes,
-        undefined,
-        {
-          attributes: 'email',
-        },
-      );
-      const value = result.envelope?.successData?.email?.[0]?.value;
-      if (!succeeded('attributes', result) || !value) {
+      const result = await request<{
+        email?: Array<{ value: string }>;
+        phone?: Phone[];
+        deliveries?: Delivery[];
+      }>('GET', paths.identityAttributes, undefined, { attributes: 'email,phone,deliveries' });
+      const data = result.envelope?.successData;
+      const value = data?.email?.[0]?.value ?? '';
+      const offered = data?.deliveries ?? (value ? ['EMAIL' as const] : []);
+      if (!succeeded('attributes', result) || !offered.length) {
         setNotice({ kind: 'critical', text: waitText(result) ?? generic() });
         failed();
         return false;
       }
       setEmail(value);
-      setStep('email');
+      setPhones(data?.phone ?? []);
+      setDeliveries(offered);
+      // Spec §2: the e-mail step follows the username; the other ways are a choice away (step 0).
+      const byEmail = offered.includes('EMAIL') && !!value;
+      setDelivery(byEmail ? 'EMAIL' : offered[0]!);
+      setStep(byEmail ? 'email' : 'channel');
       return true;
     } catch {
       setNotice({ kind: 'critical', text: generic() });
@@ -206,7 +230,10 @@ export function UsernamePage() {
     setBusy(true);
     setNotice(null);
     try {
-      const result = await request('POST', paths.otpEmail, { requestBaseInfo, email });
+      const result =
+        delivery === 'EMAIL'
+          ? await request('POST', paths.otpEmail, { requestBaseInfo, email })
+          : await request('POST', paths.recoveryCode, { requestBaseInfo, delivery, contact: phone });
       if (result.status.code !== Status.SUCCESS) {
         setNotice({ kind: 'critical', text: waitText(result) ?? support() });
         failed();
@@ -214,7 +241,11 @@ export function UsernamePage() {
         setCodeSent(true);
         setCode('');
         setStep('code');
-        setNotice({ kind: 'info', text: t('recovery.codeSent') });
+        // E-mail: the spec's words; a text or a call: the server's, naming the number.
+        setNotice({
+          kind: 'info',
+          text: delivery === 'EMAIL' ? t('recovery.codeSent') : result.status.message,
+        });
       }
     } catch {
       setNotice({ kind: 'critical', text: generic() });
@@ -240,9 +271,12 @@ export function UsernamePage() {
     setNotice(null);
     setBusy(true);
     try {
-      const result = await request('PUT', paths.otpEmail, { requestBaseInfo, securityCode: code });
+      const byEmail = delivery === 'EMAIL';
+      const result = byEmail
+        ? await request('PUT', paths.otpEmail, { requestBaseInfo, securityCode: code })
+        : await request('PUT', paths.recoveryCode, { requestBaseInfo, delivery, securityCode: code });
       const wait = waitText(result);
-      const action = actionOf('otpCheckEmail', result);
+      const action = actionOf(byEmail ? 'otpCheckEmail' : 'recoveryCheck', result);
       if (action?.kind === 'SUCCESS') {
         // Portal spec §4 step 4: a correct code stores the new session status.
         serviceData.updateLoginResult({ username, sessionStatusCode: result.status.code });
@@ -299,6 +333,114 @@ export function UsernamePage() {
   return (
     <Shell supportLine="login">
       <Card width={step === 'code' ? 400 : 448}>
+        {step === 'channel' ? (
+          <form
+            className="portal-form"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              setNotice(null);
+              if (delivery === 'EMAIL') setStep('email');
+              else if (delivery === 'REP') setStep('rep');
+              else {
+                setPhone(phonesFor(delivery)[0]?.value ?? '');
+                setStep('phone');
+              }
+            }}
+          >
+            <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+              {t('recovery.channelHeading')}
+            </h1>
+            {alert}
+            <RadioGroup
+              id="recovery-channel"
+              name="recovery-channel"
+              legend={t('recovery.channelLegend')}
+              value={delivery}
+              onChange={(value) => setDelivery(value as Delivery)}
+              options={deliveries.map((d) => ({
+                value: d,
+                label:
+                  d === 'EMAIL'
+                    ? t('recovery.channelEmail', email)
+                    : d === 'TEXT'
+                      ? t('recovery.channelText', phonesFor('TEXT')[0]?.value ?? '')
+                      : d === 'CALL'
+                        ? t('recovery.channelCall', phonesFor('CALL')[0]?.value ?? '')
+                        : t('recovery.channelRep'),
+              }))}
+            />
+            <div className="portal-form__actions">
+              <Button type="submit" variant="primary">
+                {t('recovery.continue')}
+              </Button>
+              <Button variant="secondary" onClick={cancel}>
+                {t('recovery.cancel')}
+              </Button>
+            </div>
+          </form>
+        ) : null}
+
+        {step === 'phone' ? (
+          <form
+            className="portal-form"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (!busy) void send();
+            }}
+          >
+            <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+              {t('recovery.phoneHeading')}
+            </h1>
+            {alert}
+            <RadioGroup
+              id="recovery-phone"
+              name="recovery-phone"
+              legend={delivery === 'CALL' ? t('recovery.phoneLegendCall') : t('recovery.phoneLegendText')}
+              value={phone}
+              onChange={setPhone}
+              options={[...new Set(phonesFor(delivery).map((p) => p.value))].map((value) => ({
+                value,
+                label: value,
+              }))}
+            />
+            <div className="portal-form__actions">
+              <Button type="submit" variant="primary" loading={busy}>
+                {t('recovery.continue')}
+              </Button>
+              <Button variant="secondary" onClick={() => setStep('channel')}>
+                {t('recovery.otherWay')}
+              </Button>
+            </div>
+          </form>
+        ) : null}
+
+        {step === 'rep' ? (
+          <div className="portal-form">
+            <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
+              {t('recovery.repHeading')}
+            </h1>
+            <p>{t('recovery.repBody', settings.repPhone)}</p>
+            <div className="portal-form__actions">
+              <Button
+                variant="primary"
+                onClick={() => {
+                  setCode('');
+                  setCodeSent(false);
+                  setNotice(null);
+                  setStep('code');
+                }}
+              >
+                {t('recovery.continue')}
+              </Button>
+              <Button variant="secondary" onClick={() => setStep('channel')}>
+                {t('recovery.otherWay')}
+              </Button>
+            </div>
+          </div>
+        ) : null}
+
         {step === 'username' ? (
           <form className="portal-form" noValidate onSubmit={submitUsername}>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
@@ -352,20 +494,33 @@ export function UsernamePage() {
                 {t('recovery.cancel')}
               </Button>
             </div>
+            {deliveries.length > 1 ? (
+              <div className="portal-form__links">
+                <Button
+                  variant="link"
+                  onClick={() => {
+                    setNotice(null);
+                    setStep('channel');
+                  }}
+                >
+                  {t('recovery.otherWay')}
+                </Button>
+              </div>
+            ) : null}
           </div>
         ) : null}
 
         {step === 'code' ? (
           <form className="portal-form" noValidate onSubmit={submitCode}>
             <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
-              {t('recovery.confirmIdentity')}
+              {titles.code}
             </h1>
             {summary('recovery-code')}
             {alert}
             <CodeInput
               id="recovery-code"
               ref={codeRef}
-              label={t('recovery.codeLabel')}
+              label={delivery === 'REP' ? t('recovery.repCodeLabel') : t('recovery.codeLabel')}
               required
               value={code}
               onValueChange={setCode}
@@ -398,7 +553,7 @@ export function UsernamePage() {
               open={confirmOpen}
               onOpenChange={closeConfirm}
               title={t('recovery.resendConfirmTitle')}
-              description={t('recovery.resendConfirm', email)}
+              description={t('recovery.resendConfirm', destination)}
               footer={
                 <>
                   <Button variant="primary" onClick={resend}>
