@@ -32,5 +32,10 @@ export const customerPaths = {
   pushAuthentication: '/user/factor/push/authentication',
   pushStatus: '/user/factor/push/status',
   clientLogs: '/user/cclogger/logs',
+  /**
+   * The first-party device-risk beacon (widget spec §7's third-party step,
+   * docs/decisions/045-device-risk-step.md): the provider's signals recorded on the login journey.
+   */
+  deviceRiskBeacon: '/user/risk/beacon',
   health: '/health',
 } as const;
