@@ -29,6 +29,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, answer, failure } from './lib/http.ts';
 import { createLogger } from './lib/log.ts';
 import { clientLogsPlugin } from './plugins/client-logs.ts';
+import { deviceRiskPlugin } from './plugins/device-risk.ts';
 import { factorsPlugin } from './plugins/factors.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -47,6 +48,7 @@ import { usernamePlugin } from './plugins/username.ts';
 import { securityPagePlugin } from './security/routes.ts';
 import { readDemoAccounts, refusePublishedDemoData, seedDemoAccounts } from './seed.ts';
 import { scheduleCleanUp } from './services/cleanup.ts';
+import { type DeviceRiskRule, defaultDeviceRiskRule } from './services/device-risk.ts';
 
 export const version: string = JSON.parse(
   readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
@@ -102,6 +104,12 @@ export type BuildOptions = {
   logStream?: DestinationStream;
   /** Folders served when SERVE_APPS is on, instead of the built apps (tests). */
   staticSites?: Site[];
+  /**
+   * The device-risk rule hook (services/device-risk.ts, decision 045): whether a login journey owes
+   * a second factor on its signals, even on a trusted device. Unset: a score at or above
+   * RISK_SECOND_FACTOR_SCORE does. Used only when the step is on (RISK_SCRIPT_URL).
+   */
+  deviceRiskRule?: DeviceRiskRule;
 };
 
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; ctx: Context }> {
@@ -258,7 +266,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await security(app, ctx);
   await app.register(healthPlugin, ctx);
   await app.register(passwordPlugin, ctx);
-  await app.register(sessionPlugin, ctx);
+  await app.register(sessionPlugin, {
+    ...ctx,
+    deviceRiskRule: options.deviceRiskRule ?? defaultDeviceRiskRule,
+  });
   await app.register(rememberPlugin, ctx);
   await app.register(usernamePlugin, ctx);
   await app.register(recoveryPlugin, ctx);
@@ -267,6 +278,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(trustedDevicePlugin, ctx);
   await app.register(securityPagePlugin, ctx);
   await app.register(clientLogsPlugin, ctx);
+  await app.register(deviceRiskPlugin, ctx);
   await app.register(consolePlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin);

@@ -82,6 +82,17 @@ const schema = z
     REMEMBER_MAX: int(1, 50).default(5),
     PROHIBITED_NETWORKS: list.default([]),
     CLIENT_LOG_RATE_MAX: int(1, 100000).default(30),
+    // The device-risk step (widget spec §7, docs/decisions/045-device-risk-step.md): off by default.
+    RISK_SCRIPT_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
+      .optional(),
+    RISK_BEACON_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'must start with http:// or https://')
+      .optional(),
+    RISK_SECOND_FACTOR_SCORE: int(0, 100).default(70),
+    RISK_BEACON_RATE_MAX: int(1, 100000).default(30),
     SUPPORT_EMAIL: z
       .string()
       .email('must be an e-mail address')
@@ -254,6 +265,18 @@ export type Config = {
   prohibitedNetworks: Network[];
   /** Client log requests per client address per minute. */
   clientLogRateMax: number;
+  /**
+   * The device-risk step (docs/decisions/045-device-risk-step.md): null when off (the default). The
+   * provider's script and its real-time beacon (their origins join the pages' CSP script-src and
+   * connect-src), the score from which a login journey owes a second factor even on a trusted
+   * device, and the first-party beacon's requests per client per minute.
+   */
+  deviceRisk: {
+    scriptUrl: string;
+    beaconUrl: string;
+    secondFactorScore: number;
+    beaconRateMax: number;
+  } | null;
   /** The login support address shown in the 1491 "contact {email}" messages. */
   supportEmail: string;
   /** How long audit rows are kept. */
@@ -486,6 +509,31 @@ function productionChecks(v: Parsed, sliceValues: Record<string, unknown>) {
 }
 
 /** A list of origins (scheme, host, port; no path): each is normalised, a bad one stops the start. */
+/** RISK_SCRIPT_URL and RISK_BEACON_URL: both or neither; https:// in production mode. */
+function deviceRiskSettings(v: Parsed, production: boolean): Config['deviceRisk'] {
+  const { RISK_SCRIPT_URL: scriptUrl, RISK_BEACON_URL: beaconUrl } = v;
+  if (!scriptUrl && !beaconUrl) return null;
+  if (!scriptUrl || !beaconUrl) {
+    throw new ConfigError(
+      `Invalid setting ${scriptUrl ? 'RISK_BEACON_URL' : 'RISK_SCRIPT_URL'}: the device-risk step needs both RISK_SCRIPT_URL and RISK_BEACON_URL (or neither)`,
+    );
+  }
+  for (const [name, url] of [
+    ['RISK_SCRIPT_URL', scriptUrl],
+    ['RISK_BEACON_URL', beaconUrl],
+  ] as const) {
+    if (production && !secureUrl(url)) {
+      throw new ConfigError(`Invalid setting ${name}: must be an https:// URL in production mode`);
+    }
+  }
+  return {
+    scriptUrl: new URL(scriptUrl).href,
+    beaconUrl: new URL(beaconUrl).href,
+    secondFactorScore: v.RISK_SECOND_FACTOR_SCORE,
+    beaconRateMax: v.RISK_BEACON_RATE_MAX,
+  };
+}
+
 function origins(name: string, entries: string[]): string[] {
   return entries.map((entry) => {
     let url: URL | undefined;
@@ -671,6 +719,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rememberMax: v.REMEMBER_MAX,
     prohibitedNetworks,
     clientLogRateMax: v.CLIENT_LOG_RATE_MAX,
+    deviceRisk: deviceRiskSettings(v, production),
     supportEmail: v.SUPPORT_EMAIL,
     auditRetentionMs: v.AUDIT_RETENTION_DAYS * 24 * 3600_000,
     cleanupIntervalMs: v.CLEANUP_INTERVAL_MINUTES * 60_000,

@@ -14,6 +14,10 @@ export const clientLimits = {
   focusDelayMs: 400,
   requestIdRandomLength: 32,
   clientLogMessageMax: 500,
+  /** Widget spec §7: the device-risk step's real-time beacon polls every 10 seconds (decision 045). */
+  riskBeaconIntervalMs: 10_000,
+  /** The longest the sign-in waits for the provider's first signals before session login (decision 045). */
+  riskFirstSignalsWaitMs: 1500,
 } as const;
 
 export const appDefaults = {

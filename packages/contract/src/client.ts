@@ -21,6 +21,7 @@ export * from './outcomes.ts';
 export * from './paths.ts';
 export * from './push-messages.ts';
 export * from './recovery-messages.ts';
+export * from './rules/free-text.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';
 export type {

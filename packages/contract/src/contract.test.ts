@@ -1,8 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { format, newRequestId, paths, requestIdPattern, Status, statusOf, UNKNOWN_ERROR } from './index.ts';
+import {
+  customerPaths,
+  declaredPaths,
+  format,
+  newRequestId,
+  paths,
+  requestIdPattern,
+  Status,
+  statusOf,
+  UNKNOWN_ERROR,
+} from './index.ts';
 
 describe('contract', () => {
+  it("declares the specs' uncalled paths as they write them (portal spec §7, widget spec §7), apart from the called ones", () => {
+    expect(declaredPaths).toEqual({
+      servicingLogsCollector: '/servicing/logs/collector',
+      servicingSignin: '/servicing/signin',
+      idp: '/IDP',
+    });
+    expect(customerPaths.passwordEnrollment).toBe('/user/factor/password/enrollment');
+    const called = new Set<string>(Object.values(customerPaths));
+    for (const path of Object.values(declaredPaths)) expect(called.has(path), path).toBe(false);
+  });
+
   it('makes request ids of REQ and 32 random alphanumerics, never the same twice', () => {
     const ids = new Set(Array.from({ length: 500 }, newRequestId));
     expect(ids.size).toBe(500);

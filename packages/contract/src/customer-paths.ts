@@ -37,5 +37,23 @@ export const customerPaths = {
   pushAuthentication: '/user/factor/push/authentication',
   pushStatus: '/user/factor/push/status',
   clientLogs: '/user/cclogger/logs',
+  /**
+   * The first-party device-risk beacon (widget spec §7's third-party step,
+   * docs/decisions/045-device-risk-step.md): the provider's signals recorded on the login journey.
+   */
+  deviceRiskBeacon: '/user/risk/beacon',
   health: '/health',
+} as const;
+
+/**
+ * Paths the specs declare and no client calls (docs/decisions/045b-declared-spec-points.md): portal
+ * spec §7, 'a log collector path /servicing/logs/collector; a sign-in path /servicing/signin'
+ * ('defined but not called here'), and widget spec §7's 'a path /IDP'. Kept, as the specs keep
+ * them, so a host that links to one finds its name here; the service serves none of them (the
+ * client log collector is `customerPaths.clientLogs`, sign-in is the widget's calls).
+ */
+export const declaredPaths = {
+  servicingLogsCollector: '/servicing/logs/collector',
+  servicingSignin: '/servicing/signin',
+  idp: '/IDP',
 } as const;

@@ -16,6 +16,7 @@ export * from './paths.ts';
 export * from './push-messages.ts';
 export * from './recovery-messages.ts';
 export * from './request-id.ts';
+export * from './rules/free-text.ts';
 export * from './rules/password.ts';
 export * from './rules/username.ts';
 export * from './schemas.ts';

@@ -53,4 +53,7 @@ export const limits = {
   /** Client log collector: largest body in bytes, entries per request, characters kept per message. */
   clientLogBodyBytes: 16384,
   clientLogEntriesMax: 50,
+  /** The device-risk beacon (decision 045): its body, and how many reasons one names. */
+  riskBeaconBodyBytes: 2048,
+  riskReasonsMax: 10,
 } as const;

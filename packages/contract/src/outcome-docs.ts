@@ -271,6 +271,14 @@ export const outcomeDocs: Readonly<
     [Status.BAD_REQUEST]: 'Not valid, too many entries, or a body too large (HTTP 400)',
     [Status.RATE_LIMITED]: 'More than CLIENT_LOG_RATE_MAX requests a minute from this client (HTTP 429)',
   },
+  riskBeacon: {
+    [Status.SUCCESS]:
+      "HTTP 204: the signals are recorded on this browser's login journey (the latest replaces the last)",
+    [Status.BAD_REQUEST]: 'Not valid against the contract schema, or a body over 2048 bytes (HTTP 400)',
+    [Status.BLOCKED]: 'No login journey of this browser is in progress (HTTP 401)',
+    [Status.NOT_FOUND]: 'The device-risk step is off (RISK_SCRIPT_URL unset): HTTP 404',
+    [Status.RATE_LIMITED]: 'More than RISK_BEACON_RATE_MAX requests a minute from this client (HTTP 429)',
+  },
   health: { [Status.SUCCESS]: '{"status":"ok"} (no envelope) while the process runs' },
   ready: {
     [Status.SUCCESS]: '{"status":"ok"} (no envelope) when the database answers within DB_READY_TIMEOUT_MS',

@@ -390,6 +390,12 @@ export const coreOutcomeTables = {
     },
   },
   clientLogs: { method: 'POST', path: paths.clientLogs, codes: { 1200: noContent } },
+  // The device-risk beacon (decision 045): the widget ignores every answer (the step never stops a sign-in).
+  riskBeacon: {
+    method: 'POST',
+    path: paths.deviceRiskBeacon,
+    codes: { 1200: noContent, 1401: fail('noLoginInProgress', undefined, 401) },
+  },
   health: { method: 'GET', path: paths.health, body: 'raw', codes: { 1200: raw } },
   ready: { method: 'GET', path: paths.ready, body: 'raw', codes: { 1200: raw } },
   live: { method: 'GET', path: paths.live, body: 'raw', codes: { 1200: raw } },

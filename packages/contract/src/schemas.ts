@@ -243,6 +243,24 @@ export const clientLogsRequest = z.object({
     .max(limits.clientLogEntriesMax),
 });
 
+// --- device-risk beacon (widget spec §7, docs/decisions/045-device-risk-step.md) ------------
+const riskToken = (max: number) =>
+  z.string().regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${max}}$`), 'letters, digits and _ . : - only');
+/**
+ * The signals a device-risk provider's script reports, as the widget forwards them to the first-party
+ * beacon: the provider's name, its score (0 no risk to 100 certain fraud), its reason codes and its
+ * own reference of the device session. Tokens only, never free text: nothing here reaches a page.
+ */
+export const deviceRiskBeaconRequest = z
+  .object({
+    provider: riskToken(40),
+    score: z.number().int().min(0).max(100),
+    reasons: z.array(riskToken(40)).max(limits.riskReasonsMax).default([]),
+    reference: riskToken(100).optional(),
+  })
+  .strict();
+export type DeviceRiskSignals = z.infer<typeof deviceRiskBeaconRequest>;
+
 // --- development outbox --------------------------------------------------------------------
 export const outboxQuery = z.object({ to: text().min(1).max(254) });
 export const outboxMessage = z.object({

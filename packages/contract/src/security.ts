@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { securityCode, text } from './fields.ts';
+import { blockedCharactersList, hasBlockedCharacters } from './rules/free-text.ts';
 
 /**
  * The portal's security page (`#/security`, issue 12; docs/decisions/025-security-page-api.md):
@@ -28,6 +29,11 @@ export const authenticatorName = text()
   .refine(
     (value) => !/[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(value),
     'name has control characters',
+  )
+  // Portal spec §5's blocked characters, where a customer types free text (decision 045b).
+  .refine(
+    (value) => !hasBlockedCharacters(value),
+    `name has a character that is not allowed: ${blockedCharactersList}`,
   );
 
 // --- overview --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
+import { DeviceRisk } from './shared/deviceRisk.ts';
 import { Loading } from './shared/Loading.tsx';
 import { onDemand } from './shared/onDemand.tsx';
 import { alertChunk } from './shared/onDemandAlert.tsx';
@@ -95,17 +96,23 @@ export function SignIn({ config }: { config: SignInConfig }) {
   // The host page's own title, read once (after the host's effects) and put back on unmount.
   const hostTitle = useRef<string | null>(null);
   const ownTitle = useRef<string | null>(null);
-  const widget = useMemo(
-    () => ({
+  const widget = useMemo(() => {
+    const client = new ApiClient({
+      endpoint: resolved.endpoint,
+      appId: resolved.appId,
+      appName: resolved.appName,
+      ...(resolved.sessionContext ? { sessionContext: resolved.sessionContext } : {}),
+      language,
+    });
+    return {
       config: resolved,
       idPrefix,
-      client: new ApiClient({
-        endpoint: resolved.endpoint,
-        appId: resolved.appId,
-        appName: resolved.appName,
-        ...(resolved.sessionContext ? { sessionContext: resolved.sessionContext } : {}),
-        language,
-      }),
+      client,
+      // The device-risk step (widget spec §7), in the login journey only.
+      risk:
+        resolved.deviceRisk && resolved.journey === 'LOGIN'
+          ? new DeviceRisk(resolved.deviceRisk, client)
+          : null,
       finish: (result: FinishResult) => {
         if (finishedOnce.current) return;
         finishedOnce.current = true;
@@ -129,9 +136,12 @@ export function SignIn({ config }: { config: SignInConfig }) {
           ownTitle.current = document.title;
         });
       },
-    }),
-    [resolved, idPrefix, language],
-  );
+    };
+  }, [resolved, idPrefix, language]);
+  useEffect(() => {
+    widget.risk?.start();
+    return () => widget.risk?.stop();
+  }, [widget]);
   useEffect(
     () => () => {
       // The host's title back, unless the host has named its page since.

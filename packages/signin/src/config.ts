@@ -61,6 +61,13 @@ export type SignInConfig = {
   apiKey?: string;
   /** Accepted and not used: docs/decisions/011-widget-config-fields.md. */
   prerequisites?: string[];
+  /**
+   * The device-risk step of widget spec §7 (docs/decisions/045-device-risk-step.md): the provider's
+   * script, added to the page, and its real-time beacon, read every 10 seconds, whose signals go to
+   * the identity service's first-party beacon in the login journey. Unset (the default): no step.
+   * The identity service's RISK_SCRIPT_URL and RISK_BEACON_URL must name the same two (its CSP).
+   */
+  deviceRisk?: { scriptUrl: string; beaconUrl: string };
   /** Accepted and not used: docs/decisions/011-widget-config-fields.md. */
   authSession?: Record<string, unknown>;
   sessionContext?: string;
@@ -121,6 +128,15 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   authSession: {
     check: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
     expected: 'an object',
+  },
+  deviceRisk: {
+    check: (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      [(v as Record<string, unknown>).scriptUrl, (v as Record<string, unknown>).beaconUrl].every(
+        (url) => typeof url === 'string' && /^https?:\/\/\S+$/.test(url),
+      ),
+    expected: 'an object { scriptUrl, beaconUrl } of http(s) addresses',
   },
   sessionContext: { check: isString, expected: 'a string' },
   subEvent: { check: nonEmpty, expected: 'a non-empty string' },

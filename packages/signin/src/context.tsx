@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { ApiClient } from './api/client.ts';
 import type { FinishResult, ResolvedConfig } from './config.ts';
+import type { DeviceRisk } from './shared/deviceRisk.ts';
 
 export type Widget = {
   config: ResolvedConfig;
@@ -14,6 +15,8 @@ export type Widget = {
   finish: (result: FinishResult) => void;
   /** Names the window after the screen ('Error: ' first while its errors stand). */
   setTitle: (screen: string, invalid: boolean) => void;
+  /** The host's device-risk step in the login journey (config.deviceRisk), or null. */
+  risk: DeviceRisk | null;
 };
 
 export const WidgetContext = createContext<Widget | null>(null);

@@ -67,13 +67,13 @@ describe('authenticator -> screen (widget spec §2 "Entry to the authenticator a
     });
   });
 
-  it('a list with nothing usable goes to the error route, not to an empty factor screen', () => {
-    expect(authenticatorScreen([item('FIDO2'), item('SOMETHING')])).toEqual({ to: routes.error });
+  it("a list with only unknown types opens the representative page, the spec's default, not an empty factor screen", () => {
+    expect(authenticatorScreen([item('FIDO2'), item('SOMETHING')])).toEqual({ to: routes.authenticatorRep });
   });
 
   it('reads only its own rows (an answer cannot name a property of every object)', () => {
     expect(authenticatorScreen([item('constructor'), item('__proto__'), item('toString')])).toEqual({
-      to: routes.error,
+      to: routes.authenticatorRep,
     });
   });
 

@@ -11,7 +11,10 @@ export const authenticatorScreens: Readonly<Partial<Record<AuthenticatorItem['ty
     Record<AuthenticatorItem['type'], RoutePath>
   >;
 
-/** An empty list of authenticators opens the representative page (widget spec §2). */
+/**
+ * An empty list of authenticators, or one with no type the widget has a screen for, opens the
+ * representative page: widget spec §2's default ("The default is the rep page").
+ */
 const noAuthenticatorScreen: RoutePath = routes.authenticatorRep;
 
 /** The one-time-code channels: the types whose row opens the one-time-code screens. */
@@ -26,8 +29,8 @@ const rowOf = <T>(table: Readonly<Partial<Record<string, T>>>, key: string): T |
 
 /**
  * Where an authenticator list leads: the screen of the first entry that has a row (unknown types
- * are skipped); an empty list opens the representative page; a list with nothing usable goes to
- * the error route, never to an empty factor screen.
+ * are skipped); an empty list, or one with nothing usable, opens the representative page (the
+ * spec's default), never an empty factor screen.
  */
 export function authenticatorScreen(list: readonly AuthenticatorItem[]): {
   to: RoutePath;
@@ -38,7 +41,7 @@ export function authenticatorScreen(list: readonly AuthenticatorItem[]): {
     const to = rowOf<RoutePath>(authenticatorScreens, item.type);
     if (to) return { to, item };
   }
-  return { to: routes.error };
+  return { to: noAuthenticatorScreen };
 }
 
 /** A page a callback opens, with the state that page reads. */

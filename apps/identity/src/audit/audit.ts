@@ -32,6 +32,8 @@ const coreAuditEvents = [
   'username-changed',
   'trusted-device-bound',
   'trusted-device-revoked',
+  // The device-risk step (decision 045): a second factor the rule demanded of a login journey.
+  'device-risk-factor-due',
   'sign-out',
   // Abuse limits (decision 033): a factor held after repeated blocks, and what lifted it.
   'factor-held',

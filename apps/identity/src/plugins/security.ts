@@ -105,11 +105,16 @@ export function helmetOptions(config: Config): HelmetOptions {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The device-risk provider's script and beacon, when the step is on (decision 045).
+        scriptSrc: ["'self'", ...(config.deviceRisk ? [new URL(config.deviceRisk.scriptUrl).origin] : [])],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...config.connectSrc],
+        connectSrc: [
+          "'self'",
+          ...config.connectSrc,
+          ...(config.deviceRisk ? [new URL(config.deviceRisk.beaconUrl).origin] : []),
+        ],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],

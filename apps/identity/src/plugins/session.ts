@@ -19,6 +19,7 @@ import { answer, noLoginInProgress, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
+import { type DeviceRiskRule, recordedRisk, riskDemandsFactor } from '../services/device-risk.ts';
 import { TRUSTED_DEVICE } from '../services/sessions.ts';
 import { deviceTrusted } from '../services/trusted-devices.ts';
 
@@ -40,7 +41,7 @@ function signedInAnswer(
   });
 }
 
-export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
+export async function sessionPlugin(app: FastifyInstance, ctx: Context & { deviceRiskRule: DeviceRiskRule }) {
   const { db, sessions, journeys } = ctx;
 
   // PROHIBITED_NETWORKS: client addresses whose sign-in is refused as a prohibited location.
@@ -138,10 +139,24 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context) {
           callbacks,
         });
       }
-      // A device bound to the account skips the second factor (login journey only).
+      // A device bound to the account skips the second factor (login journey only), unless the
+      // device-risk rule finds the journey risky (decision 045).
       let extra: PassedFactor | undefined;
       if (account.second_factor) {
-        if (!(await deviceTrusted(ctx, request, account.id))) {
+        const risky = await riskDemandsFactor(ctx.config, ctx.deviceRiskRule, journey, account);
+        if (risky) {
+          const signals = recordedRisk(journey);
+          await ctx.audit.record(request, {
+            event: 'device-risk-factor-due',
+            outcome: 'success',
+            accountId: account.id,
+            journeyId: journey.id,
+            detail: signals
+              ? { provider: signals.provider, score: signals.score, reasons: signals.reasons.join(',') }
+              : { signals: 'none' },
+          });
+        }
+        if (risky || !(await deviceTrusted(ctx, request, account.id))) {
           const due = await journeys.transition(journey, ['password'], 'factor', {
             ...(context ? { data: { context } } : {}),
           });

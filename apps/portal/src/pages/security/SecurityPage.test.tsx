@@ -412,6 +412,31 @@ describe('the security page (#/security, issue 12)', () => {
     await waitFor(() => expect(document.title).toBe('Security settings – Prime Portal'));
   });
 
+  it('refuses an authenticator name with a blocked character (# & * { } [ ]) before any call, at the field and in the summary', async () => {
+    const requests = renderPage({
+      [api.overview]: ready,
+      [api.enrollment]: done('Scan the QR code…', {
+        enrollmentId: '7b0c8d7e-0000-4000-8000-000000000001',
+        secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+        otpauthUri:
+          'otpauth://totp/Gatehouse:authapp01?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Gatehouse&algorithm=SHA1&digits=6&period=30',
+        expiresAt: '2026-11-23T20:15:00.000Z',
+      }),
+    });
+    const u = userEvent.setup();
+    await pageShown();
+    await u.click(screen.getByRole('button', { name: 'Add an authenticator app' }));
+    await screen.findByRole('heading', { name: 'Connect an authenticator app' });
+    await u.type(screen.getByRole('textbox', { name: /Code from the app/ }), '123456');
+    await u.type(screen.getByRole('textbox', { name: /Name/ }), 'Work {{phone]]');
+    await u.click(screen.getByRole('button', { name: 'Confirm' }));
+    const message = 'A name cannot contain these characters: # & * { } [ ]';
+    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    expect(within(summary).getByRole('link', { name: message })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: /Name/ }).getAttribute('aria-invalid')).toBe('true');
+    expect(requests.filter((r) => `${r.method} ${r.path}` === api.confirmation)).toHaveLength(0);
+  });
+
   it("removes a push device after its confirmation, says so, and shows a refusal in the server's words", async () => {
     const requests = renderPage({
       [api.overview]: [ready, done('success', { ...overview, pushDevices: [] })],

@@ -211,6 +211,42 @@ describe('token app code screen (widget spec §2, §4 token flow)', () => {
   });
 });
 
+describe('the top-level paths of widget spec §2 (/totp, /totp-sync, /totp/sync) open their screens', () => {
+  it.each([
+    ['/totp-sync', 'We need to re-sync'],
+    ['/totp/sync', 'We need to re-sync'],
+  ])("a token check's redirect to %s opens the token resync screen", async (redirectPath, title) => {
+    stepUp('TOTPSVIP', {
+      [svipStatus]: credentials,
+      [svipCheck]: { body: envelope(1200, 'Success', { redirectPath }) },
+    });
+    const u = userEvent.setup();
+    await heading('VIP access code');
+    await u.type(await screen.findByRole('textbox', { name: /Security code/ }), '111111{Enter}');
+    await heading(title);
+    expect(screen.getByRole('textbox', { name: /Second security code/ })).toBeTruthy();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
+  });
+
+  it("a resync's redirect to /totp opens the authenticator-app screen, whose code check works there", async () => {
+    const { onFinish } = stepUp('TOTPSVIP', {
+      [svipStatus]: credentials,
+      [svipCheck]: failure(1491, 'We need to re-sync'),
+      [svipSync]: { body: envelope(1200, 'In sync', { redirectPath: '/totp' }) },
+      [totpCheck]: verified,
+    });
+    const u = userEvent.setup();
+    await heading('VIP access code');
+    await u.type(await screen.findByRole('textbox', { name: /Security code/ }), '111111{Enter}');
+    await heading('We need to re-sync');
+    await u.type(field(/First security code/), '123456');
+    await u.type(field(/Second security code/), '654321{Enter}');
+    await heading('Enter the code from your authenticator app');
+    await u.type(await screen.findByRole('textbox', { name: /code/i }), '123456{Enter}');
+    await waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+  });
+});
+
 describe('token resync screen (widget spec §2, §5)', () => {
   async function atSync(answers: Record<string, Answer | Answer[]>) {
     const view = stepUp('TOTPSVIP', {

@@ -75,6 +75,24 @@ describe("excludeAuthenticators: the host's types left out of the server's list 
     expect(screen.queryByText(pushStart)).toBeNull();
   });
 
+  it("login: a list of only unknown types opens the representative page (the spec's default), not the error card", async () => {
+    fakeServer({
+      [api.password]: { body: envelope(1200, 'Success') },
+      [api.session]: {
+        body: envelope(1201, 'Authentication not completed', {
+          successData: { authenticated: false, authenticators: [{ type: 'FIDO2' }, { type: 'SOMETHING' }] },
+        }),
+      },
+    });
+    renderWidget({ repPhone: '1-800-555-0100' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/Username/), 'alexdemo1');
+    await user.type(screen.getByLabelText(/^Password/), 'Harbor7Lights{Enter}');
+    expect(await heading('Call us to verify your identity')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
+  });
+
   it('a config whose exclusions are not a list of types is refused, naming the field', () => {
     const element = document.body.appendChild(document.createElement('div'));
     const config = { appId: 'APP', appName: 'App', onFinish: () => {}, excludeAuthenticators: 'PUSH' };

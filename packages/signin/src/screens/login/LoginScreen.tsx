@@ -33,7 +33,7 @@ const Select = savedSelect.component((module) => module.Select);
  * form), username, password with show/hide, remember checkbox, Log in, server messages.
  */
 export function LoginScreen() {
-  const { config, idPrefix, client } = useWidget();
+  const { config, idPrefix, client, risk } = useWidget();
   const call = useCall();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const usernameRef = useRef<HTMLInputElement>(null);
@@ -164,7 +164,8 @@ export function LoginScreen() {
                   body: { username: name, operation: remember ? 'ADD' : 'DELETE' },
                 })
               : undefined;
-        await save?.catch(() => undefined);
+        // The device-risk step's signals reach the new journey before session login (decision 045).
+        await Promise.all([save?.catch(() => undefined), risk?.journeyStarted()]);
       },
     );
     setBusy(false);

@@ -13,6 +13,8 @@ export const texts = import.meta.glob('../../../messages/*.json', {
 export const screenNames: Readonly<Record<string, string>> = {
   authenticatorSvip: 'TokenScreen',
   authenticatorSvipSync: 'TokenSyncScreen',
+  totpSync: 'TokenSyncScreen',
+  totpSlashSync: 'TokenSyncScreen',
 };
 
 /**

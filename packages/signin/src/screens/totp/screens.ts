@@ -11,6 +11,7 @@ export const texts = import.meta.glob('../../../messages/*.json', {
 /** The screen of each of its routes (route name -> export above), read off the login route (screens/Routes.tsx). */
 export const screenNames: Readonly<Record<string, string>> = {
   authenticatorTotp: 'TotpScreen',
+  totp: 'TotpScreen',
 };
 
 /**

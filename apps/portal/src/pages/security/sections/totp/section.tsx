@@ -1,6 +1,8 @@
 import {
   type AuthenticatorConfirmationData,
   type AuthenticatorEnrollmentData,
+  blockedCharactersList,
+  hasBlockedCharacters,
   limits,
 } from '@gatehouse/contract/client';
 import {
@@ -176,7 +178,11 @@ function AddAuthenticator({
         : code.length !== limits.codeLength
           ? { code: t('security.codeShort') }
           : {}),
-      ...(name.trim().length > NAME_MAX ? { name: t('security.nameTooLong') } : {}),
+      ...(name.trim().length > NAME_MAX
+        ? { name: t('security.nameTooLong') }
+        : hasBlockedCharacters(name)
+          ? { name: t('security.nameBlockedCharacters', blockedCharactersList) }
+          : {}),
     };
     setErrors(found);
     setAttempt((n) => n + 1);
