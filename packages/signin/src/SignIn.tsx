@@ -11,7 +11,6 @@ import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
-import { DeviceRisk } from './shared/deviceRisk.ts';
 import { Loading } from './shared/Loading.tsx';
 import { onDemand } from './shared/onDemand.tsx';
 import { alertChunk } from './shared/onDemandAlert.tsx';
@@ -109,9 +108,10 @@ export function SignIn({ config }: { config: SignInConfig }) {
       idPrefix,
       client,
       // The device-risk step (widget spec §7), in the login journey only.
+      // On demand: it is off by default (decision 045), so its code is not in the login route.
       risk:
         resolved.deviceRisk && resolved.journey === 'LOGIN'
-          ? new DeviceRisk(resolved.deviceRisk, client)
+          ? import('./shared/deviceRisk.ts').then((m) => new m.DeviceRisk(resolved.deviceRisk!, client))
           : null,
       finish: (result: FinishResult) => {
         if (finishedOnce.current) return;
@@ -139,8 +139,8 @@ export function SignIn({ config }: { config: SignInConfig }) {
     };
   }, [resolved, idPrefix, language]);
   useEffect(() => {
-    widget.risk?.start();
-    return () => widget.risk?.stop();
+    widget.risk?.then((step) => step.start());
+    return () => void widget.risk?.then((step) => step.stop());
   }, [widget]);
   useEffect(
     () => () => {
