@@ -11,7 +11,6 @@ import { useLocationState, WidgetRouter } from './router.tsx';
 import { routes } from './routes.ts';
 import { ErrorScreen } from './screens/error/ErrorScreen.tsx';
 import { LoginScreen } from './screens/login/LoginScreen.tsx';
-import { DeviceRisk } from './shared/deviceRisk.ts';
 import { Loading } from './shared/Loading.tsx';
 import { onDemand } from './shared/onDemand.tsx';
 import { alertChunk } from './shared/onDemandAlert.tsx';
@@ -108,9 +107,10 @@ export function SignIn({ config }: { config: SignInConfig }) {
       idPrefix,
       client,
       // The device-risk step (widget spec §7), in the login journey only.
+      // Its code loads on demand, only for a host that configured it (decision 006's budget).
       risk:
         resolved.deviceRisk && resolved.journey === 'LOGIN'
-          ? new DeviceRisk(resolved.deviceRisk, client)
+          ? import('./shared/deviceRisk.ts').then((m) => new m.DeviceRisk(resolved.deviceRisk!, client))
           : null,
       finish: (result: FinishResult) => {
         if (finishedOnce.current) return;
@@ -130,8 +130,8 @@ export function SignIn({ config }: { config: SignInConfig }) {
     };
   }, [resolved, idPrefix, language]);
   useEffect(() => {
-    widget.risk?.start();
-    return () => widget.risk?.stop();
+    void widget.risk?.then((r) => r.start());
+    return () => void widget.risk?.then((r) => r.stop());
   }, [widget]);
   useEffect(
     () => () => {

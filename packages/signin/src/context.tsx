@@ -16,7 +16,7 @@ export type Widget = {
   /** Names the window after the screen ('Error: ' first while its errors stand). */
   setTitle: (screen: string, invalid: boolean) => void;
   /** The host's device-risk step in the login journey (config.deviceRisk), or null. */
-  risk: DeviceRisk | null;
+  risk: Promise<DeviceRisk> | null;
 };
 
 export const WidgetContext = createContext<Widget | null>(null);

@@ -165,7 +165,7 @@ export function LoginScreen() {
                 })
               : undefined;
         // The device-risk step's signals reach the new journey before session login (decision 045).
-        await Promise.all([save?.catch(() => undefined), risk?.journeyStarted()]);
+        await Promise.all([save?.catch(() => undefined), risk?.then((r) => r.journeyStarted())]);
       },
     );
     setBusy(false);
