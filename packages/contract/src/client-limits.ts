@@ -16,8 +16,6 @@ export const clientLimits = {
   clientLogMessageMax: 500,
   /** Widget spec §7: the device-risk step's real-time beacon polls every 10 seconds (decision 045). */
   riskBeaconIntervalMs: 10_000,
-  /** The longest the sign-in waits for the provider's first signals before session login (decision 045). */
-  riskFirstSignalsWaitMs: 1500,
 } as const;
 
 export const appDefaults = {

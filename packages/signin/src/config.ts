@@ -130,13 +130,9 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
     expected: 'an object',
   },
   deviceRisk: {
-    check: (v) =>
-      typeof v === 'object' &&
-      v !== null &&
-      [(v as Record<string, unknown>).scriptUrl, (v as Record<string, unknown>).beaconUrl].every(
-        (url) => typeof url === 'string' && /^https?:\/\/\S+$/.test(url),
-      ),
-    expected: 'an object { scriptUrl, beaconUrl } of http(s) addresses',
+    // Both addresses http(s): a javascript: or data: script is refused.
+    check: (v) => !!v && ['scriptUrl', 'beaconUrl'].every((k) => /^https?:\/\/\S+$/.test((v as never)[k])),
+    expected: 'an object { scriptUrl, beaconUrl }',
   },
   sessionContext: { check: isString, expected: 'a string' },
   subEvent: { check: nonEmpty, expected: 'a non-empty string' },

@@ -17,7 +17,6 @@ const appCalls = {
   sessionUpdate: { method: 'POST', path: paths.sessionUpdate },
   sessionExtend: { method: 'POST', path: paths.sessionExtend },
   clientLogs: { method: 'POST', path: paths.clientLogs },
-  riskBeacon: { method: 'POST', path: paths.deviceRiskBeacon },
 } as const;
 
 type Call = FactorCall & { readonly baseInfo?: true };

@@ -38,7 +38,7 @@ describe('the device-risk step (widget spec §7)', () => {
       },
     });
     const { onFinish } = renderWidget({ deviceRisk });
-    await waitFor(() => expect(calls()).toContain(providerBeacon));
+    await waitFor(() => expect(calls()).toContain(providerBeacon), { timeout: 3000 });
     const scripts = [...document.querySelectorAll('script')].filter((s) => s.src === deviceRisk.scriptUrl);
     expect(scripts).toHaveLength(1);
     // No journey yet: nothing is forwarded before the password.
@@ -47,7 +47,7 @@ describe('the device-risk step (widget spec §7)', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/Username/), 'alexdemo1');
     await user.type(screen.getByLabelText(/^Password/), 'Harbor7Lights{Enter}');
-    await waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1), { timeout: 3000 });
     const order = calls();
     expect(order.indexOf(firstParty)).toBeGreaterThan(order.indexOf(api.password));
     expect(order.indexOf(firstParty)).toBeLessThan(order.indexOf(api.session));

@@ -1,5 +1,8 @@
-import { limits } from '@gatehouse/contract/client';
+import { customerPaths, limits } from '@gatehouse/contract/client';
 import type { ApiClient } from '../api/client.ts';
+
+/** The longest session login waits for the provider's first signals (decision 045): a widget timing. */
+const firstSignalsWaitMs = 1500;
 
 /** The host's device-risk step (widget spec §7; docs/decisions/045-device-risk-step.md). */
 export type DeviceRiskConfig = { scriptUrl: string; beaconUrl: string };
@@ -45,7 +48,7 @@ export class DeviceRisk {
 
   /**
    * The password opened a login journey: forward the signals now (reading the beacon first when it
-   * has not answered yet), waiting at most `riskFirstSignalsWaitMs`, then on every poll.
+   * has not answered yet), waiting at most `firstSignalsWaitMs`, then on every poll.
    */
   async journeyStarted(): Promise<void> {
     this.journey = true;
@@ -53,10 +56,7 @@ export class DeviceRisk {
       if (this.latest === undefined) await (this.reading ?? this.read());
       await this.forward();
     })();
-    await Promise.race([
-      forwarded,
-      new Promise((resolve) => setTimeout(resolve, limits.riskFirstSignalsWaitMs)),
-    ]);
+    await Promise.race([forwarded, new Promise((resolve) => setTimeout(resolve, firstSignalsWaitMs))]);
   }
 
   private async poll(): Promise<void> {
@@ -78,6 +78,9 @@ export class DeviceRisk {
 
   private async forward(): Promise<void> {
     if (this.latest === undefined) return;
-    await this.client.call('riskBeacon', { body: this.latest }).catch(() => undefined);
+    // Its path here, not in the login route's call table: only this on-demand step makes the call.
+    await this.client
+      .request('POST', customerPaths.deviceRiskBeacon, { body: this.latest })
+      .catch(() => undefined);
   }
 }

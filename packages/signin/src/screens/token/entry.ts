@@ -2,14 +2,12 @@ import type { FactorEntry } from '../../factors.ts';
 
 /**
  * The token app (widget spec §2 "Token app code screen", "Token resync screen"): under
- * /authenticator, and the resync's other names in §2, the top-level /totp-sync and the /totp/sync
- * written in one place (a server's redirect may name any of them).
+ * /authenticator, and the top-level /totp-sync §2 names too (a server's redirect may name either).
  */
 const routes = {
   authenticatorSvip: '/authenticator/svip',
   authenticatorSvipSync: '/authenticator/svip/sync',
   totpSync: '/totp-sync',
-  totpSlashSync: '/totp/sync',
 } as const;
 
 type TokenRoutes = typeof routes;

@@ -14,7 +14,6 @@ export const screenNames: Readonly<Record<string, string>> = {
   authenticatorSvip: 'TokenScreen',
   authenticatorSvipSync: 'TokenSyncScreen',
   totpSync: 'TokenSyncScreen',
-  totpSlashSync: 'TokenSyncScreen',
 };
 
 /**
