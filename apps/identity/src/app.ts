@@ -266,10 +266,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await security(app, ctx);
   await app.register(healthPlugin, ctx);
   await app.register(passwordPlugin, ctx);
-  await app.register(sessionPlugin, {
-    ...ctx,
-    deviceRiskRule: options.deviceRiskRule ?? defaultDeviceRiskRule,
-  });
+  // The context itself, never a copy: per-context state (the push gateway's, for one) is keyed by it.
+  const deviceRiskRule = options.deviceRiskRule ?? defaultDeviceRiskRule;
+  await app.register(async (instance) => sessionPlugin(instance, ctx, deviceRiskRule));
   await app.register(rememberPlugin, ctx);
   await app.register(usernamePlugin, ctx);
   await app.register(recoveryPlugin, ctx);

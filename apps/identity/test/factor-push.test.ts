@@ -224,7 +224,11 @@ describe.each(targets)('push approval ($name)', (target) => {
 
     const browser = new Client(app);
     expect(code(await browser.signInPassword('pushuser1', demo.password))).toBe(1200);
-    expect(code(await browser.sessionLogin())).toBe(1201);
+    const login = await browser.sessionLogin();
+    expect(code(login)).toBe(1201);
+    // Session login's own list offers the push first, as the widget opens its first entry.
+    const offered = json<{ authenticators: Array<{ type: string }> }>(login).successData!.authenticators;
+    expect(offered[0]).toEqual({ type: 'PUSH' });
     const sent = sentId(await send(browser));
     expect(code(await phone.answer(sent.id, 'APPROVE', sent.number))).toBe(1200);
     expect(statusOf(await poll(browser, sent.id))).toBe('COMPLETED_SUCCESSFUL');

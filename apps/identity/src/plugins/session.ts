@@ -41,7 +41,7 @@ function signedInAnswer(
   });
 }
 
-export async function sessionPlugin(app: FastifyInstance, ctx: Context & { deviceRiskRule: DeviceRiskRule }) {
+export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRiskRule: DeviceRiskRule) {
   const { db, sessions, journeys } = ctx;
 
   // PROHIBITED_NETWORKS: client addresses whose sign-in is refused as a prohibited location.
@@ -143,7 +143,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context & { devic
       // device-risk rule finds the journey risky (decision 045).
       let extra: PassedFactor | undefined;
       if (account.second_factor) {
-        const risky = await riskDemandsFactor(ctx.config, ctx.deviceRiskRule, journey, account);
+        const risky = await riskDemandsFactor(ctx.config, deviceRiskRule, journey, account);
         if (risky) {
           const signals = recordedRisk(journey);
           await ctx.audit.record(request, {
