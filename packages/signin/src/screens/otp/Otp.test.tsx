@@ -483,12 +483,13 @@ describe('authenticator entry: the server chooses, the host narrows (issue 24 po
     expect(screen.getByRole('button', { name: 'Email me the code' })).toBeTruthy();
   });
 
-  it('goes to the error route when nothing usable is left, never to an empty card', async () => {
+  it("goes to the representative page, the spec's default, when nothing usable is left, never to an empty card", async () => {
     fakeServer(stepUpAnswers(both, offers([{ type: 'FIDO2' }, { type: 'SOMETHING' }])));
     renderWidget({ journey: 'STEPUP' });
-    await heading('Something went wrong');
-    const region = screen.getByRole('heading', { name: 'Something went wrong' }).closest('section')!;
-    expect(within(region).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    // The representative page, under its step-up heading.
+    const title = await screen.findByRole('heading', { name: 'Verify your identity' });
+    expect(title.id).toMatch(/-rep-heading$/);
+    expect(screen.queryByText('Something went wrong')).toBeNull();
   });
 
   it("a method in the host's list that the server refuses (added recently) is not offered", async () => {
