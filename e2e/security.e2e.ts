@@ -249,7 +249,9 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await page.getByRole('textbox', { name: /Security code/ }).fill(await latestCode('+12025550143'));
     await page.getByRole('button', { name: 'Submit' }).click();
     const title = heading(page, 'Security settings');
-    await title.waitFor({ timeout: 15_000 });
+    // The step-up completes, the session rotates and the page reloads its data: a loaded CI machine
+    // took over 15 s here once (stop 32).
+    await title.waitFor({ timeout: 30_000 });
     await expect.poll(() => focused(title)).toBe(true);
     await expectNoAxeViolations(page, 'security page, forced colours, 320 px');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
