@@ -282,7 +282,16 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin);
   if (config.serveApps) {
-    await app.register(staticPlugin, options.staticSites ? { sites: options.staticSites } : {});
+    const { deviceRisk } = config;
+    await app.register(staticPlugin, {
+      ...(options.staticSites ? { sites: options.staticSites } : {}),
+      // The portal's widget runs the device-risk step the service's CSP allows (decision 045).
+      ...(deviceRisk
+        ? {
+            environment: { deviceRisk: { scriptUrl: deviceRisk.scriptUrl, beaconUrl: deviceRisk.beaconUrl } },
+          }
+        : {}),
+    });
   }
 
   if (config.seedDemo) {

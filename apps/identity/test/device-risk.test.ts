@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { paths } from '@gatehouse/contract';
 import { describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
 import {
   atFactor,
   check,
@@ -11,7 +16,16 @@ import {
   sendSms,
   trustDevice,
 } from './support/factors.ts';
-import { api, Client, code, expectFailureEnvelope, json, targets, useHarness } from './support/harness.ts';
+import {
+  api,
+  baseEnv,
+  Client,
+  code,
+  expectFailureEnvelope,
+  json,
+  targets,
+  useHarness,
+} from './support/harness.ts';
 
 /**
  * The device-risk step (widget spec §7: 'A device-risk script and a real-time-communication beacon
@@ -180,5 +194,53 @@ describe.each(targets)('device-risk step ($name)', (target) => {
     expect(code(await next.signInPassword('allfactor1', PASSWORD))).toBe(1200);
     expect((await next.post(beacon, { provider: 'acme', score: 100 })).statusCode).toBe(404);
     expect(code(await next.sessionLogin())).toBe(1200);
+  });
+});
+
+describe("the portal's env.json carries the step the service's settings name", () => {
+  /** The service serving a built portal whose env.json names its environment. */
+  async function portal(env: Record<string, string>) {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-env-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>portal</title>');
+    writeFileSync(join(dir, 'env.json'), JSON.stringify({ name: 'uat' }));
+    const db = await targets.find((t) => t.name === 'pglite')!.open();
+    const { app } = await buildApp({
+      config: loadConfig({ ...baseEnv, SERVE_APPS: 'true', ...env }),
+      db,
+      logStream: { write: () => {} },
+      staticSites: [{ prefix: '/', dir }],
+    });
+    return {
+      get: () => app.inject({ method: 'GET', url: '/env.json' }),
+      close: async () => {
+        await app.close();
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  test("on: the built file's fields and the two addresses, revalidated on every load", async () => {
+    const served = await portal(ON);
+    try {
+      const r = await served.get();
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['cache-control']).toBe('no-cache');
+      expect(r.json()).toEqual({
+        name: 'uat',
+        deviceRisk: { scriptUrl: ON.RISK_SCRIPT_URL, beaconUrl: ON.RISK_BEACON_URL },
+      });
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('off: the built file as it is', async () => {
+    const served = await portal({});
+    try {
+      expect((await served.get()).json()).toEqual({ name: 'uat' });
+    } finally {
+      await served.close();
+    }
   });
 });

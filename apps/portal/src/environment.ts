@@ -13,6 +13,11 @@ export type Environment = {
   portalHost: string;
   /** Where a finished sign-in sends the browser (portal spec §2): the portal itself. */
   portalAddress: string;
+  /**
+   * The device-risk step the widget runs in the login journey (docs/decisions/045-device-risk-step.md),
+   * when env.json names it: the identity service adds its RISK_SCRIPT_URL and RISK_BEACON_URL there.
+   */
+  deviceRisk?: { scriptUrl: string; beaconUrl: string };
 };
 
 const hosts: Record<Exclude<EnvironmentName, 'local'>, { serviceHost: string; portalHost: string }> = {
@@ -53,11 +58,23 @@ let current: Environment = environmentFor('local');
 
 export const currentEnvironment = (): Environment => current;
 
+/** Both addresses http(s) URLs, or no step: a malformed entry never reaches the page. */
+export function deviceRiskFrom(value: unknown): Environment['deviceRisk'] {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { scriptUrl, beaconUrl } = value as Record<string, unknown>;
+  const address = (v: unknown) => typeof v === 'string' && /^https?:\/\/\S+$/.test(v);
+  return address(scriptUrl) && address(beaconUrl)
+    ? { scriptUrl: scriptUrl as string, beaconUrl: beaconUrl as string }
+    : undefined;
+}
+
 /** Reads env.json; a missing or unreadable asset means the local environment. */
 export async function loadEnvironment(): Promise<Environment> {
   try {
     const response = await fetch('./env.json', { cache: 'no-store' });
-    current = environmentFor(response.ok ? ((await response.json()) as { name?: unknown }).name : 'local');
+    const asset = response.ok ? ((await response.json()) as { name?: unknown; deviceRisk?: unknown }) : {};
+    const deviceRisk = deviceRiskFrom(asset.deviceRisk);
+    current = { ...environmentFor(asset.name ?? 'local'), ...(deviceRisk ? { deviceRisk } : {}) };
   } catch {
     current = environmentFor('local');
   }

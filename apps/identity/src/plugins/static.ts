@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +25,10 @@ const builtSites = (): Site[] => [
  * request. Hashed assets (`assets/`) are cached for a year, immutable; the HTML, env.json and the
  * widget's fixed names are revalidated (`no-cache`, with ETag and Last-Modified).
  */
-export async function staticPlugin(app: FastifyInstance, options: { sites?: Site[] } = {}) {
+export async function staticPlugin(
+  app: FastifyInstance,
+  options: { sites?: Site[]; environment?: Record<string, unknown> } = {},
+) {
   const sites = options.sites ?? builtSites();
   let first = true;
   for (const site of sites) {
@@ -33,6 +36,7 @@ export async function staticPlugin(app: FastifyInstance, options: { sites?: Site
       app.log.warn({ dir: site.dir }, 'not built: run npm run build');
       continue;
     }
+    if (site.prefix === '/' && options.environment) servedEnvironment(app, site.dir, options.environment);
     await app.register(fastifyStatic, {
       root: site.dir,
       prefix: site.prefix,
@@ -56,4 +60,19 @@ export async function staticPlugin(app: FastifyInstance, options: { sites?: Site
       app.get(site.prefix.slice(0, -1), (_request, reply) => reply.redirect(target, 301));
     }
   }
+}
+
+/**
+ * The portal's environment asset (portal spec §7: env.json beside index.html) with what only the
+ * service's settings know added to it: the device-risk step's two addresses (decision 045), so a
+ * deployment turns the step on for the portal it serves with RISK_SCRIPT_URL and RISK_BEACON_URL
+ * alone. The built file's own fields stand; it is read once, at start.
+ */
+function servedEnvironment(app: FastifyInstance, dir: string, extra: Record<string, unknown>) {
+  const file = `${dir}/env.json`;
+  const built = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const body = JSON.stringify({ ...built, ...extra });
+  app.get('/env.json', (_request, reply) =>
+    reply.header('Cache-Control', 'no-cache').type('application/json; charset=utf-8').send(body),
+  );
 }

@@ -100,4 +100,41 @@ describe('login screen (portal spec §2, §3, §7)', () => {
       JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie;
     expect(stored).not.toContain('Autumn3Field');
   });
+
+  describe('the device-risk step the service names in env.json (decision 045)', () => {
+    const risk = {
+      scriptUrl: 'https://risk.provider.example/profile.js',
+      beaconUrl: 'https://rtc.provider.example/beacon',
+    };
+    const providerScript = () =>
+      document.head.querySelector<HTMLScriptElement>('script[data-gh-device-risk]');
+    afterEach(() => providerScript()?.remove());
+
+    it("the widget adds the provider's script and reads its beacon", async () => {
+      const requests = fakeServer({
+        ...signInAnswers('PRIMESRVPORTAL'),
+        'GET /env.json': { body: { name: 'local', deviceRisk: risk } },
+        'GET /beacon': { body: { provider: 'acme', score: 10 } },
+      });
+      await loadEnvironment();
+      renderRoute('/login', <LoginPage />);
+      await waitFor(() => expect(providerScript()?.src).toBe(risk.scriptUrl));
+      await waitFor(() => expect(requests.some((r) => r.path === '/beacon')).toBe(true));
+    });
+
+    it('none when env.json names none, or names an address that is not http(s)', async () => {
+      for (const deviceRisk of [undefined, { ...risk, scriptUrl: 'javascript:alert(1)' }]) {
+        const requests = fakeServer({
+          ...signInAnswers('PRIMESRVPORTAL'),
+          'GET /env.json': { body: { name: 'local', deviceRisk } },
+        });
+        await loadEnvironment();
+        const { unmount } = renderRoute('/login', <LoginPage />);
+        await screen.findByLabelText(/Username/);
+        expect(providerScript()).toBeNull();
+        expect(requests.some((r) => r.path === '/beacon')).toBe(false);
+        unmount();
+      }
+    });
+  });
 });
