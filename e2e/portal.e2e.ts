@@ -50,7 +50,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
   }
 
   /**
-   * The server limits code sends per client address (10 per 15 minutes) and every test comes from
+   * The server limits code sends per client address (60 per 15 minutes) and per account (5) and every test comes from
    * 127.0.0.1: a test that sends late in the file starts a new window on the server's clock.
    */
   const newRateWindow = () => env.server.clock.advance(16 * 60_000);

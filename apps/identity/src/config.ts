@@ -98,7 +98,9 @@ const schema = z
       .email('must be an e-mail address')
       .default('loginsupport@primeservices.example'),
     RECOVERY_FLOW_MINUTES: int(1, 120).default(30),
-    RECOVERY_IDENTIFY_CLIENT_MAX: int(1, 100000).default(20),
+    // Per client address: sized for a branch or an office behind one address (decision 051).
+    RECOVERY_IDENTIFY_CLIENT_MAX: int(1, 100000).default(60),
+    RECOVERY_CHECK_CLIENT_MAX: int(1, 100000).default(60),
     RECOVERY_IDENTIFY_ACCOUNT_MAX: int(1, 10000).default(5),
     RECOVERY_IDENTIFY_WINDOW_SECONDS: int(1, 86400).default(900),
     // Which ways a password recovery may take (portal spec §4; docs/decisions/043-recovery-channels.md).
@@ -292,6 +294,8 @@ export type Config = {
      */
     lockMs: number;
     identify: { client: { max: number; windowMs: number }; account: { max: number; windowMs: number } };
+    /** Recovery code checks per client address (per flow: codeCheck.session), per CODE_CHECK_WINDOW_SECONDS. */
+    checkClient: { max: number; windowMs: number };
     /** The delivery options a recovery may take (RECOVERY_CHANNELS), in the spec's order. */
     deliveries: readonly RecoveryDelivery[];
   };
@@ -733,6 +737,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         client: window(v.RECOVERY_IDENTIFY_CLIENT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
         account: window(v.RECOVERY_IDENTIFY_ACCOUNT_MAX, v.RECOVERY_IDENTIFY_WINDOW_SECONDS),
       },
+      checkClient: window(v.RECOVERY_CHECK_CLIENT_MAX, v.CODE_CHECK_WINDOW_SECONDS),
     },
     otp: factors.otp as OtpSettings,
     smtp: v.SMTP_URL

@@ -411,6 +411,25 @@ describe.each(targets)('recovery ($name)', (target) => {
     await atCodeStep(app, 'otheruser1', other);
   });
 
+  test("a branch behind one address: 25 customers recover by e-mail code in one quarter hour with the default limits, and the address's limits still hold", async () => {
+    const { app, ctx } = await h.start();
+    const branch = { remoteAddress: '203.0.113.40' };
+    const customers = Array.from({ length: 25 }, (_, i) => `branch${String(i).padStart(4, '0')}`);
+    for (const username of customers) await createAccount(ctx, { username, password: PASSWORD });
+    for (const username of customers) {
+      const client = new Client(app, branch);
+      await atCodeStep(app, username, client);
+      expect(
+        code(await checkCode(client, await latestCode(ctx.db, `${username}@example.com`))),
+        username,
+      ).toBe(1200);
+    }
+    // Past 60 recoveries started from the address in the window: 429, whoever asks.
+    for (let i = 25; i < 60; i++)
+      await identify(new Client(app, branch), `nobody${String(i).padStart(4, '0')}`);
+    expectFailureEnvelope(await identify(new Client(app, branch), 'branch0000'), 429, 4429);
+  });
+
   test('a login transaction (expired password) goes straight to the e-mail step: attributes, send and check use its session', async () => {
     const { app, ctx } = await h.start();
     await createAccount(ctx, { username: 'expired01', password: PASSWORD, passwordState: 'expired' });

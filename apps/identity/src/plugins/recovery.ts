@@ -410,7 +410,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     // so an account-wide count here would let a stranger spend the owner's code checks.
     await ctx.limiter.enforce(request, [
       [`recovery-check:flow:${flow.id}`, config.codeCheck.session],
-      [`recovery-check:client:${clientKey(request.ip)}`, config.codeCheck.account],
+      [`recovery-check:client:${clientKey(request.ip)}`, config.recovery.checkClient],
     ]);
     const incorrect = () => answer(request, reply, Status.INCORRECT_CODE, { message: 'incorrectCode' });
     const max = config.otp.maxWrongTries;

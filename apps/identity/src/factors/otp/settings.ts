@@ -21,8 +21,10 @@ export const settings = defineSettings({
         "Codes sent without a correct one entered; the next send locks the account's recovery channel for `RECOVERY_LOCK_MINUTES` and answers 1491 (portal spec §9: blocked after 3 sends without entry). The account's sign-in is never locked by it. 1-100.",
       ),
     OTP_SEND_CLIENT_MAX: int(1, 100000)
-      .default(10)
-      .describe('Code sends per client address per window (then 429).'),
+      .default(60)
+      .describe(
+        'Code sends per client address per window (then 429): room for a bank branch or an office behind one address (decision 051); each account, number and country keeps its own limits.',
+      ),
     OTP_SEND_ACCOUNT_MAX: int(1, 10000)
       .default(5)
       .describe('Code sends per account per window, from any address (then 429).'),
