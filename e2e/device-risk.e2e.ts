@@ -25,7 +25,9 @@ describe("the portal runs the device-risk step the service's settings name", () 
         response.end('window.riskProfiled = true;');
       } else {
         response.setHeader('Content-Type', 'application/json');
-        response.end(JSON.stringify({ provider: 'acme', score: 91, reasons: ['new_device'], reference: 'r-1' }));
+        response.end(
+          JSON.stringify({ provider: 'acme', score: 91, reasons: ['new_device'], reference: 'r-1' }),
+        );
       }
     });
     await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
@@ -47,7 +49,9 @@ describe("the portal runs the device-risk step the service's settings name", () 
       if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
     });
     await page.goto(`${server.origin}/#/login`);
-    await expect.poll(() => page.evaluate(() => (window as { riskProfiled?: boolean }).riskProfiled)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (window as { riskProfiled?: boolean }).riskProfiled))
+      .toBe(true);
     await page.getByLabel('Username', { exact: true }).fill('otponly01');
     await page.getByLabel('Password', { exact: true }).fill('River8Stone');
     const forwarded = page.waitForResponse((r) => r.url().endsWith('/api/user/risk/beacon'));

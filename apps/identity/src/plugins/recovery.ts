@@ -23,7 +23,6 @@ import { deliverCode, type FactorChannel, OtpFactor } from '../factors/otp/otp-f
 import { checkRepCode, liveRepCode, revokeRepCodes } from '../factors/rep/module.ts';
 import { loadFlow, recoveryOpenStates, startFlow } from '../journeys/recovery.ts';
 import { ApiError, answer } from '../lib/http.ts';
-import { languageOf } from '../lib/language.ts';
 import { maskEmail, maskPhone } from '../lib/mask.ts';
 import { type CheckResult, OtpCodes } from '../lib/otp.ts';
 import { clientKey } from '../lib/rate-limit.ts';
@@ -85,7 +84,7 @@ const deliveryChannel = { EMAIL: 'email', TEXT: 'sms', CALL: 'voice' } as const 
  * the HttpOnly GH_RECOVERY cookie; the reset itself is in password-update.ts.
  */
 export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
-  const { db, config, clock, mailer } = ctx;
+  const { db, config, clock } = ctx;
   const codes = new OtpCodes(db, clock, config);
   const phoneLimits = new PhoneLimits(ctx.limiter, config);
   const notStarted = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.recoveryNotStarted);
