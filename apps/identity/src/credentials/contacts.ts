@@ -4,6 +4,7 @@ import type { DB } from '../db/database.ts';
 import type { Contact as ContactRow } from '../db/schema.ts';
 import { maskEmail, maskPhoneLabel } from '../lib/mask.ts';
 import { mayUse } from '../security/credential-policy.ts';
+import type { Credential } from './store.ts';
 
 /**
  * Contacts: the phone and e-mail credentials of an account, as the OTP screens and the one-time-code
@@ -35,6 +36,17 @@ export function toContact(row: ContactCredential): ContactRow {
     added_at: new Date(row.created_at),
   };
 }
+
+/** A credential read through the store, in the contact shape. */
+export const contactOf = (c: Credential): ContactRow =>
+  toContact({
+    id: c.id,
+    account_id: c.accountId,
+    kind: c.kind,
+    public_part: c.publicPart,
+    data: c.data,
+    created_at: c.createdAt,
+  });
 
 /** The credential fields of a new phone or e-mail contact (what seeding and tests insert). */
 export function contactCredential(contact: {

@@ -1,6 +1,6 @@
 import type { Context } from '../context.ts';
 import type { Contact as ContactRow } from '../db/schema.ts';
-import { toContact } from './contacts.ts';
+import { contactOf } from './contacts.ts';
 import type { Credential, CredentialKind } from './store.ts';
 
 /**
@@ -28,17 +28,6 @@ export class HeldCredentials {
 
   /** The phone and e-mail credentials in the contact shape, oldest first (as accountContacts). */
   get contacts(): ContactRow[] {
-    return this.all
-      .filter((c) => c.kind === 'phone' || c.kind === 'email')
-      .map((c) =>
-        toContact({
-          id: c.id,
-          account_id: c.accountId,
-          kind: c.kind,
-          public_part: c.publicPart,
-          data: c.data,
-          created_at: c.createdAt,
-        }),
-      );
+    return this.all.filter((c) => c.kind === 'phone' || c.kind === 'email').map(contactOf);
   }
 }

@@ -14,7 +14,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Secret } from 'otpauth';
 import type { Context } from '../context.ts';
-import { contactLabel, toContact } from '../credentials/contacts.ts';
+import { contactLabel } from '../credentials/contacts.ts';
 import type { Credential } from '../credentials/store.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Contact, Session } from '../db/schema.ts';
@@ -82,17 +82,6 @@ export function emailItem(ctx: Context, contact: Contact): SecurityEmailItem {
     recentlyAdded: !isEstablished(ctx, contact),
   };
 }
-
-/** A credential in the contact shape. */
-export const contactOf = (c: Credential): Contact =>
-  toContact({
-    id: c.id,
-    account_id: c.accountId,
-    kind: c.kind,
-    public_part: c.publicPart,
-    data: c.data,
-    created_at: c.createdAt,
-  });
 
 /** The overview's lists (GET /user/security/overview). */
 export async function overview(ctx: Context, request: FastifyRequest, guarded: Guarded) {

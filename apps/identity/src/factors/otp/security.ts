@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import type { Context } from '../../context.ts';
-import { accountContacts, contactCredential, contactLabel } from '../../credentials/contacts.ts';
+import { accountContacts, contactCredential, contactLabel, contactOf } from '../../credentials/contacts.ts';
 import type { Credential } from '../../credentials/store.ts';
 import { safeEqual } from '../../lib/crypto.ts';
 import { ApiError, answer } from '../../lib/http.ts';
@@ -28,7 +28,6 @@ import {
   appItem,
   auditChange,
   capRefusal,
-  contactOf,
   emailItem,
   limitAccount,
   noticeChange,
