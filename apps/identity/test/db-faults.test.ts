@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
+import { contactCredential } from '../src/credentials/contacts.ts';
 import { type DB, openDatabase } from '../src/db/database.ts';
 import {
   api,
@@ -18,6 +19,7 @@ import {
   freshPGliteClient,
   setCookieLine,
 } from './support/harness.ts';
+import { checkBy, identify, sendBy } from './support/recovery.ts';
 
 /**
  * Database faults as a client sees them (security review, issue 8 point 2): PostgreSQL behind a TCP
@@ -334,6 +336,39 @@ describe('database faults (PGlite)', () => {
       expectUnavailable(await app.inject({ method: 'GET', url: api(paths.ready) }));
       expect(logs.some((l) => l.includes('PGlite is closed'))).toBe(true);
       expect(logs.some((l) => l.includes('closeduser1'))).toBe(false);
+    } finally {
+      await app.close();
+      await db.destroy().catch(() => {});
+    }
+  });
+
+  test("issue 26's calls under a closed PGlite: recovery by text and the representative's code, and the device-risk beacon, answer 503/5003", async () => {
+    const { client: pglite, db } = await freshPGliteClient();
+    const { app, ctx } = await buildApp({
+      config: loadConfig({
+        ...baseEnv,
+        RISK_SCRIPT_URL: 'https://risk.provider.example/profile.js',
+        RISK_BEACON_URL: 'https://rtc.provider.example/beacon',
+      }),
+      db,
+      logStream: { write: () => {} },
+    });
+    try {
+      const row = await createAccount(ctx, { username: 'closedrec1', password: PASSWORD });
+      await ctx.credentials.add({
+        accountId: row.id,
+        ...contactCredential({ kind: 'phone', value: '2025550143', countryCode: '1', voice: true }),
+        createdAt: new Date(0),
+      });
+      const recovering = new Client(app);
+      expect(code(await identify(recovering, 'closedrec1'))).toBe(1200);
+      const signingIn = new Client(app);
+      expect(code(await signingIn.signInPassword('closedrec1', PASSWORD))).toBe(1200);
+      await pglite.close();
+      expectUnavailable(await sendBy(recovering, 'TEXT', '******0143'));
+      expectUnavailable(await checkBy(recovering, 'TEXT', '123456'));
+      expectUnavailable(await checkBy(recovering, 'REP', '123456'));
+      expectUnavailable(await signingIn.post(api(paths.deviceRiskBeacon), { provider: 'acme', score: 10 }));
     } finally {
       await app.close();
       await db.destroy().catch(() => {});
