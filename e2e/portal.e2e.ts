@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { expectNoAxeViolations, expectNoSidewaysScroll as noSidewaysScroll } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 type Account = { username: string; password: string };
@@ -56,13 +56,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
   const newRateWindow = () => env.server.clock.advance(16 * 60_000);
 
   /** The page does not scroll sideways (WCAG 1.4.10 at 320 px). */
-  async function expectNoSidewaysScroll(where: string) {
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: document.documentElement.clientWidth,
-    }));
-    expect(scroll, `sideways scroll on ${where}`).toBeLessThanOrEqual(width);
-  }
+  const expectNoSidewaysScroll = (where: string) => noSidewaysScroll(page, where);
 
   /** WCAG 1.4.12's text-spacing values (the bookmarklet's). */
   const textSpacing = `* { line-height: 1.5 !important; letter-spacing: 0.12em !important;

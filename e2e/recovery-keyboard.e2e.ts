@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { expectNoAxeViolations, expectNoSidewaysScroll as noSidewaysScroll } from './support/browser.ts';
+import { latestMail, useServerAndBrowser } from './support/server.ts';
 
 /**
  * Recovery by the spec's channels (portal spec §4, steps 0-3) by keyboard alone, on a 320 px screen
@@ -17,6 +17,7 @@ describe('recovery by voice call, by keyboard alone, at 320 px in forced colours
   });
 
   const heading = (name: string) => page.getByRole('heading', { name, exact: true });
+  const expectNoSidewaysScroll = (where: string) => noSidewaysScroll(page, where);
 
   /** What has focus: its role-ish tag and accessible name, for the checks and the failure message. */
   const focused = () =>
@@ -45,22 +46,6 @@ describe('recovery by voice call, by keyboard alone, at 320 px in forced colours
       }
     }
     throw new Error(`Tab never reached ${name}; focus is on "${(await focused()).name}"`);
-  }
-
-  async function expectNoSidewaysScroll(where: string) {
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: window.innerWidth,
-    }));
-    expect(scroll, where).toBeLessThanOrEqual(width);
-  }
-
-  async function latestCode(address: string): Promise<string> {
-    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(address)}`);
-    const body = (await response.json()) as { messages: Array<{ code: string | null }> };
-    const code = body.messages[0]?.code;
-    if (!code) throw new Error(`no code sent to ${address}`);
-    return code;
   }
 
   it('from the username to a new password: channel, phone, code, reset', async () => {
@@ -101,7 +86,7 @@ describe('recovery by voice call, by keyboard alone, at 320 px in forced colours
     await expectNoSidewaysScroll('call code step');
     await expectNoAxeViolations(page, 'recovery: call code step (320 px, forced colours)');
     await tabTo(/OTP Confirmation Code/);
-    await page.keyboard.type(await latestCode('+12025550143'));
+    await page.keyboard.type((await latestMail(env.server, '+12025550143')).code);
     await page.keyboard.press('Enter');
 
     await heading('Reset Password').waitFor();

@@ -72,3 +72,12 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
   }
   expect(summary, `axe violations on ${screen}`).toEqual([]);
 }
+
+/** The page does not scroll sideways (WCAG 1.4.10 reflow, at 320 px). */
+export async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: document.documentElement.clientWidth,
+  }));
+  expect(scroll, `sideways scroll on ${where}`).toBeLessThanOrEqual(width);
+}
