@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.ts';
-import type { CredentialRow } from '../db/schema.ts';
 import { loadFactors } from '../factors/registry.ts';
 import type { Clock } from '../lib/clock.ts';
 import { type CredentialCipher, CredentialSecretError } from './cipher.ts';
+import { publicColumns, toCredential } from './columns.ts';
 
 /**
  * The credentials of accounts (decision 021): one row per phone, e-mail address, authenticator app,
@@ -60,40 +60,6 @@ export type RotationResult = {
   /** Secrets that could not be read (their key is not configured, or they do not decrypt). */
   failed: Array<{ id: string; keyId: string | null; reason: string }>;
 };
-
-const publicColumns = [
-  'id',
-  'account_id',
-  'kind',
-  'name',
-  'public_part',
-  'secret_key_id',
-  'data',
-  'created_at',
-  'last_used_at',
-] as const;
-
-type PublicRow = Pick<CredentialRow, (typeof publicColumns)[number]>;
-
-const parseData = (data: unknown): Record<string, unknown> =>
-  typeof data === 'string'
-    ? (JSON.parse(data) as Record<string, unknown>)
-    : ((data ?? {}) as Record<string, unknown>);
-
-function toCredential(row: PublicRow): Credential {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    kind: row.kind,
-    name: row.name,
-    publicPart: row.public_part,
-    data: parseData(row.data),
-    keyId: row.secret_key_id,
-    hasSecret: row.secret_key_id !== null,
-    createdAt: new Date(row.created_at),
-    lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
-  };
-}
 
 export class CredentialStore {
   constructor(

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import type { StatementAuditEntry } from '../audit/audit.ts';
 import type { Context } from '../context.ts';
+import { HeldCredentials } from '../credentials/held.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
 import { sessionExpired } from '../lib/http.ts';
@@ -20,8 +21,12 @@ class LostRace extends Error {}
  * open step-up journey of a signed-in session (STEPUP).
  */
 export type FactorJourney =
-  | { kind: 'login'; journey: Journey; account: Account; session?: undefined }
-  | { kind: 'stepup'; journey: Journey; account: Account; session: Session };
+  | { kind: 'login'; journey: Journey; account: Account; session?: undefined; held: HeldCredentials }
+  | { kind: 'stepup'; journey: Journey; account: Account; session: Session; held?: undefined };
+
+/** The account's credentials: a login journey's were read with it; a step-up's are read now. */
+export const heldCredentials = (ctx: Context, fj: FactorJourney): Promise<HeldCredentials> =>
+  fj.held ? Promise.resolve(fj.held) : HeldCredentials.read(ctx, fj.account.id);
 
 /** What completing a factor did, for the factor's answer. */
 export type Completion = {
@@ -49,7 +54,8 @@ export class FactorEngine {
     if (login) {
       if (login.journey.state !== 'factor') return null;
       await ctx.journeys.touch(login.journey);
-      return { kind: 'login', ...login };
+      const { journey, account, credentials } = login;
+      return { kind: 'login', journey, account, held: HeldCredentials.of(credentials) };
     }
     const session = await ctx.sessions.load(token);
     if (!session) return null;

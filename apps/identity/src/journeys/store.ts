@@ -1,5 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
+import { credentialsFromJson, credentialsJson } from '../credentials/columns.ts';
+import type { Credential } from '../credentials/store.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -160,13 +162,16 @@ export class JourneyStore {
   async byTokenWithAccount(
     kind: JourneyKind,
     token: string | undefined,
-  ): Promise<{ journey: Journey; account: Account } | null> {
+  ): Promise<{ journey: Journey; account: Account; credentials: Credential[] } | null> {
     if (!token || token.length > 100) return null;
     const row = await this.db
       .selectFrom('journeys')
       .innerJoin('accounts', 'accounts.id', 'journeys.account_id')
       .selectAll('accounts')
       .select(journeyColumns.map((c) => sql.ref(`journeys.${c}`).as(`journey_${c}`)))
+      // The account's credentials in the same read (issue 25): session login's offers and the
+      // factor calls' contacts read them from here, not again.
+      .select(credentialsJson(sql.ref('accounts.id')).as('journey_account_credentials'))
       .where('journeys.token_hash', '=', sha256(token))
       .where('journeys.kind', '=', kind)
       .executeTakeFirst();
@@ -176,7 +181,8 @@ export class JourneyStore {
     const account = Object.fromEntries(
       Object.entries(fields).filter(([name]) => !name.startsWith('journey_')),
     ) as Account;
-    return this.live(journey) ? { journey, account } : null;
+    const credentials = credentialsFromJson(fields.journey_account_credentials);
+    return this.live(journey) ? { journey, account, credentials } : null;
   }
 
   live(journey: Journey): boolean {

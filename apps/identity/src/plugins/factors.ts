@@ -1,8 +1,8 @@
 import { authenticatorsData, otpStateData, otpStateQuery, paths, Status } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { accountContacts, contactView } from '../credentials/contacts.ts';
-import { HeldCredentials } from '../credentials/held.ts';
+import { contactView } from '../credentials/contacts.ts';
+import { heldCredentials } from '../factors/engine.ts';
 import { allowedAuthenticators, factors, recentOnlyAuthenticators } from '../factors/registry.ts';
 import { answer } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
@@ -25,8 +25,9 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
       'The second factors the account may use (login transaction with a factor due, or step-up of a signed-in session).',
     successData: authenticatorsData,
     auth: 'factor',
-    handler: async ({ request, reply, auth: { account, kind } }) => {
-      const held = await HeldCredentials.read(ctx, account.id);
+    handler: async ({ request, reply, auth }) => {
+      const { account, kind } = auth;
+      const held = await heldCredentials(ctx, auth);
       const authenticators = await allowedAuthenticators(ctx, account, held, kind);
       // A step-up says which methods were left out because they were added recently (decision 030).
       const recent = kind === 'stepup' ? await recentOnlyAuthenticators(ctx, account, held) : [];
@@ -46,8 +47,8 @@ export async function factorsPlugin(app: FastifyInstance, ctx: Context) {
     query: otpStateQuery,
     successData: otpStateData,
     auth: 'factor',
-    handler: async ({ request, reply, auth: { account } }) => {
-      const contacts = await accountContacts(ctx.db, account.id);
+    handler: async ({ request, reply, auth }) => {
+      const { contacts } = await heldCredentials(ctx, auth);
       const view = (kind: string) => contacts.filter((c) => c.kind === kind).map((c) => contactView(ctx, c));
       return answer(request, reply, Status.SUCCESS, {
         message: 'success',

@@ -11,6 +11,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
+import { HeldCredentials } from '../credentials/held.ts';
 import type { PassedFactor } from '../db/schema.ts';
 import { allowedAuthenticators } from '../factors/registry.ts';
 import { endBrowserFlow } from '../journeys/recovery.ts';
@@ -123,7 +124,12 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
           successData: {
             ...data,
             authenticated: false,
-            authenticators: await allowedAuthenticators(ctx, account),
+            // The credentials came with the journey (one read, issue 25).
+            authenticators: await allowedAuthenticators(
+              ctx,
+              account,
+              found ? HeldCredentials.of(found.credentials) : undefined,
+            ),
           },
         });
       if (journey.state === 'factor') return factorDue();

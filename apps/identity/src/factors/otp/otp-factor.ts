@@ -7,7 +7,7 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
-import { accountContacts, contactEnabled, contactLabel, e164 } from '../../credentials/contacts.ts';
+import { contactEnabled, contactLabel, e164 } from '../../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
@@ -15,7 +15,7 @@ import { type CodePurpose, type Counters, factorCounter, OtpCodes } from '../../
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
-import type { FactorJourney } from '../engine.ts';
+import { type FactorJourney, heldCredentials } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
 
 /**
@@ -86,11 +86,11 @@ export class OtpFactor {
 
   /** The account's contact for this channel, if it is the account's, usable and of the right kind. */
   private async usableContact(
-    account: Account,
+    fj: FactorJourney,
     channel: FactorChannel,
     contactId: string,
   ): Promise<{ contact: ContactRow | undefined; allowed: boolean }> {
-    const contacts = await accountContacts(this.ctx.db, account.id);
+    const { contacts } = await heldCredentials(this.ctx, fj);
     const allowed = otpOffer(contacts).some((a) => a.type === channelAuthenticator[channel]);
     const id = contactId.trim();
     const contact = UUID.test(id)
@@ -122,7 +122,7 @@ export class OtpFactor {
     }
     const account = active(fj);
     if (!account) return this.limitReached(request, reply);
-    const { contact, allowed } = await this.usableContact(account, channel, input.contactId);
+    const { contact, allowed } = await this.usableContact(fj, channel, input.contactId);
     if (!allowed) {
       return answer(request, reply, Status.FORBIDDEN, { message: 'factorNotAllowed' });
     }
