@@ -39,6 +39,8 @@ export function TimeLimitWarning({
   busyText,
 }: TimeLimitWarningProps) {
   const action = useRef<HTMLButtonElement>(null);
+  /** What had focus when the warning opened: focus goes back there when it closes. */
+  const returnTo = useRef<Element | null>(null);
   return (
     <Dialog
       className="gh-time-limit-warning"
@@ -50,7 +52,18 @@ export function TimeLimitWarning({
       }}
       onOpenAutoFocus={(event) => {
         event.preventDefault();
+        returnTo.current = document.activeElement;
         action.current?.focus();
+      }}
+      // Without a trigger, Radix would leave focus on the body: back to the field being typed in,
+      // unless it is gone or hidden (a step-up took the page's place: its heading has focus then).
+      onCloseAutoFocus={(event) => {
+        event.preventDefault();
+        const target = returnTo.current;
+        returnTo.current = null;
+        if (target instanceof HTMLElement && target.isConnected && target.getClientRects().length > 0) {
+          target.focus();
+        }
       }}
       footer={
         <>

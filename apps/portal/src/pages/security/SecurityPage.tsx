@@ -66,7 +66,9 @@ export function SecurityPage() {
   const requireStepUp = useCallback((reason: StepUpReason) => {
     setWarning(false);
     setStepUp((current) => {
-      if (current === null && reason !== 'first') {
+      // After a refused call ('again') the page's heading says the page is back; after the page's
+      // own time limit ('renew', 'ended') the customer goes back to the field they were in.
+      if (current === null && (reason === 'renew' || reason === 'ended')) {
         const focused = document.activeElement;
         const active = focused?.closest('[role="dialog"]') ? warnedFrom.current : focused;
         focusBack.current = active instanceof HTMLElement && active !== document.body ? active : 'heading';
