@@ -61,9 +61,7 @@ export function TimeLimitWarning({
         event.preventDefault();
         const target = returnTo.current;
         returnTo.current = null;
-        if (target instanceof HTMLElement && target.isConnected && target.getClientRects().length > 0) {
-          target.focus();
-        }
+        if (target instanceof HTMLElement && target.isConnected && shown(target)) target.focus();
       }}
       footer={
         <>
@@ -80,6 +78,10 @@ export function TimeLimitWarning({
     />
   );
 }
+
+/** Whether an element is rendered (not inside a hidden ancestor): the browser's own check where it has one. */
+const shown = (element: HTMLElement) =>
+  typeof element.checkVisibility === 'function' ? element.checkVisibility() : !element.closest('[hidden]');
 
 /**
  * Whole seconds left until `deadline` (a `Date.now()` instant), counted down once a second while
