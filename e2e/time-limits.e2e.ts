@@ -226,6 +226,34 @@ describe('time limits: a warning before the end, an offer to extend, and word of
     await expectNoAxeViolations(page, 'console sign-in after the idle end');
   });
 
+  it("console: two tabs share one session, so one tab's typing keeps the other from warning, and Stay signed in in one closes the warning in both", {
+    timeout: 120_000,
+  }, async () => {
+    const first = await open();
+    await staffSignIn(first, 'sam.super');
+    const second = await first.context().newPage();
+    await second.goto(`${env.server.consoleOrigin}/console/`);
+    await heading(second, 'Find a customer').waitFor();
+    const field = second.getByRole('textbox', { name: /Customer username/ });
+    await field.focus();
+
+    await pass(first, 10 * MINUTE);
+    const keepAlive = second.waitForResponse((r) => r.url().endsWith('/api/console/session/extend'));
+    await second.keyboard.type('carla');
+    expect((await keepAlive).status()).toBe(200);
+    // The first tab's own last call is 14 minutes old: it would have warned at 13 alone.
+    await pass(first, 4 * MINUTE);
+    expect(await first.getByRole('dialog').count()).toBe(0);
+    await pass(first, 9 * MINUTE + 1000);
+    const warning = (page: Page) => page.getByRole('dialog', { name: 'Your session is about to end' });
+    await warning(first).waitFor();
+    await warning(second).waitFor();
+    await warning(first).getByRole('button', { name: 'Stay signed in' }).click();
+    await warning(first).waitFor({ state: 'detached' });
+    await warning(second).waitFor({ state: 'detached' });
+    expect(await field.inputValue()).toBe('carla');
+  });
+
   // --- the security page's step-up ------------------------------------------------------------
 
   const codeOf = (secret: string) =>

@@ -30,7 +30,15 @@ export default function IdleWarning({
   const [warning, setWarning] = useState(false);
   const [busy, setBusy] = useState(false);
   const extending = useRef(false);
-  useEffect(() => onSessionTouch((sentAt) => setDeadline(sentAt + idleMs)), [idleMs]);
+  // A call moved the session (in this tab or another): a new deadline, and no warning for the old one.
+  useEffect(
+    () =>
+      onSessionTouch((sentAt) => {
+        setDeadline(sentAt + idleMs);
+        setWarning(false);
+      }),
+    [idleMs],
+  );
 
   const end = useCallback(async () => {
     setWarning(false);

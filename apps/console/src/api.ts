@@ -28,12 +28,28 @@ export type Answer<T> =
  */
 let lastTouch = 0;
 const touchListeners = new Set<(sentAt: number) => void>();
+/**
+ * The console's other tabs of this browser share the one staff session (one cookie): each tells the
+ * others when a call of its own moved the session, so an idle tab does not warn, or sign everyone
+ * out, while the member works in another. Only a time goes over it (no token, no customer data).
+ */
+const tabs =
+  typeof BroadcastChannel === 'function' ? new BroadcastChannel('gatehouse-console-activity') : null;
+tabs?.addEventListener('message', (event: MessageEvent) => {
+  if (typeof event.data === 'number' && Number.isFinite(event.data)) touched(event.data, false);
+});
+function touched(sentAt: number, share: boolean) {
+  if (sentAt <= lastTouch) return;
+  lastTouch = sentAt;
+  for (const listener of touchListeners) listener(sentAt);
+  if (share) tabs?.postMessage(sentAt);
+}
 /** Calls `listener` with the send time of each call the staff session answered; returns the unsubscribe. */
 export function onSessionTouch(listener: (sentAt: number) => void): () => void {
   touchListeners.add(listener);
   return () => touchListeners.delete(listener);
 }
-/** The send time of the last call the staff session answered (0: none yet). */
+/** The send time of the last call the staff session answered, in any tab (0: none yet). */
 export const lastSessionTouch = () => lastTouch;
 
 async function call<T>(
@@ -59,10 +75,8 @@ async function call<T>(
       http >= 500 ? t('common.somethingWrong') : message || t('common.somethingWrong'),
     );
     // Answered past the guard (a success or a business outcome): the server's idle limit moved.
-    if (result.http < 400) {
-      lastTouch = Math.max(lastTouch, sentAt);
-      for (const listener of touchListeners) listener(lastTouch);
-    }
+    // (Not sign-out's: it ends the session rather than moving it.)
+    if (result.http < 400 && method !== 'DELETE') touched(sentAt, true);
     return answer.ok ? answer : { ...answer, signedOut: result.http === 401 };
   } catch {
     return { ok: false, code: 0, message: t('common.offline'), signedOut: false };
