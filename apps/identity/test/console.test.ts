@@ -159,6 +159,18 @@ describe.each(targets)('representative console ($name)', (target) => {
         warningSeconds: 30,
         codeMinutes: 10,
       });
+      // A burst (a key held down in several tabs): each answered, none a fault, one session still.
+      const burst = await Promise.all(
+        Array.from({ length: 50 }, () => c.call('POST', consolePaths.consoleSessionExtend)),
+      );
+      expect(burst.map(code)).toEqual(Array(50).fill(1200));
+      const live = await ctx.db
+        .selectFrom('staff_sessions')
+        .select('id')
+        .where('stage', '=', 'active')
+        .where('ended_at', 'is', null)
+        .execute();
+      expect(live).toHaveLength(1);
       // 14 + 14 minutes: alive only because of the extend.
       h.clock.advance(14 * 60_000);
       expect(code(await c.call('POST', consolePaths.consoleSessionExtend))).toBe(1200);
