@@ -1,5 +1,14 @@
 import type { ConsoleStaff } from '@gatehouse/contract/client';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
+import {
+  createContext,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useState,
+} from 'react';
 import { consoleApi } from './api.ts';
 import { t } from './messages.ts';
 
@@ -13,6 +22,12 @@ type SessionState = {
   timedOut: () => void;
   notice: string | undefined;
 };
+
+/**
+ * The idle warning (IdleWarning.tsx; decision 049) loads once someone has signed in: its dialog stays
+ * off the sign-in page's bundle (bench/bundle-size.ts).
+ */
+const IdleWarning = lazy(() => import('./IdleWarning.tsx'));
 
 const SessionContext = createContext<SessionState>({
   staff: null,
@@ -48,6 +63,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return (
     <SessionContext.Provider value={{ staff, signedIn, ended, timedOut, notice }}>
       {children}
+      {staff ? (
+        <Suspense fallback={null}>
+          <IdleWarning staff={staff} ended={ended} />
+        </Suspense>
+      ) : null}
     </SessionContext.Provider>
   );
 }

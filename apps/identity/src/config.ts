@@ -165,6 +165,9 @@ const schema = z
     ]),
     // The portal's security page (security/; docs/decisions/025-security-page-api.md).
     SECURITY_STEPUP_MINUTES: int(1, 24 * 60).default(10),
+    // How long before the console's idle end and the security page's step-up end their warning
+    // shows (WCAG 2.2.1: at least 20 s; docs/decisions/049-time-limit-warnings.md).
+    TIME_LIMIT_WARNING_SECONDS: int(20, 3600).default(120),
     SECURITY_ENROLLMENT_MINUTES: int(1, 24 * 60).default(10),
     SECURITY_CONFIRM_MAX_TRIES: int(1, 100).default(5),
     SECURITY_RATE_MAX: int(1, 10_000).default(10),
@@ -360,6 +363,8 @@ export type Config = {
    */
   security: {
     stepUpMs: number;
+    /** The page's warning before the step-up ends (TIME_LIMIT_WARNING_SECONDS). */
+    warningMs: number;
     enrollmentMs: number;
     confirmMaxTries: number;
     rate: { max: number; windowMs: number };
@@ -375,6 +380,8 @@ export type Config = {
    */
   console: {
     idleMs: number;
+    /** The console's warning before the idle end (TIME_LIMIT_WARNING_SECONDS). */
+    warningMs: number;
     absoluteMs: number;
     lockoutFailures: number;
     lockoutMs: number;
@@ -774,6 +781,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     phone: phoneSettings(v),
     security: {
       stepUpMs: v.SECURITY_STEPUP_MINUTES * 60_000,
+      warningMs: v.TIME_LIMIT_WARNING_SECONDS * 1000,
       enrollmentMs: v.SECURITY_ENROLLMENT_MINUTES * 60_000,
       confirmMaxTries: v.SECURITY_CONFIRM_MAX_TRIES,
       rate: window(v.SECURITY_RATE_MAX, v.SECURITY_RATE_WINDOW_SECONDS),
@@ -786,6 +794,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportPhone: v.SUPPORT_PHONE,
     console: {
       idleMs: v.STAFF_IDLE_MINUTES * 60_000,
+      warningMs: v.TIME_LIMIT_WARNING_SECONDS * 1000,
       absoluteMs: v.STAFF_ABSOLUTE_MINUTES * 60_000,
       lockoutFailures: v.STAFF_LOCKOUT_FAILURES,
       lockoutMs: v.STAFF_LOCKOUT_MINUTES * 60_000,

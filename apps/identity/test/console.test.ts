@@ -77,6 +77,7 @@ describe.each(targets)('representative console ($name)', (target) => {
         name: 'rita.rep',
         role: 'representative',
         idleMinutes: 15,
+        warningSeconds: 120,
         codeMinutes: 10,
       });
       const session = await c.call('GET', consolePaths.consoleSession);
@@ -143,6 +144,84 @@ describe.each(targets)('representative console ($name)', (target) => {
       expect(row?.end_reason).toBe('idle');
     });
 
+    test('“Stay signed in” (POST extend) moves the idle limit like any call, never past STAFF_ABSOLUTE_MINUTES; the answer names the warning’s lead', async () => {
+      const { app, ctx } = await h.start({ STAFF_ABSOLUTE_MINUTES: '40', TIME_LIMIT_WARNING_SECONDS: '30' });
+      const rita = await addStaff(ctx, 'rita.rep', 'representative');
+      const c = await signedIn(app, rita);
+      h.clock.advance(14 * 60_000);
+      const extended = await c.call('POST', consolePaths.consoleSessionExtend);
+      expect(code(extended)).toBe(1200);
+      expect(json(extended).responseBaseInfo.status.message).toBe('You are still signed in to the console.');
+      expect(json(extended).successData).toEqual({
+        name: 'rita.rep',
+        role: 'representative',
+        idleMinutes: 15,
+        warningSeconds: 30,
+        codeMinutes: 10,
+      });
+      // A burst (a key held down in several tabs): each answered, none a fault, one session still.
+      const burst = await Promise.all(
+        Array.from({ length: 50 }, () => c.call('POST', consolePaths.consoleSessionExtend)),
+      );
+      expect(burst.map(code)).toEqual(Array(50).fill(1200));
+      const live = await ctx.db
+        .selectFrom('staff_sessions')
+        .select('id')
+        .where('stage', '=', 'active')
+        .where('ended_at', 'is', null)
+        .execute();
+      expect(live).toHaveLength(1);
+      // 14 + 14 minutes: alive only because of the extend.
+      h.clock.advance(14 * 60_000);
+      expect(code(await c.call('POST', consolePaths.consoleSessionExtend))).toBe(1200);
+      h.clock.advance(11 * 60_000);
+      expect(code(await c.call('POST', consolePaths.consoleSessionExtend))).toBe(1200);
+      // 39 + 1 minutes: one minute after an extend, but past the absolute limit.
+      h.clock.advance(60_000 + 1000);
+      expectFailureEnvelope(await c.call('POST', consolePaths.consoleSessionExtend), 401, 4401);
+    });
+
+    test('extend: no CSRF token (refused, nothing moved), a body that is not an object (400), a password-step or ended session (401): each in the envelope', async () => {
+      const { app, ctx } = await h.start();
+      const rita = await addStaff(ctx, 'rita.rep', 'representative');
+      const c = await signedIn(app, rita);
+      for (const payload of ['"stay"', '[1]', '42', '{"requestBaseInfo": 7}']) {
+        const bad = await c.client.request({
+          method: 'POST',
+          url: api(consolePaths.consoleSessionExtend),
+          payload,
+          csrf: false,
+          headers: { host: CONSOLE_HOST, 'content-type': 'application/json', 'x-xsrf-token': c.token },
+        });
+        expect(bad.statusCode, payload).toBe(400);
+        expect(json(bad).responseBaseInfo.status.code, payload).toBeGreaterThan(0);
+        expect(bad.body).not.toMatch(/at .*\.ts:\d+/);
+      }
+      h.clock.advance(10 * 60_000);
+      const noToken = await c.client.request({
+        method: 'POST',
+        url: api(consolePaths.consoleSessionExtend),
+        csrf: false,
+        headers: { host: CONSOLE_HOST },
+      });
+      expectFailureEnvelope(noToken, 403, 4403);
+      // The refused call moved nothing: 10 + 5 minutes after the last answered call, it has ended,
+      // and an extend does not revive it.
+      h.clock.advance(5 * 60_000 + 1000);
+      expectFailureEnvelope(await c.call('POST', consolePaths.consoleSessionExtend), 401, 4401);
+      expectFailureEnvelope(await c.call('GET', consolePaths.consoleSession), 401, 4401);
+      const row = await ctx.db
+        .selectFrom('staff_sessions')
+        .select('end_reason')
+        .where('stage', '=', 'active')
+        .executeTakeFirst();
+      expect(row?.end_reason).toBe('idle');
+      // The password step alone cannot be stretched into a session.
+      const half = new ConsoleClient(app);
+      expect(code(await half.signInPassword('rita.rep'))).toBe(1200);
+      expectFailureEnvelope(await half.call('POST', consolePaths.consoleSessionExtend), 401, 4401);
+    });
+
     test('sign-out ends the session on the server', async () => {
       const { app, ctx } = await h.start();
       const rita = await addStaff(ctx, 'rita.rep', 'representative');
@@ -159,6 +238,7 @@ describe.each(targets)('representative console ($name)', (target) => {
   describe('authorization', () => {
     const calls: Array<[method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown]> = [
       ['GET', consolePaths.consoleSession],
+      ['POST', consolePaths.consoleSessionExtend],
       ['POST', consolePaths.consoleFactor, { securityCode: '123456' }],
       ['POST', consolePaths.consoleCustomer, { username: 'alexdemo1' }],
       [

@@ -216,6 +216,41 @@ describe.each(targets)('the security page ($name)', (target) => {
     expectFailureEnvelope(await overviewOf(browser), 403, 1412);
   });
 
+  test('the overview says how long the step-up has left and when the page warns; no call stretches it, only a new step-up', async () => {
+    const { app, ctx } = await h.start({ TIME_LIMIT_WARNING_SECONDS: '45' });
+    const { secret } = await account(ctx, 'stepsec03');
+    const browser = await signIn(app, 'stepsec03', secret);
+    await stepUp(browser, secret);
+    let opened = data<SecurityOverviewData>(await overviewOf(browser));
+    expect(opened.warningSeconds).toBe(45);
+    expect(opened.stepUpEndsInSeconds).toBeGreaterThan(10 * 60 - 5);
+    expect(opened.stepUpEndsInSeconds).toBeLessThanOrEqual(10 * 60);
+    // Calls of the page (reads, a refused change) are activity, yet the window does not move: a
+    // step-up proves a factor at one moment (docs/decisions/049-time-limit-warnings.md).
+    h.clock.advance(4 * 60_000);
+    await browser.post(api(securityPaths.securityCredentialRemove), { id: 'no-such-credential' });
+    opened = data<SecurityOverviewData>(await overviewOf(browser));
+    const left = opened.stepUpEndsInSeconds;
+    expect(left).toBeLessThanOrEqual(6 * 60);
+    expect(left).toBeGreaterThan(6 * 60 - 5);
+    // The widget's extend-session call (the step-up's first call) moves the session's idle limit,
+    // not the step-up's window.
+    expect((await browser.post(api(paths.sessionExtend), {})).statusCode).toBe(204);
+    expect(data<SecurityOverviewData>(await overviewOf(browser)).stepUpEndsInSeconds).toBe(left);
+    h.clock.advance(left * 1000 + 1000);
+    expectFailureEnvelope(await overviewOf(browser), 403, 1412);
+    // 'Verify again' before the end: a new step-up, a new full window.
+    await stepUp(browser, secret);
+    expect(data<SecurityOverviewData>(await overviewOf(browser)).stepUpEndsInSeconds).toBeGreaterThan(
+      10 * 60 - 5,
+    );
+  });
+
+  test('TIME_LIMIT_WARNING_SECONDS below the 20 s WCAG 2.2.1 asks for stops the start', () => {
+    expect(() => loadConfig({ TIME_LIMIT_WARNING_SECONDS: '19' })).toThrow(/TIME_LIMIT_WARNING_SECONDS/);
+    expect(loadConfig({}).security.warningMs).toBe(120_000);
+  });
+
   test("the demo accounts' seeded credentials were added at a believable date, and stay established under the longest CONTACT_WAIT_DAYS but for the phone seeded as just added", async () => {
     const demo = readDemoAccounts(new URL('../../../demo/accounts.json', import.meta.url));
     for (const a of demo) rememberSecret(a.password);

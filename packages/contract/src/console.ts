@@ -26,6 +26,8 @@ export const consoleStaffData = z.object({
   role: staffRole,
   /** The staff session ends after this many minutes without a call (STAFF_IDLE_MINUTES). */
   idleMinutes: z.number().int(),
+  /** The time-limit warning shows this many seconds before the idle end (TIME_LIMIT_WARNING_SECONDS). */
+  warningSeconds: z.number().int(),
   /** A temporary security code's life (REP_CODE_MINUTES). */
   codeMinutes: z.number().int(),
 });

@@ -495,7 +495,13 @@ export const consoleOutcomeDocs: Record<ConsoleCallName, Readonly<Record<number,
     [Status.UNAUTHENTICATED]: 'No password step in progress, or it expired (checked before the body)',
   },
   consoleSession: {
-    [Status.SUCCESS]: 'successData: the signed-in staff member (name, role, idle minutes)',
+    [Status.SUCCESS]:
+      "successData: the signed-in staff member (name, role, idle minutes, the warning's lead in seconds)",
+    [Status.UNAUTHENTICATED]: consoleNoSession,
+  },
+  consoleSessionExtend: {
+    [Status.SUCCESS]:
+      'successData: the signed-in staff member, as GET gives it; the idle limit moved forward (never past STAFF_ABSOLUTE_MINUTES)',
     [Status.UNAUTHENTICATED]: consoleNoSession,
   },
   consoleSignOut: { [Status.SUCCESS]: 'Signed out (also without a session)' },

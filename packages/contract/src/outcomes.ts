@@ -613,6 +613,11 @@ function consoleTables() {
       path: consolePaths.consoleSession,
       codes: { 1200: ok('consoleSignedIn'), 4401: consoleNoSession },
     },
+    consoleSessionExtend: {
+      method: 'POST',
+      path: consolePaths.consoleSessionExtend,
+      codes: { 1200: ok('consoleSessionExtended'), 4401: consoleNoSession },
+    },
     consoleSignOut: {
       method: 'DELETE',
       path: consolePaths.consoleSession,

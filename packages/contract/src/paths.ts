@@ -43,6 +43,8 @@ export const consolePaths = {
   consoleSession: '/console/session',
   /** POST the authenticator-app code (second step). */
   consoleFactor: '/console/session/factor',
+  /** POST (no body): the staff member is still here; moves the session's idle limit (the time-limit warning). */
+  consoleSessionExtend: '/console/session/extend',
   /** POST an exact username: the customer's state (POST: the name stays out of URLs and logs). */
   consoleCustomer: '/console/customers/lookup',
   consoleIssueCode: '/console/customers/code',

@@ -118,6 +118,10 @@ export type SecurityActivityItem = z.infer<typeof securityActivityItem>;
 export const securityOverviewData = z.object({
   /** When this step-up stops counting: the page asks for a new one then. */
   stepUpExpiresAt: z.string(),
+  /** Seconds from this answer until the step-up stops counting (the page's clock need not be the server's). */
+  stepUpEndsInSeconds: z.number().int(),
+  /** The page warns this many seconds before the step-up ends (TIME_LIMIT_WARNING_SECONDS). */
+  warningSeconds: z.number().int(),
   authenticators: z.array(securityAppItem),
   pushDevices: z.array(securityAppItem),
   tokens: z.array(securityTokenItem),

@@ -26,6 +26,7 @@ export * from './select/index.ts';
 export * from './shell/index.ts';
 export * from './spinner/index.ts';
 export * from './text-input/index.ts';
+export * from './time-limit-warning/index.ts';
 export * from './title-block/index.ts';
 export * from './toast/index.ts';
 export * from './tooltip/index.ts';

@@ -284,6 +284,7 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     name: staff.name,
     role: staff.role,
     idleMinutes: Math.round(config.console.idleMs / 60_000),
+    warningSeconds: Math.round(config.console.warningMs / 1000),
     codeMinutes: Math.round(config.console.repCodeMs / 60_000),
   });
 
@@ -292,6 +293,19 @@ export async function consolePlugin(app: FastifyInstance, ctx: Context) {
     path: consolePaths.consoleSession,
     tag: 'console',
     summary: 'The signed-in staff member (name, role, idle minutes); 4401 without a console session.',
+    auth: 'staff',
+    handler: async ({ request, reply, auth: { staff } }) => {
+      return answer(request, reply, Status.SUCCESS, { successData: staffData(staff) });
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    path: consolePaths.consoleSessionExtend,
+    tag: 'console',
+    summary:
+      'The staff member is still here (the time-limit warning, or typing): the session’s idle limit moves forward as with any call, never past its absolute limit. No body.',
+    body: emptyBody,
     auth: 'staff',
     handler: async ({ request, reply, auth: { staff } }) => {
       return answer(request, reply, Status.SUCCESS, { successData: staffData(staff) });

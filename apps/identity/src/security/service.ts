@@ -126,6 +126,11 @@ export async function overview(ctx: Context, request: FastifyRequest, guarded: G
 
   return {
     stepUpExpiresAt: guarded.stepUpExpiresAt.toISOString(),
+    stepUpEndsInSeconds: Math.max(
+      0,
+      Math.floor((guarded.stepUpExpiresAt.getTime() - ctx.clock.now().getTime()) / 1000),
+    ),
+    warningSeconds: Math.round(ctx.config.security.warningMs / 1000),
     authenticators: lists.authenticators ?? [],
     pushDevices: lists.pushDevices ?? [],
     tokens: lists.tokens ?? [],

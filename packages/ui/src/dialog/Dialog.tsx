@@ -24,6 +24,8 @@ export interface DialogProps {
    * start what the dialog confirmed, so any focus move of that action comes after.
    */
   onCloseAutoFocus?: (event: Event) => void;
+  /** Runs as the dialog opens, before focus moves in: prevent the event to place focus yourself. */
+  onOpenAutoFocus?: (event: Event) => void;
   className?: string;
 }
 
@@ -41,6 +43,7 @@ export function Dialog({
   defaultOpen,
   onOpenChange,
   onCloseAutoFocus,
+  onOpenAutoFocus,
   className,
 }: DialogProps) {
   return (
@@ -51,6 +54,7 @@ export function Dialog({
         <RadixDialog.Content
           className={cx('gh-dialog', className)}
           {...(onCloseAutoFocus ? { onCloseAutoFocus } : {})}
+          {...(onOpenAutoFocus ? { onOpenAutoFocus } : {})}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="gh-dialog__header">

@@ -50,6 +50,8 @@ const done = (message: string, successData: unknown = {}): Answer => ({
 
 const overview: SecurityOverviewData = {
   stepUpExpiresAt: '2026-11-23T20:10:00.000Z',
+  stepUpEndsInSeconds: 600,
+  warningSeconds: 120,
   authenticators: [{ id: 'a1', name: 'Pixel 8', createdAt: '2026-11-01T10:00:00.000Z', lastUsedAt: null }],
   pushDevices: [
     {

@@ -4,20 +4,27 @@ import { useEffect, useMemo, useRef } from 'react';
 import { currentEnvironment } from '../../environment.ts';
 import { useLanguage } from '../../language.tsx';
 import { settings } from '../../settings.ts';
-import { Shell } from '../../shell/Shell.tsx';
 import { t } from '../../texts.ts';
+
+/**
+ * Why the step-up shows: the page's first one; a call answered 1412 (it ran out while the page was
+ * open); the page's own clock saw it end; the customer chose 'Verify again' before it ended.
+ */
+export type StepUpReason = 'first' | 'again' | 'ended' | 'renew';
 
 /**
  * The step-up the security page needs (issue 12): the widget in the STEPUP journey, as the login
  * page hosts it in LOGIN, with no `authenticators` of ours, so the account's allowed factors come
- * from the server. Its finish hands back to the page; Cancel goes back to the signed-in page.
+ * from the server. Its finish hands back to the page; Cancel is the page's to decide. It renders
+ * inside the page's shell, above the page's sections, which stay (hidden) with what was typed in
+ * them (docs/decisions/049-time-limit-warnings.md).
  */
 export function StepUp({
-  again,
+  reason,
   onVerified,
   onCancel,
 }: {
-  again: boolean;
+  reason: StepUpReason;
   onVerified: () => Promise<void>;
   onCancel: () => void;
 }) {
@@ -50,13 +57,21 @@ export function StepUp({
     }),
     [announce, language],
   );
+  const notice =
+    reason === 'again'
+      ? t('security.stepUpAgain')
+      : reason === 'ended'
+        ? t('security.stepUpEnded')
+        : reason === 'renew'
+          ? t('security.stepUpRenew')
+          : null;
   return (
-    <Shell>
+    <>
       <Card width={448}>
         <h1 className="portal__page-heading" tabIndex={-1} ref={heading}>
           {t('security.stepUpHeading')}
         </h1>
-        {again ? <Alert variant="info">{t('security.stepUpAgain')}</Alert> : null}
+        {notice ? <Alert variant="info">{notice}</Alert> : null}
         <p>{t('security.stepUpIntro')}</p>
       </Card>
       <Card width={448}>
@@ -66,6 +81,6 @@ export function StepUp({
           <SignIn config={config} />
         </div>
       </Card>
-    </Shell>
+    </>
   );
 }

@@ -53,6 +53,8 @@ const phone = {
 const overviewWith = (passkeys: unknown[]) =>
   done('success', {
     stepUpExpiresAt: '2026-11-23T20:10:00.000Z',
+    stepUpEndsInSeconds: 600,
+    warningSeconds: 120,
     authenticators: [],
     pushDevices: [],
     tokens: [],
