@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { errorSummary, expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 type Account = { username: string; password: string };
@@ -16,7 +16,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
   /** A field error: inline under the field, and as a link in the error summary (GOV.UK). */
   async function fieldErrorShown(text: string) {
     await page.locator('.gh-field__error', { hasText: text }).waitFor();
-    await page.getByRole('alert', { name: 'There is a problem' }).getByRole('link', { name: text }).waitFor();
+    await errorSummary(page, 'There is a problem').getByRole('link', { name: text }).waitFor();
   }
 
   /** Keyboard alone: Tab until the target has focus (fails if it never does). */

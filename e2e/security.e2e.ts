@@ -4,7 +4,7 @@ import { Secret, TOTP, URI } from 'otpauth';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { errorSummary, expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 type DemoAccount = { username: string; password: string; totp?: { secret: string } };
@@ -153,8 +153,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     expect(key).toBe(scanned.secret.base32);
     // A missing code: the field's message, the summary, the title.
     await apps.getByRole('button', { name: 'Confirm' }).click();
-    await page
-      .getByRole('alert', { name: 'There is a problem' })
+    await errorSummary(page, 'There is a problem')
       .getByRole('link', { name: 'Enter the 6-digit code from your authenticator app.' })
       .waitFor();
     await expect.poll(() => page.title()).toMatch(/^Error: /);
@@ -265,7 +264,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     // Sent empty: the error summary takes focus and links to the field.
     await tabTo(page, contacts.getByRole('button', { name: 'Send code' }));
     await page.keyboard.press('Enter');
-    const summary = page.getByRole('alert', { name: 'There is a problem' });
+    const summary = errorSummary(page, 'There is a problem');
     await summary.getByRole('link', { name: 'Enter a phone number.' }).waitFor();
     await expect.poll(() => focused(summary)).toBe(true);
     await expectNoAxeViolations(page, 'add a phone with an error, forced colours, 320 px');

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Debian's Chromium, driven by playwright-core; no browser download. */
@@ -71,4 +71,14 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
     scanned.set(state, summary);
   }
   expect(summary, `axe violations on ${screen}`).toEqual([]);
+}
+
+/**
+ * The error summary titled `title`: the wrapper that takes focus. In GOV.UK Frontend 4.4.0's
+ * markup the `role="alert"` is a container inside it, with no name of its own.
+ */
+export function errorSummary(page: Page, title: string | RegExp = 'There is a problem'): Locator {
+  return page
+    .locator('.gh-error-summary')
+    .filter({ has: page.getByRole('alert').getByRole('heading', { name: title }) });
 }

@@ -1,3 +1,4 @@
+import { findErrorSummary } from '@gatehouse/ui/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -48,7 +49,7 @@ describe('reset password (portal spec §2, §4, §5, §8)', () => {
     const user = userEvent.setup();
     const field = screen.getByLabelText('New password');
     await user.type(field, 'short{Enter}');
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     expect(summary.textContent).toContain('Password must be between 8 and 20 characters');
     expect(document.activeElement).toBe(summary);
     await waitFor(() => expect(document.title).toBe('Error: Reset Password – Prime Portal'));

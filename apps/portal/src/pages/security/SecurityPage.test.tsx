@@ -1,4 +1,5 @@
 import type { SecurityOverviewData } from '@gatehouse/contract/client';
+import { findErrorSummary } from '@gatehouse/ui/testing';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -369,7 +370,7 @@ describe('the security page (#/security, issue 12)', () => {
 
     // No code: the field's message, the summary (focused) and the title.
     await u.click(screen.getByRole('button', { name: 'Confirm' }));
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     await waitFor(() => expect(document.activeElement).toBe(summary));
     expect(
       within(summary).getByRole('link', { name: 'Enter the 6-digit code from your authenticator app.' }),
@@ -431,7 +432,7 @@ describe('the security page (#/security, issue 12)', () => {
     await u.type(screen.getByRole('textbox', { name: /Name/ }), 'Work {{phone]]');
     await u.click(screen.getByRole('button', { name: 'Confirm' }));
     const message = 'A name cannot contain these characters: # & * { } [ ]';
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     expect(within(summary).getByRole('link', { name: message })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: /Name/ }).getAttribute('aria-invalid')).toBe('true');
     expect(requests.filter((r) => `${r.method} ${r.path}` === api.confirmation)).toHaveLength(0);
