@@ -44,7 +44,7 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, fieldId: string): void
  * each new `attempt`.
  */
 export const ErrorSummary = forwardRef<HTMLDivElement, ErrorSummaryProps>(function ErrorSummary(
-  { title = uiMessages.errorSummaryTitle, errors, headingLevel = 2, attempt, className, onBlur, ...rest },
+  { title = uiMessages.errorSummaryTitle, errors, headingLevel = 2, attempt, className, ...rest },
   forwardedRef,
 ) {
   const ownRef = useRef<HTMLDivElement>(null);
@@ -55,21 +55,16 @@ export const ErrorSummary = forwardRef<HTMLDivElement, ErrorSummaryProps>(functi
     const root = ownRef.current;
     if (signature === '' || !root) return;
     root.setAttribute('tabindex', '-1');
+    const leave = () => root.removeAttribute('tabindex');
+    root.addEventListener('blur', leave, { once: true });
     root.focus();
+    return () => root.removeEventListener('blur', leave);
   }, [signature, attempt]);
 
   if (errors.length === 0) return null;
   const Title = `h${headingLevel}` as const;
   return (
-    <div
-      ref={ref}
-      className={cx('gh-error-summary', className)}
-      onBlur={(event) => {
-        if (event.target === event.currentTarget) event.currentTarget.removeAttribute('tabindex');
-        onBlur?.(event);
-      }}
-      {...rest}
-    >
+    <div ref={ref} className={cx('gh-error-summary', className)} {...rest}>
       <div role="alert">
         <Title className="gh-error-summary__title">{title}</Title>
         <div className="gh-error-summary__body">
