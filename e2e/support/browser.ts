@@ -82,3 +82,16 @@ export function errorSummary(page: Page, title: string | RegExp = 'There is a pr
     .locator('.gh-error-summary')
     .filter({ has: page.getByRole('alert').getByRole('heading', { name: title }) });
 }
+
+/** The text of the element as a screen reader reads it: without what is `aria-hidden`. */
+export function spokenText(locator: Locator): Promise<string> {
+  return locator.evaluate((element) => {
+    const read = (node: Node): string =>
+      node.nodeType === Node.TEXT_NODE
+        ? (node.textContent ?? '')
+        : node instanceof Element && node.getAttribute('aria-hidden') === 'true'
+          ? ''
+          : [...node.childNodes].map(read).join('');
+    return read(element).replace(/\s+/g, ' ').trim();
+  });
+}

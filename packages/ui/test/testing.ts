@@ -22,3 +22,29 @@ export function queryErrorSummary(title: string | RegExp = 'There is a problem')
 export function findErrorSummary(title: string | RegExp = 'There is a problem'): Promise<HTMLElement> {
   return waitFor(() => getErrorSummary(title));
 }
+
+/** The text of `element` as a screen reader reads it: without what is `aria-hidden`. */
+export function spokenText(element: Element): string {
+  let text = '';
+  for (const node of element.childNodes) {
+    if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
+    else if (node instanceof Element && node.getAttribute('aria-hidden') !== 'true') text += spokenText(node);
+  }
+  return text;
+}
+
+/** The innermost element a screen reader reads as `text` exactly (a masked number as its words). */
+export function getBySpokenText(text: string, container: Element = document.body): HTMLElement {
+  const matches = [...container.querySelectorAll<HTMLElement>('*')].filter(
+    (element) => spokenText(element).trim() === text,
+  );
+  const innermost = matches.filter(
+    (element) => !matches.some((other) => other !== element && element.contains(other)),
+  );
+  if (innermost.length !== 1) {
+    throw new Error(
+      `${innermost.length} elements read as '${text}'; the page reads: ${spokenText(container)}`,
+    );
+  }
+  return innermost[0] as HTMLElement;
+}

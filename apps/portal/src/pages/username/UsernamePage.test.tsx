@@ -80,6 +80,36 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     await waitFor(() => expect(document.title).toBe('Error: Confirm Identity – Prime Portal'));
   });
 
+  it("recovery's channel and phone choices read a masked number as the digits it ends in, not 'X X X'", async () => {
+    fakeServer({
+      [identify]: { body: envelope(1200, 'User Identified') },
+      [attributes]: {
+        body: envelope(1200, 'Success', {
+          successData: {
+            phone: [
+              { type: 'TEXT', value: '******0143' },
+              { type: 'VOICE', value: '******0143' },
+            ],
+            deliveries: ['TEXT', 'CALL', 'REP'],
+          },
+        }),
+      },
+    });
+    renderRoute('/username', <UsernamePage />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /Username/ }), 'otponly01{Enter}');
+    await screen.findByRole('heading', { name: 'Choose how to confirm your identity' });
+    const text = screen.getByRole('radio', { name: 'Text message to number ending in 0 1 4 3' });
+    expect(screen.getByRole('radio', { name: 'Voice call to number ending in 0 1 4 3' })).toBeTruthy();
+    expect(document.querySelector(`label[for="${text.id}"]`)?.textContent).toContain(
+      'Text message to ******0143',
+    );
+    await user.click(text);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('heading', { name: 'Choose the phone number' });
+    expect(screen.getByRole('radio', { name: 'number ending in 0 1 4 3' })).toBeTruthy();
+  });
+
   /** From a stored login result (temporary password) to the code step. */
   async function toCodeStep(answers: Record<string, unknown> = {}) {
     serviceData.saveLoginResult({ username: 'temppass01', sessionStatusCode: 1202, pwdAuthStatusCode: 1200 });

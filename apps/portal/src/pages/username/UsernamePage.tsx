@@ -14,6 +14,7 @@ import {
   Dialog,
   DialogClose,
   ErrorSummary,
+  MaskedText,
   Popover,
   RadioGroup,
   TextInput,
@@ -322,7 +323,7 @@ export function UsernamePage() {
       key={notice.kind === 'critical' ? attempt : 'info'}
       variant={notice.kind === 'info' ? 'info' : 'critical'}
     >
-      {notice.text}
+      <MaskedText>{notice.text}</MaskedText>
     </Alert>
   ) : null;
   /** GOV.UK: every failed submit puts the field's error in a summary that takes focus. */
@@ -360,14 +361,17 @@ export function UsernamePage() {
               onChange={(value) => setDelivery(value as Delivery)}
               options={deliveries.map((d) => ({
                 value: d,
-                label:
-                  d === 'EMAIL'
-                    ? t('recovery.channelEmail', email)
-                    : d === 'TEXT'
-                      ? t('recovery.channelText', phonesFor('TEXT')[0]?.value ?? '')
-                      : d === 'CALL'
-                        ? t('recovery.channelCall', phonesFor('CALL')[0]?.value ?? '')
-                        : t('recovery.channelRep'),
+                label: (
+                  <MaskedText>
+                    {d === 'EMAIL'
+                      ? t('recovery.channelEmail', email)
+                      : d === 'TEXT'
+                        ? t('recovery.channelText', phonesFor('TEXT')[0]?.value ?? '')
+                        : d === 'CALL'
+                          ? t('recovery.channelCall', phonesFor('CALL')[0]?.value ?? '')
+                          : t('recovery.channelRep')}
+                  </MaskedText>
+                ),
               }))}
             />
             <div className="portal-form__actions">
@@ -402,7 +406,7 @@ export function UsernamePage() {
               onChange={setPhone}
               options={[...new Set(phonesFor(delivery).map((p) => p.value))].map((value) => ({
                 value,
-                label: value,
+                label: <MaskedText>{value}</MaskedText>,
               }))}
             />
             <div className="portal-form__actions">
@@ -553,7 +557,7 @@ export function UsernamePage() {
               open={confirmOpen}
               onOpenChange={closeConfirm}
               title={t('recovery.resendConfirmTitle')}
-              description={t('recovery.resendConfirm', destination)}
+              description={<MaskedText>{t('recovery.resendConfirm', destination)}</MaskedText>}
               footer={
                 <>
                   <Button variant="primary" onClick={resend}>

@@ -1,5 +1,5 @@
 import type { Contact } from '@gatehouse/contract/client';
-import { Alert, Button, RadioGroup } from '@gatehouse/ui';
+import { Alert, Button, MaskedText, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { useLocationState, useNavigate } from '../../router.tsx';
@@ -147,12 +147,14 @@ export function OtpContactScreen() {
           legend={tx(prompt)}
           value={selected.value}
           onChange={setChoice}
-          options={current.map((c) => ({ value: c.value, label: c.label }))}
+          options={current.map((c) => ({ value: c.value, label: <MaskedText>{c.label}</MaskedText> }))}
         />
       ) : (
         <>
           <p>{tx(prompt)}</p>
-          <p className="gh-otp__contact">{selected.label}</p>
+          <p className="gh-otp__contact">
+            <MaskedText>{selected.label}</MaskedText>
+          </p>
         </>
       )}
       {disabled.length > 0 ? (
