@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { recordScan, screensShown } from './axe-coverage.ts';
 
 /** Debian's Chromium, driven by playwright-core; no browser download. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -71,6 +72,8 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
     scanned.set(state, summary);
   }
   expect(summary, `axe violations on ${screen}`).toEqual([]);
+  // Clean: counted towards the run's inventory of screens (axe-coverage.ts).
+  recordScan(inject('axeCoverageDir'), expect.getState().testPath, await screensShown(page));
 }
 
 /**

@@ -333,7 +333,8 @@ export function UsernamePage() {
 
   return (
     <Shell supportLine="login">
-      <Card width={step === 'code' ? 400 : 448}>
+      {/* The step (portal spec §4's 0-6) names the screen state for the end-to-end axe inventory. */}
+      <Card width={step === 'code' ? 400 : 448} data-step={step}>
         {step === 'channel' ? (
           <form
             className="portal-form"
