@@ -243,7 +243,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
       await heading('Confirm Identity').waitFor();
       const sentLine = page.getByText(/^We( sent|'re calling)/);
       await expect.poll(() => spokenText(sentLine)).toBe(sent);
-      expect(await sentLine.textContent()).toContain('******0143');
+      expect(await sentLine.textContent()).toContain('(XXX) XXX-0143');
       await expectNoAxeViolations(page, 'recovery: phone code step');
       await page.getByRole('textbox', { name: /OTP Confirmation Code/ }).fill(await latestCode(phone));
       await page.getByRole('button', { name: 'Confirm' }).click();
@@ -442,7 +442,16 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     // The same failure again, from the field: announced again (the summary takes focus).
     await tabTo(username);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+    // The error summary takes focus: the wrapper whose alert holds the title and links (GOV.UK 4.4.0).
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            document.activeElement?.classList.contains('gh-error-summary') === true &&
+            document.activeElement.querySelector(':scope > [role="alert"]') !== null,
+        ),
+      )
+      .toBe(true);
     await tabTo(username);
     await page.keyboard.type('nobody4242');
     await page.keyboard.press('Enter');
@@ -490,7 +499,16 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await expectNoSidewaysScroll('reset password (keyboard)');
     await tabTo(fresh1);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+    // The error summary takes focus: the wrapper whose alert holds the title and links (GOV.UK 4.4.0).
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            document.activeElement?.classList.contains('gh-error-summary') === true &&
+            document.activeElement.querySelector(':scope > [role="alert"]') !== null,
+        ),
+      )
+      .toBe(true);
     await tabTo(fresh1);
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('Harvest4Meadow');

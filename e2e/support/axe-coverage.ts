@@ -59,6 +59,7 @@ export function inventory(): string[] {
       .map((route) => `widget ${route}`),
     'widget done',
     ...Object.values(deviceRoutes).map((route) => `device ${route}`),
+    'device /codes + dialog',
     ...Object.values(consoleRoutes).map((route) => `console ${route}`),
   ];
 }
@@ -66,7 +67,7 @@ export function inventory(): string[] {
 /** The names of what the page shows now: its own screen, each widget on it, a dialog over it. */
 export function screensShown(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    if (document.querySelector('nav[aria-label="Components"]')) return ['gallery'];
+    if (document.title.includes('UI gallery')) return ['gallery'];
     const path = location.pathname;
     const app = path.startsWith('/device')
       ? 'device'

@@ -3,7 +3,7 @@ import {
   type ReactNode,
   type RefObject,
   useContext,
-  useLayoutEffect,
+  useEffect,
   useState,
   useSyncExternalStore,
 } from 'react';
@@ -80,7 +80,8 @@ export function WidgetRouter({
 }) {
   const [history] = useState(() => memoryHistory(start));
   const path = useSyncExternalStore(history.subscribe, () => history.current().path);
-  useLayoutEffect(() => {
+  // After the commit: the root's ref is attached once its children's layout effects have run.
+  useEffect(() => {
     const element = root?.current;
     element?.setAttribute('data-route', path);
     return () => element?.removeAttribute('data-route');
