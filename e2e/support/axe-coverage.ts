@@ -46,6 +46,8 @@ const portalScreens = [
  * added to the widget is in the inventory until it is scanned or named here.
  */
 export const notScreens: Record<string, string> = {
+  '/authenticator':
+    "reads the factors allowed and replaces itself with the first one's screen; it shows only the widget's loading state (AuthenticatorEntry.tsx)",
   '/extend-session':
     "step-up's first call: it shows nothing but the widget's loading state, then moves on (ExtendSession.tsx)",
 };
