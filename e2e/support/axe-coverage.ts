@@ -61,6 +61,7 @@ export function inventory(): string[] {
       .map((route) => `widget ${route}`),
     'widget done',
     ...Object.values(deviceRoutes).map((route) => `device ${route}`),
+    'device / + dialog',
     'device /codes + dialog',
     ...Object.values(consoleRoutes).map((route) => `console ${route}`),
   ];
