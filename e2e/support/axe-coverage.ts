@@ -1,9 +1,9 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { routes as consoleRoutes } from '@gatehouse/console/routes';
+import { routes as deviceRoutes } from '@gatehouse/device/routes';
+import { routes as widgetRoutes } from '@gatehouse/signin/routes';
 import type { Page } from 'playwright-core';
-import { routes as consoleRoutes } from '../../apps/console/src/routes.ts';
-import { routes as deviceRoutes } from '../../apps/device/src/router.ts';
-import { routes as widgetRoutes } from '../../packages/signin/src/routes.ts';
 
 /**
  * Every screen of every journey is scanned by axe (craft.md; issue 26): the inventory of screens,
