@@ -1,5 +1,5 @@
 import { getBySpokenText, spokenText } from '@gatehouse/ui/testing';
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignIn } from '../../SignIn.tsx';
