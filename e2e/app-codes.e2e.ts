@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { errorSummary, expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 type DemoAccount = {
@@ -145,7 +145,7 @@ describe('token app and authenticator app: sign-in, replay, block, resync', () =
     await expectNoAxeViolations(page, 'token resync');
     // Both fields are required, 6 digits each, with the summary and each field's message.
     await page.getByRole('button', { name: 'Submit' }).click();
-    const summaryLinks = page.getByRole('alert', { name: /There is a problem/ }).getByRole('link');
+    const summaryLinks = errorSummary(page, /There is a problem/).getByRole('link');
     await summaryLinks.first().waitFor();
     // Two targets of their own words, at least 24 px apart centre to centre (WCAG 2.4.4, 2.5.8).
     expect(await summaryLinks.allTextContents()).toEqual([

@@ -2,7 +2,7 @@ import { codeAt, readDemoStaff, timeStep } from '@gatehouse/identity';
 import { Secret } from 'otpauth';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { expectNoAxeViolations, spokenText } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 /**
@@ -239,6 +239,9 @@ describe('representative console', () => {
 
     const page = await staffSignIn('ray.rep');
     await findCustomer(page, otpOnly.username);
+    // A masked number is shown as it is and read as the digits it ends in, not 'X X X'.
+    const phone = page.getByRole('listitem').filter({ hasText: '(XXX) XXX-0143' });
+    expect(await spokenText(phone)).toBe('number ending in 0 1 4 3');
     const action = page.getByRole('radio', {
       name: 'Unblock verification methods held after repeated wrong codes',
     });
@@ -347,6 +350,9 @@ describe('representative console', () => {
     await page.getByRole('button', { name: 'Buscar', exact: true }).click();
     await heading(page, `Cliente ${otpOnly.username}`).waitFor();
     await heading(page, 'Estado').waitFor();
+    expect(await spokenText(page.getByRole('listitem').filter({ hasText: '(XXX) XXX-0143' }))).toBe(
+      'número terminado en 0 1 4 3',
+    );
     await page.locator('dd', { hasText: /^Activo$/ }).waitFor();
     await heading(page, 'Emitir un código de seguridad temporal').waitFor();
     await page.getByText(/y caduca en 10 minutos\.$/).waitFor();

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { errorSummary, expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 type DemoAccount = {
@@ -107,7 +107,7 @@ describe('the device app: codes', () => {
       mimeType: 'image/png',
       buffer: await QRCode.toBuffer('https://bank.example/', { type: 'png', width: 300 }),
     });
-    const summary = page.getByRole('alert', { name: 'There is a problem' });
+    const summary = errorSummary(page, 'There is a problem');
     await summary.getByRole('link', { name: 'Enter an address that starts with otpauth://totp/' }).waitFor();
     await expect.poll(() => page.title()).toBe('Error: Codes – Gatehouse Device');
     await expectNoAxeViolations(page, 'codes: a refused picture');
@@ -202,8 +202,8 @@ describe('the device app: codes', () => {
     expect(await field.evaluate((e) => e === document.activeElement)).toBe(true);
     // An empty address first: the summary takes focus.
     await page.keyboard.press('Enter');
-    await page.getByRole('alert', { name: 'There is a problem' }).waitFor();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'alert');
+    await errorSummary(page, 'There is a problem').waitFor();
+    await page.waitForFunction(() => document.activeElement?.classList.contains('gh-error-summary') === true);
     await expectNoAxeViolations(page, 'codes: empty address, forced colours, 320 px');
     await field.focus();
     await page.keyboard.type(
@@ -212,7 +212,7 @@ describe('the device app: codes', () => {
     await page.keyboard.press('Enter');
     const name = 'Gatehouse: allfactors1';
     expect(currentCodes(allFactors.totp!.secret)).toContain(await codeOf(name));
-    await page.getByRole('alert', { name: 'There is a problem' }).waitFor({ state: 'detached' });
+    await errorSummary(page, 'There is a problem').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await expectNoAxeViolations(page, 'codes: an entry, forced colours, 320 px');
 

@@ -4,7 +4,7 @@ import { Secret, TOTP, URI } from 'otpauth';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { errorSummary, expectNoAxeViolations, spokenText } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 type DemoAccount = { username: string; password: string; totp?: { secret: string } };
@@ -153,8 +153,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     expect(key).toBe(scanned.secret.base32);
     // A missing code: the field's message, the summary, the title.
     await apps.getByRole('button', { name: 'Confirm' }).click();
-    await page
-      .getByRole('alert', { name: 'There is a problem' })
+    await errorSummary(page, 'There is a problem')
       .getByRole('link', { name: 'Enter the 6-digit code from your authenticator app.' })
       .waitFor();
     await expect.poll(() => page.title()).toMatch(/^Error: /);
@@ -236,7 +235,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await logIn(page, otpOnly);
     await heading(page, 'Verify your identity').waitFor();
     expect(await page.getByText(recentlyAddedNotice).count()).toBe(0);
-    await page.getByRole('radio', { name: '(XXX) XXX-0143' }).check();
+    await page.getByRole('radio', { name: 'number ending in 0 1 4 3' }).check();
     await page.getByRole('button', { name: 'Text me the code' }).click();
     await page.getByRole('textbox', { name: /Security code/ }).fill(await latestCode('+12025550143'));
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -244,7 +243,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
 
     await page.getByRole('link', { name: 'Security settings' }).click();
     await heading(page, 'Verify your identity to continue').waitFor();
-    await page.getByRole('radio', { name: '(XXX) XXX-0143' }).check();
+    await page.getByRole('radio', { name: 'number ending in 0 1 4 3' }).check();
     await page.getByRole('button', { name: 'Text me the code' }).click();
     await page.getByRole('textbox', { name: /Security code/ }).fill(await latestCode('+12025550143'));
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -265,7 +264,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     // Sent empty: the error summary takes focus and links to the field.
     await tabTo(page, contacts.getByRole('button', { name: 'Send code' }));
     await page.keyboard.press('Enter');
-    const summary = page.getByRole('alert', { name: 'There is a problem' });
+    const summary = errorSummary(page, 'There is a problem');
     await summary.getByRole('link', { name: 'Enter a phone number.' }).waitFor();
     await expect.poll(() => focused(summary)).toBe(true);
     await expectNoAxeViolations(page, 'add a phone with an error, forced colours, 320 px');
@@ -283,9 +282,9 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await page.keyboard.press('Control+A');
     await page.keyboard.type('(202) 555-0187');
     await page.keyboard.press('Enter');
-    await contacts
-      .getByText('We sent a 6-digit code to (XXX) XXX-0187. Enter it to add it to your account.')
-      .waitFor();
+    await expect
+      .poll(() => spokenText(contacts.getByText(/^We sent a 6-digit code to/)))
+      .toBe('We sent a 6-digit code to number ending in 0 1 8 7. Enter it to add it to your account.');
     const code = contacts.getByRole('textbox', { name: /Code we sent/ });
     // Focus moves in the frame after the code field shows: a loaded machine paints late.
     await expect.poll(() => focused(code), { timeout: 5000 }).toBe(true);
@@ -294,7 +293,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await page.keyboard.press('Enter');
     await expectAnnounced(
       page,
-      'phone (XXX) XXX-0187 was added. It can be used to verify your identity from',
+      'phone number ending in 0 1 8 7 was added. It can be used to verify your identity from',
     );
     const added = contacts.getByRole('listitem').filter({ hasText: '(XXX) XXX-0187' });
     await added.getByText('Recently added').waitFor();
@@ -308,14 +307,14 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await logIn(widget, otpOnly);
     await heading(widget, 'Verify your identity').waitFor();
     await widget.getByText(recentlyAddedNotice).waitFor();
-    expect(await widget.getByRole('radio', { name: '(XXX) XXX-0187' }).count()).toBe(0);
+    expect(await widget.getByRole('radio', { name: 'number ending in 0 1 8 7' }).count()).toBe(0);
 
     // Past the wait: no notice, and the new number is offered.
     env.server.clock.advance(2 * 24 * 3_600_000 + 60_000);
     const later = await open();
     await logIn(later, otpOnly);
     await heading(later, 'Verify your identity').waitFor();
-    await later.getByRole('radio', { name: '(XXX) XXX-0187' }).waitFor();
+    await later.getByRole('radio', { name: 'number ending in 0 1 8 7' }).waitFor();
     expect(await later.getByText(recentlyAddedNotice).count()).toBe(0);
   });
 

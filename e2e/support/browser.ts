@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { recordScan, screensShown } from './axe-coverage.ts';
 
 /** Debian's Chromium, driven by playwright-core; no browser download. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -71,6 +72,31 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
     scanned.set(state, summary);
   }
   expect(summary, `axe violations on ${screen}`).toEqual([]);
+  // Clean: counted towards the run's inventory of screens (axe-coverage.ts).
+  recordScan(inject('axeCoverageDir'), expect.getState().testPath, await screensShown(page));
+}
+
+/**
+ * The error summary titled `title`: the wrapper that takes focus. In GOV.UK Frontend 4.4.0's
+ * markup the `role="alert"` is a container inside it, with no name of its own.
+ */
+export function errorSummary(page: Page, title: string | RegExp = 'There is a problem'): Locator {
+  return page
+    .locator('.gh-error-summary')
+    .filter({ has: page.getByRole('alert').getByRole('heading', { name: title }) });
+}
+
+/** The text of the element as a screen reader reads it: without what is `aria-hidden`. */
+export function spokenText(locator: Locator): Promise<string> {
+  return locator.evaluate((element) => {
+    const read = (node: Node): string =>
+      node.nodeType === Node.TEXT_NODE
+        ? (node.textContent ?? '')
+        : node instanceof Element && node.getAttribute('aria-hidden') === 'true'
+          ? ''
+          : [...node.childNodes].map(read).join('');
+    return read(element).replace(/\s+/g, ' ').trim();
+  });
 }
 
 /** The page does not scroll sideways (WCAG 1.4.10 reflow, at 320 px). */

@@ -62,6 +62,6 @@ export async function loadTexts(
 ): Promise<void> {
   await store.use(language);
   if (store.language() !== language) return;
-  setUiTexts((key) => store.find(`ui.${key}`));
+  setUiTexts((key, ...args) => store.find(`ui.${key}`, ...args));
   dates = new Intl.DateTimeFormat(localeOf(language, candidates), dateFields);
 }

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { findErrorSummary, queryErrorSummary } from '@gatehouse/ui/testing';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { IDBFactory } from 'fake-indexeddb';
@@ -207,7 +208,7 @@ describe('the Codes page', () => {
     expect(document.title).toBe('Codes – Gatehouse Device');
 
     await user.click(screen.getByRole('button', { name: 'Add' }));
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     expect(document.activeElement).toBe(summary);
     expect(
       within(summary).getByRole('link', { name: 'Enter the otpauth:// address.' }).getAttribute('href'),
@@ -239,7 +240,7 @@ describe('the Codes page', () => {
     expect(screen.getByTestId('announcer').textContent).toBe(
       'Gatehouse: allfactors1 was added. Its code is in Your codes.',
     );
-    expect(screen.queryByRole('alert', { name: 'There is a problem' })).toBeNull();
+    expect(queryErrorSummary('There is a problem')).toBeNull();
     expect(document.title).toBe('Codes – Gatehouse Device');
 
     const shown = item.querySelector('[data-code]')!;
@@ -415,7 +416,7 @@ describe('the Codes page', () => {
 
       getUserMedia.mockRejectedValueOnce(new DOMException('denied', 'NotAllowedError'));
       await user.click(screen.getByRole('button', { name: 'Scan with the camera' }));
-      const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+      const summary = await findErrorSummary('There is a problem');
       const link = within(summary).getByRole('link', {
         name: 'The camera could not be started. Allow this page to use it, or add the code from a picture.',
       });

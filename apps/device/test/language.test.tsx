@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import type { SignInConfig } from '@gatehouse/signin';
+import { findErrorSummary } from '@gatehouse/ui/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -109,7 +110,7 @@ describe('the app in a Spanish browser', () => {
     await screen.findByText('Todavía no hay códigos en este dispositivo. Agregue uno a continuación.');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Agregar' }));
-    const summary = await screen.findByRole('alert', { name: 'Hay un problema' });
+    const summary = await findErrorSummary('Hay un problema');
     expect(within(summary).getByRole('link', { name: 'Ingrese la dirección otpauth://.' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Error: Códigos – Gatehouse Device'));
     await user.click(screen.getByRole('textbox', { name: /Dirección \(otpauth:\/\/\)/ }));

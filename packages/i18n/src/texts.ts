@@ -29,7 +29,7 @@ export function textStore<Key extends string, Name extends string = never>(first
     /** A text of any part loaded, its `{0}` placeholders filled; the key itself when none has it. */
     t: (key: Key, ...args: Array<string | number>): string => find(key, args) ?? key,
     /** A text of any part loaded, or undefined (a package's texts included in a part: `ui.…`). */
-    find: (key: string): string | undefined => find(key),
+    find: (key: string, ...args: Array<string | number>): string | undefined => find(key, args),
     /** Whether a loaded part has a text for `key` (a key the service names, say). */
     has: (key: string): key is Key => [...parts.values()].some((part) => key in part.texts),
     /** The loaded keys under a prefix, in the catalog's order. */

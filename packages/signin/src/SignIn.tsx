@@ -91,6 +91,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
   const idPrefix = `gh${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [finished, setFinished] = useState<FinishResult | null>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const finishedOnce = useRef(false);
   // The host page's own title, read once (after the host's effects) and put back on unmount.
   const hostTitle = useRef<string | null>(null);
@@ -178,7 +179,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
   if (shown === undefined) return null;
   return (
     <WidgetContext.Provider value={widget}>
-      <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={shown}>
+      <div className="gh-signin" data-screen-size={resolved.appScreenSize} lang={shown} ref={rootRef}>
         {finished ? (
           <p className="gh-signin__done" role="status" tabIndex={-1} ref={doneRef}>
             {t(finished.journey === 'STEPUP' ? 'page.doneStepUp' : 'page.doneLogin')}
@@ -188,6 +189,7 @@ export function SignIn({ config }: { config: SignInConfig }) {
           // first extends the session (the extend-session path), which also finds an ended one.
           // A signed-in customer's change of username opens on its screen (config `start`).
           <WidgetRouter
+            root={rootRef}
             start={
               resolved.start === 'changeUsername'
                 ? routes.createUsername

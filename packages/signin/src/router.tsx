@@ -1,4 +1,12 @@
-import { createContext, type ReactNode, useContext, useState, useSyncExternalStore } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  type RefObject,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { Router } from 'wouter';
 import { routes } from './routes.ts';
 
@@ -60,8 +68,24 @@ function useHistory(): MemoryHistory {
  * with a location hook of its own inherits nothing from a router above it), so a React host with
  * its own router (the portal's hash router) and the widget never see each other's locations.
  */
-export function WidgetRouter({ children, start = routes.login }: { children: ReactNode; start?: string }) {
+export function WidgetRouter({
+  children,
+  start = routes.login,
+  root,
+}: {
+  children: ReactNode;
+  start?: string;
+  /** The widget's root element: it carries the current route as `data-route` (tests, host styles). */
+  root?: RefObject<HTMLElement | null>;
+}) {
   const [history] = useState(() => memoryHistory(start));
+  const path = useSyncExternalStore(history.subscribe, () => history.current().path);
+  // After the commit: the root's ref is attached once its children's layout effects have run.
+  useEffect(() => {
+    const element = root?.current;
+    element?.setAttribute('data-route', path);
+    return () => element?.removeAttribute('data-route');
+  }, [root, path]);
   return (
     <HistoryContext.Provider value={history}>
       <Router hook={history.hook}>{children}</Router>

@@ -19,6 +19,7 @@ export { useEnum, warnUnknown } from './internal/warnUnknown.ts';
 export * from './layout/index.ts';
 export * from './link/index.ts';
 export * from './list/index.ts';
+export * from './masked-text/index.ts';
 export * from './messages.ts';
 export * from './popover/index.ts';
 export * from './radio-group/index.ts';

@@ -11,6 +11,7 @@ import {
   Button,
   ErrorSummary,
   type ErrorSummaryItem,
+  MaskedText,
   RadioGroup,
   TextInput,
   useAnnounce,
@@ -163,7 +164,9 @@ function Customer({
         {customer.contacts.length ? (
           <ul>
             {customer.contacts.map((c) => (
-              <li key={`${c.kind}${c.label}`}>{c.label}</li>
+              <li key={`${c.kind}${c.label}`}>
+                <MaskedText>{c.label}</MaskedText>
+              </li>
             ))}
           </ul>
         ) : (

@@ -59,7 +59,7 @@ export const textsLocale = (): string => localeOf(store.language() ?? defaultLan
 export async function loadTexts(language: Language): Promise<void> {
   await store.use(language);
   if (store.language() !== language) return;
-  setUiTexts((key) => store.find(`ui.${key}`));
+  setUiTexts((key, ...args) => store.find(`ui.${key}`, ...args));
 }
 
 /** An on-demand page's texts in the current language, loaded with the page's chunk. */

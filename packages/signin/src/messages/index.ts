@@ -43,7 +43,7 @@ export const textsLanguage = store.language;
 export async function loadTexts(language: Language): Promise<void> {
   await store.use(language);
   if (store.language() !== language) return;
-  setUiTexts((key) => store.find(`ui.${key}`));
+  setUiTexts((key, ...args) => store.find(`ui.${key}`, ...args));
 }
 
 /** The screens' texts of the current language, loaded by the screens' chunk with its glob. */

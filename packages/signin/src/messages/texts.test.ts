@@ -32,11 +32,14 @@ describe("the widget's texts", () => {
 
   it("the components' texts follow: Spanish with the login texts, English back after", async () => {
     const texts = await fresh();
-    const { uiMessages } = await import('@gatehouse/ui');
+    const { uiMessages, spokenMasks } = await import('@gatehouse/ui');
     await texts.loadTexts('es');
     expect(uiMessages.showPassword).toBe('Mostrar contraseña');
     expect(uiMessages.errorSummaryTitle).toBe('Hay un problema');
+    // A text with an argument: filled by the compiled catalog.
+    expect(spokenMasks('(XXX) XXX-0143')).toBe('número terminado en 0 1 4 3');
     await texts.loadTexts('en');
     expect(uiMessages.showPassword).toBe('Show password');
+    expect(spokenMasks('(XXX) XXX-0143')).toBe('number ending in 0 1 4 3');
   });
 });

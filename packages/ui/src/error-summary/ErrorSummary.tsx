@@ -1,4 +1,4 @@
-import { type ComponentPropsWithoutRef, forwardRef, type MouseEvent, useEffect, useId, useRef } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, type MouseEvent, useEffect, useRef } from 'react';
 import { cx } from '../internal/cx.ts';
 import { useMergedRef } from '../internal/useMergedRef.ts';
 import { uiMessages } from '../messages.ts';
@@ -34,9 +34,14 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, fieldId: string): void
 }
 
 /**
- * GOV.UK error summary: nothing when there are no errors; otherwise a focused alert listing each
- * error as a link to its field. It takes focus each time the list of errors changes, and on each
- * new `attempt`.
+ * GOV.UK error summary, in the markup of GOV.UK Frontend 4.4.0 and later: nothing when there are
+ * no errors; otherwise a wrapper that takes focus and, inside it, a `role="alert"` container with
+ * the title and each error as a link to its field. 4.4.0 moved `role="alert"` off the focused
+ * root onto that inner container and dropped `aria-labelledby`: JAWS read only the labelling
+ * heading of a focused, labelled alert, not the whole summary. As GOV.UK's script does, the
+ * wrapper gets `tabindex="-1"` only to take focus, and loses it when focus leaves, so a click on
+ * its text does not focus it later. It takes focus each time the list of errors changes, and on
+ * each new `attempt`.
  */
 export const ErrorSummary = forwardRef<HTMLDivElement, ErrorSummaryProps>(function ErrorSummary(
   { title = uiMessages.errorSummaryTitle, errors, headingLevel = 2, attempt, className, ...rest },
@@ -44,40 +49,40 @@ export const ErrorSummary = forwardRef<HTMLDivElement, ErrorSummaryProps>(functi
 ) {
   const ownRef = useRef<HTMLDivElement>(null);
   const ref = useMergedRef(ownRef, forwardedRef);
-  const titleId = useId();
   const signature = errors.map((e) => `${e.fieldId}\u0000${e.message}`).join('\u0001');
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt must refocus.
   useEffect(() => {
-    if (signature !== '') ownRef.current?.focus();
+    const root = ownRef.current;
+    if (signature === '' || !root) return;
+    root.setAttribute('tabindex', '-1');
+    const leave = () => root.removeAttribute('tabindex');
+    root.addEventListener('blur', leave, { once: true });
+    root.focus();
+    return () => root.removeEventListener('blur', leave);
   }, [signature, attempt]);
 
   if (errors.length === 0) return null;
   const Title = `h${headingLevel}` as const;
   return (
-    <div
-      ref={ref}
-      className={cx('gh-error-summary', className)}
-      role="alert"
-      tabIndex={-1}
-      aria-labelledby={titleId}
-      {...rest}
-    >
-      <Title id={titleId} className="gh-error-summary__title">
-        {title}
-      </Title>
-      <ul className="gh-error-summary__list">
-        {errors.map((error) => (
-          <li key={error.fieldId}>
-            <a
-              className="gh-error-summary__link"
-              href={`#${error.fieldId}`}
-              onClick={(event) => focusField(event, error.fieldId)}
-            >
-              {error.message}
-            </a>
-          </li>
-        ))}
-      </ul>
+    <div ref={ref} className={cx('gh-error-summary', className)} {...rest}>
+      <div role="alert">
+        <Title className="gh-error-summary__title">{title}</Title>
+        <div className="gh-error-summary__body">
+          <ul className="gh-error-summary__list">
+            {errors.map((error) => (
+              <li key={error.fieldId}>
+                <a
+                  className="gh-error-summary__link"
+                  href={`#${error.fieldId}`}
+                  onClick={(event) => focusField(event, error.fieldId)}
+                >
+                  {error.message}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
     </div>
   );
 });

@@ -1,3 +1,4 @@
+import { findErrorSummary } from '@gatehouse/ui/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -48,7 +49,7 @@ describe('reset password (portal spec §2, §4, §5, §8)', () => {
     const user = userEvent.setup();
     const field = screen.getByLabelText('New password');
     await user.type(field, 'short{Enter}');
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     expect(summary.textContent).toContain('Password must be between 8 and 20 characters');
     expect(document.activeElement).toBe(summary);
     await waitFor(() => expect(document.title).toBe('Error: Reset Password – Prime Portal'));
@@ -56,6 +57,45 @@ describe('reset password (portal spec §2, §4, §5, §8)', () => {
     await user.click(field);
     await user.keyboard('{Enter}');
     await waitFor(() => expect(document.activeElement).toBe(summary));
+  });
+
+  it('leaving a field checks it: the message at the field and said with its name, not when Submit takes focus', async () => {
+    fakeServer({});
+    renderRoute('/resetPassword', <ResetPasswordPage />);
+    const user = userEvent.setup();
+    const announcer = screen.getByTestId('announcer');
+    const first = screen.getByLabelText('New password');
+    await user.type(first, 'short');
+    expect(first.getAttribute('aria-invalid')).not.toBe('true');
+    expect(announcer.textContent).toBe('');
+    await user.tab();
+    expect(document.activeElement).not.toBe(first);
+    expect(first.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById('reset-new-error')?.textContent).toBe(
+      'Error: Password must be between 8 and 20 characters',
+    );
+    expect(announcer.textContent).toBe('Error in New password: Password must be between 8 and 20 characters');
+
+    await user.clear(first);
+    await user.type(first, 'Harvest4Meadow');
+    const second = screen.getByLabelText('Confirm your password');
+    await user.type(second, 'Harvest4Meadox');
+    await user.tab();
+    expect(announcer.textContent).toBe('Error in Confirm your password: Passwords do not match');
+    expect(document.getElementById('reset-confirm-error')?.textContent).toBe('Error: Passwords do not match');
+
+    // Typing is not said; pressing Submit from a field in error: the summary says every error,
+    // the field's blur says nothing more.
+    await user.clear(first);
+    await user.type(first, 'short');
+    expect(document.getElementById('reset-new-error')?.textContent).toBe(
+      'Error: Password must be between 8 and 20 characters',
+    );
+    expect(announcer.textContent).toBe('Error in Confirm your password: Passwords do not match');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const summary = await findErrorSummary('There is a problem');
+    expect(summary.textContent).toContain('Password must be between 8 and 20 characters');
+    expect(announcer.textContent).toBe('Error in Confirm your password: Passwords do not match');
   });
 
   it('a refused update is announced again on a second identical attempt', async () => {

@@ -1,6 +1,6 @@
 import { limits, passwordError, customerPaths as paths } from '@gatehouse/contract/client';
-import { Alert, Button, Card, ErrorSummary, TextInput } from '@gatehouse/ui';
-import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Card, ErrorSummary, TextInput, useAnnounce } from '@gatehouse/ui';
+import { type FocusEvent, type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { api, journeyMemory, serviceData } from '../../api.ts';
 import { useNavigate } from '../../router.ts';
 
@@ -28,6 +28,7 @@ export function ResetPasswordPage() {
   /** One more on every failed submit: the summary and the alert are announced again. */
   const [attempt, setAttempt] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
+  const announce = useAnnounce();
 
   usePageTitle(t('recovery.resetHeading'), summary.length > 0 || serverError !== null);
   useEffect(() => {
@@ -69,20 +70,33 @@ export function ResetPasswordPage() {
     if (!ok) setAttempt((n) => n + 1);
     return ok;
   };
-  /** Leaving a field shows its message from then on. */
-  const touch = (field: keyof Errors) => {
+  /**
+   * Leaving a field checks it: its message shows from then on, and is said (politely) with the
+   * field's name, since focus has moved on and a message in the field's description alone is heard
+   * by no one. Not when focus went to Submit or Cancel: Submit's summary says every error itself,
+   * and Cancel leaves the page.
+   */
+  const touch = (field: keyof Errors, event: FocusEvent<HTMLInputElement>) => {
     const seen = { ...touched, [field]: true };
     setTouched(seen);
-    live(newPassword, confirmation, seen);
+    const shown = live(newPassword, confirmation, seen);
+    const next = event.relatedTarget as HTMLElement | null;
+    const message = shown[field];
+    if (message && !next?.closest('.portal-form__actions')) {
+      const name = field === 'newPassword' ? t('recovery.newPassword') : t('recovery.confirmPassword');
+      announce(t('recovery.fieldErrorSaid', name, message));
+    }
   };
   // Submit stays disabled while the form is invalid, so the messages show as the person types
   // (after leaving a field once), not only on submit.
-  const live = (password: string, confirm: string, seen = touched) => {
+  const live = (password: string, confirm: string, seen = touched): Errors => {
     const all = validate(password, confirm);
-    setErrors({
+    const shown = {
       ...(seen.newPassword && all.newPassword ? { newPassword: all.newPassword } : {}),
       ...(seen.confirmation && all.confirmation ? { confirmation: all.confirmation } : {}),
-    });
+    };
+    setErrors(shown);
+    return shown;
   };
 
   /** A press on the disabled Submit (or Enter in a field) runs the checks and shows the summary. */
@@ -192,7 +206,7 @@ export function ResetPasswordPage() {
               setNewPassword(e.target.value);
               live(e.target.value, confirmation);
             }}
-            onBlur={() => touch('newPassword')}
+            onBlur={(event) => touch('newPassword', event)}
             error={errors.newPassword}
             aria-describedby="reset-hints"
           />
@@ -208,7 +222,7 @@ export function ResetPasswordPage() {
               setConfirmation(e.target.value);
               live(newPassword, e.target.value);
             }}
-            onBlur={() => touch('confirmation')}
+            onBlur={(event) => touch('confirmation', event)}
             error={errors.confirmation}
           />
           {/* Submit is disabled while the form is invalid; pressing it anyway shows what is wrong. */}

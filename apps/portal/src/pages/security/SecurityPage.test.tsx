@@ -1,4 +1,5 @@
 import type { SecurityOverviewData } from '@gatehouse/contract/client';
+import { findErrorSummary, getBySpokenText, spokenText } from '@gatehouse/ui/testing';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -294,7 +295,19 @@ describe('the security page (#/security, issue 12)', () => {
     ).toBeTruthy();
     const old = within(contacts).getByText('(XXX) XXX-0143').closest('li')!;
     expect(within(old).queryByText('Recently added')).toBeNull();
-    expect(within(contacts).getByRole('button', { name: 'Remove phone (XXX) XXX-0143' })).toBeTruthy();
+    // A masked number is shown as it is, and read as the digits it ends in (not 'X X X').
+    expect(within(old).getByRole('heading', { name: 'number ending in 0 1 4 3' })).toBeTruthy();
+    const removePhone = within(contacts).getByRole('button', {
+      name: 'Remove phone number ending in 0 1 4 3',
+    });
+    await userEvent.setup().click(removePhone);
+    const confirm = await screen.findByRole('dialog', { name: 'Remove phone number ending in 0 1 4 3?' });
+    expect(confirm.getAttribute('aria-describedby')).toBeTruthy();
+    expect(spokenText(document.getElementById(confirm.getAttribute('aria-describedby')!)!)).toBe(
+      'You will no longer be able to use phone number ending in 0 1 4 3 to verify your identity.',
+    );
+    await userEvent.setup().keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(within(contacts).getByRole('button', { name: 'Remove e-mail a****1@example.com' })).toBeTruthy();
     const trusted = section('Trusted browsers');
     expect(
@@ -371,7 +384,7 @@ describe('the security page (#/security, issue 12)', () => {
 
     // No code: the field's message, the summary (focused) and the title.
     await u.click(screen.getByRole('button', { name: 'Confirm' }));
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     await waitFor(() => expect(document.activeElement).toBe(summary));
     expect(
       within(summary).getByRole('link', { name: 'Enter the 6-digit code from your authenticator app.' }),
@@ -433,7 +446,7 @@ describe('the security page (#/security, issue 12)', () => {
     await u.type(screen.getByRole('textbox', { name: /Name/ }), 'Work {{phone]]');
     await u.click(screen.getByRole('button', { name: 'Confirm' }));
     const message = 'A name cannot contain these characters: # & * { } [ ]';
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     expect(within(summary).getByRole('link', { name: message })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: /Name/ }).getAttribute('aria-invalid')).toBe('true');
     expect(requests.filter((r) => `${r.method} ${r.path}` === api.confirmation)).toHaveLength(0);
@@ -531,7 +544,12 @@ describe('the security page (#/security, issue 12)', () => {
     await u.type(number, '(202) 555-0187');
     await u.click(screen.getByRole('checkbox', { name: 'Codes may also come by voice call' }));
     await u.click(screen.getByRole('button', { name: 'Send code' }));
-    await screen.findByText('We sent a 6-digit code to (XXX) XXX-0187. Enter it to add it to your account.');
+    const sentTo = await waitFor(() =>
+      getBySpokenText(
+        'We sent a 6-digit code to number ending in 0 1 8 7. Enter it to add it to your account.',
+      ),
+    );
+    expect(sentTo.textContent).toContain('We sent a 6-digit code to (XXX) XXX-0187');
     const code = screen.getByRole('textbox', { name: /Code we sent/ });
     await waitFor(() => expect(document.activeElement).toBe(code));
     expect(requests.filter((r) => `${r.method} ${r.path}` === api.contacts).at(-1)?.body).toEqual({
@@ -542,7 +560,7 @@ describe('the security page (#/security, issue 12)', () => {
     await u.type(code, '246810{Enter}');
     await waitFor(() =>
       expect(liveRegion().textContent).toBe(
-        `phone (XXX) XXX-0187 was added. It can be used to verify your identity from ${at('2026-11-25T20:06:00.000Z')}.`,
+        `phone number ending in 0 1 8 7 was added. It can be used to verify your identity from ${at('2026-11-25T20:06:00.000Z')}.`,
       ),
     );
     expect(requests.find((r) => `${r.method} ${r.path}` === api.contactConfirmation)?.body).toEqual({

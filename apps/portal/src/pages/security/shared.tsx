@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Dialog, DialogClose } from '@gatehouse/ui';
+import { Alert, Button, Card, Dialog, DialogClose, MaskedText, spokenMasks } from '@gatehouse/ui';
 import { forwardRef, type ReactNode, useRef, useState } from 'react';
 import { t } from '../../texts.ts';
 import { formatTime } from './format.ts';
@@ -71,8 +71,9 @@ export function ConfirmAction({
   const confirmed = useRef(false);
   return (
     <Dialog
-      title={title}
-      description={description}
+      // A masked phone number in them is read as 'the number ending in …', not 'X X X'.
+      title={<MaskedText>{title}</MaskedText>}
+      description={<MaskedText>{description}</MaskedText>}
       open={open}
       onOpenChange={setOpen}
       onCloseAutoFocus={() => {
@@ -84,7 +85,7 @@ export function ConfirmAction({
         <Button
           variant={variant}
           size="small"
-          aria-label={name}
+          aria-label={spokenMasks(name)}
           loading={busy}
           loadingText={t('security.working')}
         >

@@ -1,3 +1,4 @@
+import { findErrorSummary, getErrorSummary } from '@gatehouse/ui/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -32,7 +33,7 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     const field = screen.getByRole('textbox', { name: /Username/ });
     await user.click(field);
     await user.keyboard('{Enter}');
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     expect(summary.textContent).toContain('Enter your username.');
     expect(document.activeElement).toBe(summary);
     await waitFor(() => expect(document.title).toBe('Error: Confirm Identity – Prime Portal'));
@@ -43,9 +44,7 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     await user.click(field);
     expect(document.activeElement).toBe(field);
     await user.keyboard('{Enter}');
-    await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('alert', { name: 'There is a problem' })),
-    );
+    await waitFor(() => expect(document.activeElement).toBe(getErrorSummary('There is a problem')));
   });
 
   it('an unknown username: the message in the summary, the field cleared, announced after Enter', async () => {
@@ -56,7 +55,7 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     const user = userEvent.setup();
     const field = screen.getByRole('textbox', { name: /Username/ });
     await user.type(field, 'nobody4242{Enter}');
-    const summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    const summary = await findErrorSummary('There is a problem');
     expect(summary.textContent).toContain('The information provided is invalid. Please try again.');
     expect((field as HTMLInputElement).value).toBe('');
     expect(announced('The information provided is invalid. Please try again.')).toBe(true);
@@ -79,6 +78,36 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     expect(alert.textContent).not.toContain('invalid');
     expect((field as HTMLInputElement).value).toBe('alexdemo1');
     await waitFor(() => expect(document.title).toBe('Error: Confirm Identity – Prime Portal'));
+  });
+
+  it("recovery's channel and phone choices read a masked number as the digits it ends in, not 'X X X'", async () => {
+    fakeServer({
+      [identify]: { body: envelope(1200, 'User Identified') },
+      [attributes]: {
+        body: envelope(1200, 'Success', {
+          successData: {
+            phone: [
+              { type: 'TEXT', value: '******0143' },
+              { type: 'VOICE', value: '******0143' },
+            ],
+            deliveries: ['TEXT', 'CALL', 'REP'],
+          },
+        }),
+      },
+    });
+    renderRoute('/username', <UsernamePage />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /Username/ }), 'otponly01{Enter}');
+    await screen.findByRole('heading', { name: 'Choose how to confirm your identity' });
+    const text = screen.getByRole('radio', { name: 'Text message to number ending in 0 1 4 3' });
+    expect(screen.getByRole('radio', { name: 'Voice call to number ending in 0 1 4 3' })).toBeTruthy();
+    expect(document.querySelector(`label[for="${text.id}"]`)?.textContent).toContain(
+      'Text message to ******0143',
+    );
+    await user.click(text);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('heading', { name: 'Choose the phone number' });
+    expect(screen.getByRole('radio', { name: 'number ending in 0 1 4 3' })).toBeTruthy();
   });
 
   /** From a stored login result (temporary password) to the code step. */
@@ -117,7 +146,7 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
       [`PUT ${otp}`]: { body: envelope(1428, 'Incorrect code') },
     });
     await user.type(code, '123{Enter}');
-    let summary = await screen.findByRole('alert', { name: 'There is a problem' });
+    let summary = await findErrorSummary('There is a problem');
     expect(summary.textContent).toContain('Enter the 6-digit one-time code.');
     expect(document.activeElement).toBe(summary);
     await waitFor(() => expect(document.title).toBe('Error: Confirm Identity – Prime Portal'));
@@ -125,11 +154,11 @@ describe('username / one-time code screen (portal spec §2, §4, §8)', () => {
     await user.click(code);
     await user.type(code, '456{Enter}');
     await waitFor(() =>
-      expect(screen.getByRole('alert', { name: 'There is a problem' }).textContent).toContain(
+      expect(getErrorSummary('There is a problem').textContent).toContain(
         'Your one-time code is invalid. Please try again or request a new code.',
       ),
     );
-    summary = screen.getByRole('alert', { name: 'There is a problem' });
+    summary = getErrorSummary('There is a problem');
     await waitFor(() => expect(document.activeElement).toBe(summary));
     expect((code as HTMLInputElement).value).toBe('');
   });

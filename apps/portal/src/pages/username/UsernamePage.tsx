@@ -14,6 +14,7 @@ import {
   Dialog,
   DialogClose,
   ErrorSummary,
+  MaskedText,
   Popover,
   RadioGroup,
   TextInput,
@@ -322,7 +323,7 @@ export function UsernamePage() {
       key={notice.kind === 'critical' ? attempt : 'info'}
       variant={notice.kind === 'info' ? 'info' : 'critical'}
     >
-      {notice.text}
+      <MaskedText>{notice.text}</MaskedText>
     </Alert>
   ) : null;
   /** GOV.UK: every failed submit puts the field's error in a summary that takes focus. */
@@ -332,7 +333,8 @@ export function UsernamePage() {
 
   return (
     <Shell supportLine="login">
-      <Card width={step === 'code' ? 400 : 448}>
+      {/* The step (portal spec §4's 0-6) names the screen state for the end-to-end axe inventory. */}
+      <Card width={step === 'code' ? 400 : 448} data-step={step}>
         {step === 'channel' ? (
           <form
             className="portal-form"
@@ -360,14 +362,17 @@ export function UsernamePage() {
               onChange={(value) => setDelivery(value as Delivery)}
               options={deliveries.map((d) => ({
                 value: d,
-                label:
-                  d === 'EMAIL'
-                    ? t('recovery.channelEmail', email)
-                    : d === 'TEXT'
-                      ? t('recovery.channelText', phonesFor('TEXT')[0]?.value ?? '')
-                      : d === 'CALL'
-                        ? t('recovery.channelCall', phonesFor('CALL')[0]?.value ?? '')
-                        : t('recovery.channelRep'),
+                label: (
+                  <MaskedText>
+                    {d === 'EMAIL'
+                      ? t('recovery.channelEmail', email)
+                      : d === 'TEXT'
+                        ? t('recovery.channelText', phonesFor('TEXT')[0]?.value ?? '')
+                        : d === 'CALL'
+                          ? t('recovery.channelCall', phonesFor('CALL')[0]?.value ?? '')
+                          : t('recovery.channelRep')}
+                  </MaskedText>
+                ),
               }))}
             />
             <div className="portal-form__actions">
@@ -402,7 +407,7 @@ export function UsernamePage() {
               onChange={setPhone}
               options={[...new Set(phonesFor(delivery).map((p) => p.value))].map((value) => ({
                 value,
-                label: value,
+                label: <MaskedText>{value}</MaskedText>,
               }))}
             />
             <div className="portal-form__actions">
@@ -553,7 +558,7 @@ export function UsernamePage() {
               open={confirmOpen}
               onOpenChange={closeConfirm}
               title={t('recovery.resendConfirmTitle')}
-              description={t('recovery.resendConfirm', destination)}
+              description={<MaskedText>{t('recovery.resendConfirm', destination)}</MaskedText>}
               footer={
                 <>
                   <Button variant="primary" onClick={resend}>

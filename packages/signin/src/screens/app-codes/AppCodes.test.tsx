@@ -1,3 +1,4 @@
+import { findErrorSummary, getErrorSummary } from '@gatehouse/ui/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -266,7 +267,7 @@ describe('token resync screen (widget spec §2, §5)', () => {
     expect(screen.getByRole('textbox', { name: /First security code/ })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: /Second security code/ })).toBeTruthy();
     await u.click(screen.getByRole('button', { name: 'Submit' }));
-    const summary = await screen.findByRole('alert', { name: /There is a problem/ });
+    const summary = await findErrorSummary(/There is a problem/);
     await waitFor(() => expect(document.activeElement).toBe(summary));
     const links = within(summary).getAllByRole('link');
     // Two links to two fields never share a text (WCAG 2.4.4); the fields keep the spec's own message.
@@ -278,7 +279,7 @@ describe('token resync screen (widget spec §2, §5)', () => {
       'Error: Enter your security code.',
     );
     // Said once, by the focused summary: the fields' messages are not alerts of their own.
-    expect(screen.getAllByRole('alert')).toEqual([summary]);
+    expect(screen.getAllByRole('alert')).toEqual([within(summary).getByRole('alert')]);
     const first = field(/First security code/);
     const second = field(/Second security code/);
     expect(first.getAttribute('aria-invalid')).toBe('true');
@@ -288,7 +289,7 @@ describe('token resync screen (widget spec §2, §5)', () => {
     await u.type(second, '12{Enter}');
     await waitFor(() =>
       expect(
-        within(screen.getByRole('alert', { name: /There is a problem/ }))
+        within(getErrorSummary(/There is a problem/))
           .getAllByRole('link')
           .map((l) => l.textContent),
       ).toEqual(['Enter your 6-digit security code.']),
@@ -329,7 +330,7 @@ describe('token resync screen (widget spec §2, §5)', () => {
     const { u, onEvent } = await atSync({ [svipSync]: wrong });
     await u.type(field(/First security code/), '123456');
     await u.type(field(/Second security code/), '654321{Enter}');
-    const summary = await screen.findByRole('alert', { name: /There is a problem/ });
+    const summary = await findErrorSummary(/There is a problem/);
     await waitFor(() => expect(within(summary).getByRole('link').textContent).toBe(notRecognized));
     expect(onEvent).toHaveBeenCalledWith({ type: 'invalidCode', detail: { factor: 'token' } });
   });

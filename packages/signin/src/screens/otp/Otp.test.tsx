@@ -1,3 +1,4 @@
+import { getBySpokenText, spokenText } from '@gatehouse/ui/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -222,22 +223,25 @@ describe('one-time code screens (issue 9)', () => {
   });
 
   it('the voice code screen names the masked number it calls, from the contact screen and from the text screen', async () => {
+    // Shown masked, read as the digits it ends in (not 'X X X').
+    const calling = () => {
+      const line = getBySpokenText(
+        'We are calling number ending in 0 1 4 3 with the code. It will expire after 30 minutes.',
+      );
+      expect(line.textContent).toContain('We are calling (XXX) XXX-0143');
+    };
     fakeServer(stepUpAnswers(both, { [`POST ${api.sms}`]: sent, [`POST ${api.voice}`]: sent }));
     renderWidget({ journey: 'STEPUP', authenticators: [...allOtp] });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Call me with the code' }));
     await heading('Enter the code from our call');
-    expect(
-      screen.getByText('We are calling (XXX) XXX-0143 with the code. It will expire after 30 minutes.'),
-    ).toBeTruthy();
+    calling();
     await user.click(screen.getByRole('button', { name: 'Back' }));
     await user.click(await screen.findByRole('button', { name: 'Text me the code' }));
     await heading('Enter the code we texted you');
     await user.click(screen.getByRole('button', { name: 'call me with the code' }));
     await heading('Enter the code from our call');
-    expect(
-      screen.getByText('We are calling (XXX) XXX-0143 with the code. It will expire after 30 minutes.'),
-    ).toBeTruthy();
+    calling();
   });
 
   it('does not offer a voice call on the text screen when the host excluded voice', async () => {
@@ -339,6 +343,31 @@ describe('one-time code screens (issue 9)', () => {
     expect(screen.queryByRole('button', { name: 'Get the code another way' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Try another phone number' })).toBeTruthy();
     expect(screen.getByRole('button', { name: "Can't receive the code?" })).toBeTruthy();
+  });
+
+  it("masked numbers are read as the digits they end in, not 'X X X': the contact list, one contact, the text code screen", async () => {
+    const twoPhones = { phone: [phone('0143'), phone('0188')], email: [email('1')] };
+    fakeServer(stepUpAnswers(twoPhones, { [`POST ${api.sms}`]: sent }));
+    const { unmount } = renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'OTP-SMS' }] });
+    const user = userEvent.setup();
+    const first = await screen.findByRole('radio', { name: 'number ending in 0 1 4 3' });
+    expect(screen.getByRole('radio', { name: 'number ending in 0 1 8 8' })).toBeTruthy();
+    // Still shown as the service masks it.
+    expect(document.querySelector(`label[for="${first.id}"]`)?.textContent).toContain('(XXX) XXX-0143');
+    await user.click(screen.getByRole('button', { name: 'Text me the code' }));
+    await heading('Enter the code we texted you');
+    const line = getBySpokenText(
+      'We sent the code to number ending in 0 1 4 3. It will expire after 30 minutes.',
+    );
+    expect(line.textContent).toContain('We sent the code to (XXX) XXX-0143');
+    unmount();
+
+    fakeServer(stepUpAnswers(both));
+    renderWidget({ journey: 'STEPUP', authenticators: [{ type: 'OTP-SMS' }] });
+    await screen.findByText("We'll send it to this number.");
+    const contact = screen.getByText("We'll send it to this number.").nextElementSibling!;
+    expect(spokenText(contact)).toBe('number ending in 0 1 4 3');
+    expect(contact.textContent).toContain('(XXX) XXX-0143');
   });
 
   it("'Get the code another way' on the e-mail code screen goes to the phones", async () => {

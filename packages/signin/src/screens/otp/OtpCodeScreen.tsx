@@ -1,4 +1,4 @@
-import { Alert, Button } from '@gatehouse/ui';
+import { Alert, Button, MaskedText } from '@gatehouse/ui';
 import { useRef, useState } from 'react';
 import { useWidget } from '../../context.tsx';
 import { t } from '../../messages/index.ts';
@@ -114,11 +114,21 @@ export function OtpCodeScreen() {
         </Alert>
       ) : null}
       {(channel === 'sms' || channel === 'email') && selected.label ? (
-        <p>{tx('otp.sentTo', selected.label)}</p>
+        <p>
+          <MaskedText>{tx('otp.sentTo', selected.label)}</MaskedText>
+        </p>
       ) : null}
       {/* The voice code names the number called, masked as on the contact screen. */}
-      {channel === 'voice' && selected.label ? <p>{tx('otp.callingTo', selected.label)}</p> : null}
-      {notice ? <Alert variant="info">{notice}</Alert> : null}
+      {channel === 'voice' && selected.label ? (
+        <p>
+          <MaskedText>{tx('otp.callingTo', selected.label)}</MaskedText>
+        </p>
+      ) : null}
+      {notice ? (
+        <Alert variant="info">
+          <MaskedText>{notice}</MaskedText>
+        </Alert>
+      ) : null}
       <form className="gh-signin__form" noValidate onSubmit={entry.submit}>
         {entry.fields({
           code: tx('otp.securityCode'),

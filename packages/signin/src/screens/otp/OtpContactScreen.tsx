@@ -1,6 +1,7 @@
 import type { Contact } from '@gatehouse/contract/client';
-import { Alert, Button, RadioGroup } from '@gatehouse/ui';
+import { Alert, Button, MaskedText, RadioGroup } from '@gatehouse/ui';
 import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
 import { useWidget } from '../../context.tsx';
 import { useLocationState, useNavigate } from '../../router.tsx';
 import { isShownRoute, routes } from '../../routes.ts';
@@ -28,6 +29,9 @@ export function OtpContactScreen() {
   const call = useCall();
   const navigate = useNavigate();
   const nav = (useLocationState() ?? {}) as OtpNavState;
+  // One screen on two routes (/otp, /authenticator/otp): a redirect from one to the other keeps it
+  // mounted, and the new route's contacts are still to be read.
+  const [path] = useLocation();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [contacts, setContacts] = useState<Contacts | null>(nav.contacts ?? null);
   const [kind, setKind] = useState<'phone' | 'email'>(nav.switchToEmailOTP ? 'email' : 'phone');
@@ -40,6 +44,7 @@ export function OtpContactScreen() {
   const phoneAllowed = allowed.has('OTP-SMS') || allowed.has('OTP-VOICE');
   const emailAllowed = allowed.has('OTP-EMAIL');
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new route of this screen reads the contacts again.
   useEffect(() => {
     if (contacts) return;
     let live = true;
@@ -64,7 +69,7 @@ export function OtpContactScreen() {
     return () => {
       live = false;
     };
-  }, [client, contacts, navigate]);
+  }, [client, contacts, navigate, path]);
 
   const usable = (list: Contact[] | undefined) => (list ?? []).filter((c) => c.enable);
   const phones = contacts && phoneAllowed ? usable(contacts.phone) : [];
@@ -147,12 +152,14 @@ export function OtpContactScreen() {
           legend={tx(prompt)}
           value={selected.value}
           onChange={setChoice}
-          options={current.map((c) => ({ value: c.value, label: c.label }))}
+          options={current.map((c) => ({ value: c.value, label: <MaskedText>{c.label}</MaskedText> }))}
         />
       ) : (
         <>
           <p>{tx(prompt)}</p>
-          <p className="gh-otp__contact">{selected.label}</p>
+          <p className="gh-otp__contact">
+            <MaskedText>{selected.label}</MaskedText>
+          </p>
         </>
       )}
       {disabled.length > 0 ? (

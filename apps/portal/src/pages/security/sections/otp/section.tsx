@@ -6,7 +6,16 @@ import {
   type SecurityEmailItem,
   type SecurityPhoneItem,
 } from '@gatehouse/contract/client';
-import { Button, Checkbox, CodeInput, ErrorSummary, TextInput, useAnnounce } from '@gatehouse/ui';
+import {
+  Button,
+  Checkbox,
+  CodeInput,
+  ErrorSummary,
+  MaskedText,
+  spokenMasks,
+  TextInput,
+  useAnnounce,
+} from '@gatehouse/ui';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { t } from '../../../../texts.ts';
 import { useFormErrors, useSecurity } from '../../context.tsx';
@@ -40,7 +49,7 @@ export function Section() {
       fail(answer.message);
       return;
     }
-    announce(t('security.removed', name));
+    announce(spokenMasks(t('security.removed', name)));
     await reload();
     heading.current?.focus();
   }
@@ -55,7 +64,8 @@ export function Section() {
           return (
             <li key={item.id} className="security__item">
               <h4 className="security__item-name">
-                {item.masked} {item.recentlyAdded ? <Marker>{t('security.recentlyAdded')}</Marker> : null}
+                <MaskedText>{item.masked}</MaskedText>{' '}
+                {item.recentlyAdded ? <Marker>{t('security.recentlyAdded')}</Marker> : null}
               </h4>
               {item.recentlyAdded ? <p>{t('security.usableFrom', formatTime(item.usableFrom))}</p> : null}
               <Details
@@ -103,7 +113,11 @@ export function Section() {
       kind={kind}
       onDone={async (added) => {
         setAdding(null);
-        announce(t('security.contactAdded', contactName(kind, added.masked), formatTime(added.usableFrom)));
+        announce(
+          spokenMasks(
+            t('security.contactAdded', contactName(kind, added.masked), formatTime(added.usableFrom)),
+          ),
+        );
         await reload();
         heading.current?.focus();
       }}
@@ -231,7 +245,9 @@ function AddContact({
       <Failure failure={failure} />
       {sent ? (
         <>
-          <p>{t('security.codeSentTo', sent.masked)}</p>
+          <p>
+            <MaskedText>{t('security.codeSentTo', sent.masked)}</MaskedText>
+          </p>
           <CodeInput
             id={codeId}
             ref={codeRef}
