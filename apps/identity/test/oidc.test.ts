@@ -1,0 +1,432 @@
+import * as openid from 'openid-client';
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import {
+  auditTrail,
+  Client,
+  createAccount,
+  productionMail,
+  productionSecret,
+  targets,
+  useHarness,
+} from './support/harness.ts';
+import {
+  authorize,
+  codeOf,
+  codeRequest,
+  injectFetch,
+  jwtPayload,
+  oidcEnv,
+  pathOf,
+  providerPost,
+  redeem,
+  spa,
+  webApp,
+} from './support/oidc.ts';
+
+const PASSWORD = 'Harbor7Lights';
+
+/**
+ * The OpenID Provider (issue 27; decision 048) through HTTP: discovery, the refusals RFC 9700 asks
+ * for, single sign-on from the portal session, step-up by acr_values, refresh rotation with reuse
+ * detection, logout ending the portal session.
+ */
+describe.each(targets)('OpenID Provider ($name)', (target) => {
+  const h = useHarness(target);
+
+  /** An app with the test clients, and a browser signed in to the portal as a password-only account. */
+  async function signedIn(env: Record<string, string> = {}) {
+    const started = await h.start({ ...oidcEnv, ...env });
+    const account = await createAccount(started.ctx, { username: 'alexdemo1', password: PASSWORD });
+    const browser = new Client(started.app);
+    await browser.signIn('alexdemo1', PASSWORD);
+    return { ...started, account, browser };
+  }
+
+  async function signedInWithClock() {
+    const started = await signedIn();
+    return { ...started, clock: h.clock };
+  }
+
+  /** A code for the web app through the signed-in browser (single sign-on: no widget). */
+  async function codeFor(
+    browser: Client,
+    extra: Record<string, string> = {},
+    client: typeof webApp | typeof spa = webApp,
+  ) {
+    const { secrets, params } = codeRequest(client, extra);
+    const { location } = await authorize(browser, params);
+    return { code: codeOf(location, secrets.state), secrets };
+  }
+
+  test('discovery names the issuer, code flow with S256 only, ES256, the step-up levels; the JWKS holds public keys only', async () => {
+    const { app } = await h.start(oidcEnv);
+    const discovery = await app.inject({ url: '/oidc/.well-known/openid-configuration' });
+    expect(discovery.statusCode).toBe(200);
+    const doc = discovery.json();
+    expect(doc).toMatchObject({
+      issuer: 'http://localhost/oidc',
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      id_token_signing_alg_values_supported: ['ES256'],
+      acr_values_supported: [
+        'urn:gatehouse:acr:password',
+        'urn:gatehouse:acr:mfa',
+        'urn:gatehouse:acr:phishing-resistant',
+      ],
+      backchannel_logout_supported: true,
+    });
+    expect(doc.grant_types_supported).not.toContain('implicit');
+    const root = await app.inject({ url: '/.well-known/openid-configuration' });
+    expect(root.statusCode).toBe(308);
+    expect(root.headers.location).toBe('/oidc/.well-known/openid-configuration');
+    const jwks = (await app.inject({ url: '/oidc/jwks' })).json() as { keys: Array<Record<string, unknown>> };
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+  });
+
+  test('an unregistered redirect URI is refused on the provider, never redirected to', async () => {
+    const { browser } = await signedIn();
+    for (const redirect of [
+      'https://attacker.example/callback',
+      'https://web.bank.example/callback/',
+      'https://web.bank.example/callback?x=1',
+      'https://WEB.bank.example/callback',
+    ]) {
+      const { params } = codeRequest(webApp, { redirect_uri: redirect });
+      const response = await browser.get(`/oidc/auth?${new URLSearchParams(params)}`);
+      expect(response.statusCode, redirect).toBe(400);
+      expect(response.headers.location, redirect).toBeUndefined();
+      expect(response.body).toContain('redirect_uri did not match any of the client');
+      expect(response.body).not.toMatch(/at .*\.js:\d+/);
+    }
+  });
+
+  test('state, nonce and a PKCE challenge are required: each missing one is invalid_request at the client', async () => {
+    const { browser } = await signedIn();
+    for (const missing of ['state', 'nonce', 'code_challenge']) {
+      const { params } = codeRequest(webApp);
+      delete (params as Record<string, string>)[missing];
+      const { location } = await authorize(browser, params);
+      const url = new URL(location!);
+      expect(`${url.origin}${url.pathname}`, missing).toBe(webApp.redirect);
+      expect(url.searchParams.get('error'), missing).toBe('invalid_request');
+      expect(url.searchParams.get('code'), missing).toBeNull();
+    }
+    // plain is a downgrade: refused.
+    const { params } = codeRequest(webApp, { code_challenge_method: 'plain' });
+    const { location } = await authorize(browser, params);
+    expect(new URL(location!).searchParams.get('error')).toBe('invalid_request');
+  });
+
+  test('a code redeemed without its PKCE verifier, or with another, is refused', async () => {
+    const { app, browser } = await signedIn();
+    const first = await codeFor(browser);
+    const without = await redeem(app, first.code, undefined);
+    expect(without.statusCode).toBe(400);
+    expect(without.json()).toMatchObject({ error: 'invalid_grant' });
+    const second = await codeFor(browser);
+    const wrong = await redeem(app, second.code, codeRequest(webApp).secrets.verifier);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  test('a code is used once: its second redemption is refused and revokes the tokens the first gave', async () => {
+    const { app, browser } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const first = await redeem(app, code, secrets.verifier);
+    expect(first.statusCode).toBe(200);
+    const { access_token, refresh_token } = first.json();
+    const me = await app.inject({ url: '/oidc/me', headers: { authorization: `Bearer ${access_token}` } });
+    expect(me.statusCode).toBe(200);
+    const again = await redeem(app, code, secrets.verifier);
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ error: 'invalid_grant' });
+    const after = await app.inject({ url: '/oidc/me', headers: { authorization: `Bearer ${access_token}` } });
+    expect(after.statusCode).toBe(401);
+    const refresh = await providerPost(app, '/token', { grant_type: 'refresh_token', refresh_token });
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  test('a burst of 20 redemptions of one code at once: exactly one gets tokens', async () => {
+    const { app, browser } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => redeem(app, code, secrets.verifier)));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 400)).toHaveLength(19);
+  });
+
+  test('refresh tokens rotate; the old one used after rotation is refused and ends the whole family', async () => {
+    const { app, browser } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const tokens = (await redeem(app, code, secrets.verifier)).json();
+    const rotated = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
+    expect(rotated.statusCode).toBe(200);
+    const next = rotated.json();
+    expect(next.refresh_token).toBeTruthy();
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    // The stolen (old) token, replayed by an attacker after the client rotated it.
+    const stolen = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json()).toMatchObject({ error: 'invalid_grant' });
+    // The family is revoked: the client's current refresh token and access token too.
+    const current = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: next.refresh_token,
+    });
+    expect(current.json()).toMatchObject({ error: 'invalid_grant' });
+    const introspected = await providerPost(app, '/token/introspection', { token: next.access_token });
+    expect(introspected.json()).toEqual({ active: false });
+  });
+
+  test('the relying party refuses an ID token whose nonce is not the one it sent', async () => {
+    const { app, browser } = await signedIn();
+    const { secrets, params } = codeRequest(webApp);
+    const { location } = await authorize(browser, params);
+    const config = await openid.discovery(
+      new URL('http://localhost/oidc'),
+      webApp.id,
+      webApp.secret,
+      undefined,
+      {
+        [openid.customFetch]: injectFetch(app) as never,
+        execute: [openid.allowInsecureRequests],
+      },
+    );
+    const refused = await openid
+      .authorizationCodeGrant(config, new URL(location!), {
+        pkceCodeVerifier: secrets.verifier,
+        expectedState: secrets.state,
+        expectedNonce: 'not-the-nonce-that-was-sent',
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(refused).toMatchObject({
+      code: 'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
+      cause: { message: 'unexpected ID Token "nonce" claim value', cause: { claim: 'nonce' } },
+    });
+  });
+
+  test('openid-client signs in: the ID token verifies against the JWKS and carries acr, amr and auth_time; userinfo answers', async () => {
+    const { app, browser } = await signedIn();
+    const { secrets, params } = codeRequest(webApp);
+    const { location } = await authorize(browser, params);
+    const config = await openid.discovery(
+      new URL('http://localhost/oidc'),
+      webApp.id,
+      webApp.secret,
+      undefined,
+      {
+        [openid.customFetch]: injectFetch(app) as never,
+        execute: [openid.allowInsecureRequests],
+      },
+    );
+    const tokens = await openid.authorizationCodeGrant(config, new URL(location!), {
+      pkceCodeVerifier: secrets.verifier,
+      expectedState: secrets.state,
+      expectedNonce: secrets.nonce,
+    });
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ acr: 'urn:gatehouse:acr:password', amr: ['pwd'], aud: webApp.id });
+    expect(typeof claims.auth_time).toBe('number');
+    const info = await openid.fetchUserInfo(config, tokens.access_token, claims.sub);
+    expect(info).toMatchObject({ sub: claims.sub, preferred_username: 'alexdemo1', name: 'alexdemo1' });
+  });
+
+  test('a second client signs in on the same browser without a sign-in; a browser without a portal session goes to the widget', async () => {
+    const { app, browser } = await signedIn();
+    await codeFor(browser);
+    const second = await codeFor(browser, {}, spa);
+    const tokens = await redeem(app, second.code, second.secrets.verifier, 'spa');
+    expect(tokens.statusCode).toBe(200);
+    expect(jwtPayload(tokens.json().id_token)).toMatchObject({ aud: spa.id, amr: ['pwd'] });
+
+    const stranger = new Client(app);
+    const { params } = codeRequest(webApp);
+    const { location } = await authorize(stranger, params);
+    expect(location).toMatch(/^\/#\/oidc\/login\/[A-Za-z0-9_-]+$/);
+  });
+
+  test('acr_values above the session, prompt=login and max_age send the browser to the widget (STEPUP, LOGIN)', async () => {
+    const { app, browser, clock } = await signedInWithClock();
+    const stepUp = await authorize(
+      browser,
+      codeRequest(webApp, { acr_values: 'urn:gatehouse:acr:mfa' }).params,
+    );
+    expect(stepUp.location).toMatch(/^\/#\/oidc\/stepup\/[A-Za-z0-9_-]+$/);
+    // Back from the widget with nothing more proved: the client hears so, no second round.
+    const uid = stepUp.location!.split('/').pop()!;
+    const back = await browser.get(`/oidc/interaction/${uid}?from=portal`);
+    expect(back.statusCode).toBe(303);
+    const followed = await browser.get(pathOf(back.headers.location as string));
+    const error = new URL(followed.headers.location as string);
+    expect(`${error.origin}${error.pathname}`).toBe(webApp.redirect);
+    expect(error.searchParams.get('error')).toBe('unmet_authentication_requirements');
+
+    const login = await authorize(browser, codeRequest(webApp, { prompt: 'login' }).params);
+    expect(login.location).toMatch(/^\/#\/oidc\/login\//);
+    // max_age: met by a recent sign-in, the widget once it is older.
+    const recent = await authorize(browser, codeRequest(webApp, { max_age: '600' }).params);
+    expect(recent.location).toMatch(/^https:\/\/web\.bank\.example\/callback\?code=/);
+    // Another browser whose sign-in is 601 seconds old.
+    const other = new Client(app);
+    await other.signIn('alexdemo1', PASSWORD);
+    clock.advance(601_000);
+    const old = await authorize(other, codeRequest(webApp, { max_age: '600' }).params);
+    expect(old.location).toMatch(/^\/#\/oidc\/login\//);
+  });
+
+  test("an interaction of another browser, or none, shows the widget's /ssoerror screen", async () => {
+    const { app, browser } = await signedIn();
+    const stepUp = await authorize(
+      browser,
+      codeRequest(webApp, { acr_values: 'urn:gatehouse:acr:mfa' }).params,
+    );
+    const uid = stepUp.location!.split('/').pop()!;
+    const other = new Client(app);
+    const answer = await other.get(`/oidc/interaction/${uid}`);
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe('/#/oidc/error');
+  });
+
+  test('RP-initiated logout ends the portal session and the refresh tokens', async () => {
+    const { app, ctx, browser, account } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const tokens = (await redeem(app, code, secrets.verifier)).json();
+    const end = await browser.get(
+      `/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token, post_logout_redirect_uri: webApp.logout })}`,
+    );
+    expect(end.statusCode).toBe(200);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(end.body)![1]!;
+    const confirm = await browser.request({
+      method: 'POST',
+      url: '/oidc/session/end/confirm',
+      payload: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      csrf: false,
+    });
+    expect(confirm.statusCode).toBe(303);
+    expect(confirm.headers.location).toBe(webApp.logout);
+    expect((await browser.session()).statusCode).toBe(401);
+    await expect.poll(async () => auditTrail(ctx.db, account.id)).toContain('oidc-logout:success');
+    const refresh = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  test('the token endpoint is rate-limited per client address (429 with Retry-After)', async () => {
+    const { app } = await h.start({ ...oidcEnv, OIDC_TOKEN_RATE_MAX: '3' });
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      answers.push(
+        await providerPost(
+          app,
+          '/token',
+          {
+            grant_type: 'authorization_code',
+            code: 'x',
+            redirect_uri: webApp.redirect,
+            code_verifier: 'y'.repeat(43),
+          },
+          'web',
+          '203.0.113.9',
+        ),
+      );
+    }
+    expect(answers.slice(0, 3).map((a) => a.statusCode)).toEqual([400, 400, 400]);
+    expect(answers[3]!.statusCode).toBe(429);
+    expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  test('a code issued by one instance is redeemed at another (storage in the database)', async () => {
+    const { browser } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const other = await h.start(oidcEnv, { db: await h.another() });
+    const tokens = await redeem(other.app, code, secrets.verifier);
+    expect(tokens.statusCode).toBe(200);
+  });
+
+  test('grants, refreshes and refusals are audit events', async () => {
+    const { app, ctx, browser, account } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const tokens = (await redeem(app, code, secrets.verifier)).json();
+    await providerPost(app, '/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    await redeem(app, code, secrets.verifier);
+    await expect
+      .poll(async () => auditTrail(ctx.db, account.id))
+      .toEqual(
+        expect.arrayContaining([
+          'oidc-consent-implied:success',
+          'oidc-authorized:success',
+          'oidc-token-issued:success',
+        ]),
+      );
+    // The replayed code: refused, and its grant revoked (no account is loaded for a refusal).
+    const events = async () =>
+      (await ctx.db.selectFrom('audit_events').select(['event', 'outcome', 'detail']).execute()).map(
+        (e) => `${e.event}:${e.outcome}:${(e.detail as { client?: string }).client}`,
+      );
+    await expect
+      .poll(events)
+      .toEqual(
+        expect.arrayContaining([
+          'oidc-token-refused:failure:bank-web',
+          'oidc-grant-revoked:success:bank-web',
+        ]),
+      );
+    expect(
+      (await auditTrail(ctx.db, account.id)).filter((e) => e === 'oidc-token-issued:success'),
+    ).toHaveLength(2);
+  });
+});
+
+describe('OIDC_CLIENTS', () => {
+  const client = (over: Record<string, unknown>) =>
+    JSON.stringify([
+      {
+        id: 'bank-web',
+        secret: 'a-web-app-secret-of-thirty-two-chars!!',
+        firstParty: true,
+        redirectUris: ['https://web.bank.example/cb'],
+        ...over,
+      },
+    ]);
+  const production = { NODE_ENV: 'production', SESSION_SECRET: productionSecret, ...productionMail };
+
+  test('production refuses http redirect URIs except loopback; wildcards always; clients not first-party', () => {
+    expect(() =>
+      loadConfig({ ...production, OIDC_CLIENTS: client({ redirectUris: ['http://web.bank.example/cb'] }) }),
+    ).toThrow(/OIDC_CLIENTS.*must be https:\/\/ in production mode/);
+    expect(() =>
+      loadConfig({
+        ...production,
+        OIDC_CLIENTS: client({ redirectUris: ['http://127.0.0.1:7000/cb'] }),
+        OIDC_SIGNING_KEYS: '',
+      }),
+    ).toThrow(/OIDC_SIGNING_KEYS/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'test', OIDC_CLIENTS: client({ redirectUris: ['https://*.bank.example/cb'] }) }),
+    ).toThrow(/wildcards are not allowed/);
+    expect(() => loadConfig({ NODE_ENV: 'test', OIDC_CLIENTS: client({ firstParty: false }) })).toThrow(
+      /first-party clients only/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'test', OIDC_CLIENTS: client({ secret: undefined }) })).toThrow(
+      /either a secret or "public": true/,
+    );
+    expect(loadConfig({ NODE_ENV: 'test', OIDC_CLIENTS: client({}) }).oidc.clients[0]).toMatchObject({
+      id: 'bank-web',
+      public: false,
+    });
+  });
+});
