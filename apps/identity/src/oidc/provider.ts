@@ -221,6 +221,16 @@ export async function createProvider(
       },
     } as never,
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] } as never,
+    // The provider's own calls (back-channel logout) refuse loopback and private addresses
+    // (oidc-provider's SSRF guard); outside production a client on this machine is allowed.
+    ...(config.production
+      ? {}
+      : {
+          fetch: (input: string | URL | Request, init?: RequestInit) => {
+            const { dispatcher: _guard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+            return globalThis.fetch(input, rest);
+          },
+        }),
     renderError: async (koa, out) => {
       koa.type = 'html';
       koa.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
@@ -300,6 +310,9 @@ export async function createProvider(
       client: koa.oidc?.client?.clientId ?? null,
       grant: grantId,
     }),
+  );
+  provider.on('backchannel.error', (_koa, error, client) =>
+    logError({ client: client.clientId, reason: (error as Error).message }, 'back-channel logout failed'),
   );
   provider.on('authorization.success', (koa) =>
     record(koa, 'oidc-authorized', 'success', { client: koa.oidc.client?.clientId ?? null }),
