@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import * as openid from 'openid-client';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { cleanUp } from '../src/services/cleanup.ts';
 import {
   auditTrail,
   Client,
@@ -388,6 +390,72 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
     expect(
       (await auditTrail(ctx.db, account.id)).filter((e) => e === 'oidc-token-issued:success'),
     ).toHaveLength(2);
+  });
+});
+
+describe.each(targets)('OpenID Provider in development ($name)', (target) => {
+  const h = useHarness(target);
+
+  test('the demo relying party at /oidc-demo/ signs a demo account in and shows the claims it received', async () => {
+    const { app } = await h.start({ SEED_DEMO: 'true', PUBLIC_ORIGIN: 'http://localhost' });
+    const browser = new Client(app);
+    await browser.signIn('alexdemo1', 'Harbor7Lights');
+    let response = await browser.get('/oidc-demo/login');
+    for (let hop = 0; hop < 8 && response.headers.location; hop++) {
+      response = await browser.get(pathOf(response.headers.location as string));
+    }
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<caption>ID token claims</caption>');
+    expect(response.body).toContain('urn:gatehouse:acr:password');
+    expect(response.body).toContain('&#34;preferred_username&#34;: &#34;alexdemo1&#34;');
+  });
+
+  test('expired provider rows go with the clean-up', async () => {
+    const { app, ctx } = await h.start(oidcEnv);
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    const browser = new Client(app);
+    await browser.signIn('alexdemo1', PASSWORD);
+    await authorize(browser, codeRequest(webApp).params);
+    await ctx.db
+      .updateTable('oidc_payloads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
+    const before = await ctx.db.selectFrom('oidc_payloads').select('id').execute();
+    expect(before.length).toBeGreaterThan(0);
+    expect((await cleanUp(ctx)).oidc).toBe(before.length);
+    expect(await ctx.db.selectFrom('oidc_payloads').select('id').execute()).toEqual([]);
+  });
+
+  test('hostile input at the provider: never a 500, never a stack', async () => {
+    const { app } = await h.start(oidcEnv);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          '/token',
+          '/token/introspection',
+          '/token/revocation',
+          '/auth',
+          '/me',
+          '/session/end/confirm',
+          '/request',
+        ),
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain'),
+        async (path, body, type) => {
+          const response = await app.inject({
+            method: 'POST',
+            url: `/oidc${path}`,
+            headers: { 'content-type': type },
+            payload: body,
+          });
+          expect(response.statusCode, `${path} ${JSON.stringify(body)}`).toBeLessThan(500);
+          expect(response.body).not.toMatch(/at .+\.(js|ts):\d+/);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    const query = await app.inject({ url: `/oidc/auth?${'client_id=%zz&'.repeat(3)}` });
+    expect(query.statusCode).toBeLessThan(500);
   });
 });
 
