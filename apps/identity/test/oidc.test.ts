@@ -1,9 +1,11 @@
+import { paths } from '@gatehouse/contract';
 import fc from 'fast-check';
 import * as openid from 'openid-client';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { cleanUp } from '../src/services/cleanup.ts';
 import {
+  api,
   auditTrail,
   Client,
   createAccount,
@@ -349,6 +351,39 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
     expect(answers.slice(0, 3).map((a) => a.statusCode)).toEqual([400, 400, 400]);
     expect(answers[3]!.statusCode).toBe(429);
     expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  test('a spoofed X-Forwarded-For does not escape the token limit; X-Forwarded-Host does not move the endpoints', async () => {
+    const { app } = await h.start({ ...oidcEnv, OIDC_TOKEN_RATE_MAX: '2' });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oidc/token',
+        remoteAddress: '203.0.113.7',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': `198.51.100.${i}`,
+          'x-gatehouse-client-ip': `198.51.100.${i}`,
+        },
+        payload: 'grant_type=authorization_code&code=x',
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 429]);
+    const discovery = await app.inject({
+      url: '/oidc/.well-known/openid-configuration',
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
+    expect(discovery.json().token_endpoint).toBe('http://localhost/oidc/token');
+  });
+
+  test('a portal sign-out ends single sign-on: the next request shows the widget', async () => {
+    const { browser } = await signedIn();
+    await codeFor(browser);
+    expect((await browser.delete(api(paths.sessionLogout))).statusCode).toBe(204);
+    const { location } = await authorize(browser, codeRequest(webApp).params);
+    expect(location).toMatch(/^\/#\/oidc\/login\//);
   });
 
   test('a code issued by one instance is redeemed at another (storage in the database)', async () => {

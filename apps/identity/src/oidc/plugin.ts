@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { assuranceOf, meets, requestedAcr } from './assurance.ts';
 import { demoRelyingParty } from './demo-rp.ts';
-import { createProvider, OIDC_PREFIX } from './provider.ts';
+import { CLIENT_IP_HEADER, createProvider, OIDC_PREFIX } from './provider.ts';
 
 /** The portal's interaction page (apps/portal: #/oidc/:journey/:uid) for a journey, or its error. */
 export const portalInteraction = (journey: 'login' | 'stepup' | 'error', uid?: string) =>
@@ -28,11 +28,19 @@ export async function oidcPlugin(app: FastifyInstance, ctx: Context) {
     // The provider reads its own bodies (forms at the token, revocation, introspection and logout).
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const issuer = new URL(ctx.config.publicOrigin);
     const hand = (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice(OIDC_PREFIX.length) || '/';
+      // The provider sees the request as the issuer's (its URLs, its cookies' Secure flag), never
+      // a host or scheme a client or proxy header chose, and the client address as the service
+      // decided it (TRUST_PROXY): Koa is told to trust exactly these headers (provider.ts).
+      raw.headers.host = issuer.host;
+      raw.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+      delete raw.headers['x-forwarded-host'];
+      raw.headers[CLIENT_IP_HEADER] = request.ip;
       callback(raw, reply.raw);
     };
     scope.all(`${OIDC_PREFIX}/*`, hand);

@@ -17,6 +17,9 @@ export const OIDC_PREFIX = '/oidc';
 /** The interaction (the widget's sign-in or step-up) of an authorization request. */
 export const interactionPath = (uid: string) => `${OIDC_PREFIX}/interaction/${uid}`;
 
+/** The header the plugin hands the provider the client's address in (set by us, never a client's). */
+export const CLIENT_IP_HEADER = 'x-gatehouse-client-ip';
+
 /** The audit event of a provider event (`audit.ts` lists them). */
 export const oidcAuditEvents = [
   'oidc-authorized',
@@ -237,7 +240,11 @@ export async function createProvider(
       koa.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${html(out.error)}: ${html(out.error_description)}</p></main></body></html>`;
     },
   });
-  provider.proxy = config.trustProxy !== false;
+  // The plugin sets Host and X-Forwarded-Proto from PUBLIC_ORIGIN and the client address in
+  // CLIENT_IP_HEADER from Fastify's request.ip (which honours TRUST_PROXY): Koa reads those.
+  provider.proxy = true;
+  provider.proxyIpHeader = CLIENT_IP_HEADER;
+  provider.maxIpsCount = 1;
 
   // The token endpoint's limit per client address (RFC 9700 §4.16 brute force of codes and tokens).
   provider.use(async (context, next) => {
