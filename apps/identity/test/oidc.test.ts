@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { paths } from '@gatehouse/contract';
 import fc from 'fast-check';
 import * as openid from 'openid-client';
@@ -491,6 +492,41 @@ describe.each(targets)('OpenID Provider in development ($name)', (target) => {
     );
     const query = await app.inject({ url: `/oidc/auth?${'client_id=%zz&'.repeat(3)}` });
     expect(query.statusCode).toBeLessThan(500);
+  });
+});
+
+describe.each(targets)('OpenID Provider in production mode ($name)', (target) => {
+  const h = useHarness(target);
+  const key = (kid: string) => ({
+    ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
+    kid,
+  });
+
+  test('signs with the first key of OIDC_SIGNING_KEYS and publishes the next one (rotation)', async () => {
+    const current = key('2026-11');
+    const next = key('2027-01');
+    const { app, ctx } = await h.start({
+      NODE_ENV: 'production',
+      SESSION_SECRET: productionSecret,
+      ...productionMail,
+      PUBLIC_ORIGIN: 'https://portal.bank.example',
+      OIDC_CLIENTS: oidcEnv.OIDC_CLIENTS,
+      OIDC_SIGNING_KEYS: JSON.stringify({ keys: [current, next] }),
+    });
+    const jwks = (await app.inject({ url: '/oidc/jwks' })).json() as { keys: Array<Record<string, unknown>> };
+    expect(jwks.keys.map((k) => k.kid)).toEqual(['2026-11', '2027-01']);
+    for (const k of jwks.keys) expect(k).not.toHaveProperty('d');
+    expect(await ctx.db.selectFrom('oidc_signing_keys').select('kid').execute()).toEqual([]);
+
+    await createAccount(ctx, { username: 'alexprod01', password: PASSWORD });
+    const browser = new Client(app, { origin: 'https://portal.bank.example' });
+    await browser.signIn('alexprod01', PASSWORD);
+    const { secrets, params } = codeRequest(webApp);
+    const { location } = await authorize(browser, params);
+    const tokens = (await redeem(app, codeOf(location, secrets.state), secrets.verifier)).json();
+    const header = JSON.parse(Buffer.from(tokens.id_token.split('.')[0], 'base64url').toString('utf8'));
+    expect(header).toMatchObject({ alg: 'ES256', kid: '2026-11' });
+    expect(jwtPayload(tokens.id_token)).toMatchObject({ iss: 'https://portal.bank.example/oidc' });
   });
 });
 

@@ -50,10 +50,12 @@ export function requestSecrets() {
   };
 }
 
-/** The path and query of a Location (the provider writes absolute URLs on its own origin). */
+/** The path and query of a Location on the service (its tests' PUBLIC_ORIGINs), else the Location. */
 export const pathOf = (location: string) => {
   const url = new URL(location, 'http://localhost');
-  return url.origin === 'http://localhost' ? `${url.pathname}${url.search}${url.hash}` : location;
+  return ['http://localhost', 'https://portal.bank.example'].includes(url.origin)
+    ? `${url.pathname}${url.search}${url.hash}`
+    : location;
 };
 
 /**
