@@ -103,9 +103,22 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
       const response = await browser.get(`/oidc/auth?${new URLSearchParams(params)}`);
       expect(response.statusCode, redirect).toBe(400);
       expect(response.headers.location, redirect).toBeUndefined();
-      expect(response.body).toContain('redirect_uri did not match any of the client');
+      expect(response.body).toContain('<h1>We couldn&#39;t complete the sign-in</h1>');
+      expect(response.body).toContain('<code>invalid_redirect_uri</code>');
       expect(response.body).not.toMatch(/at .*\.js:\d+/);
     }
+  });
+
+  test("the provider's error page speaks the browser's language", async () => {
+    const { app } = await h.start(oidcEnv);
+    const { params } = codeRequest(webApp, { redirect_uri: 'https://attacker.example/cb' });
+    const response = await app.inject({
+      url: `/oidc/auth?${new URLSearchParams(params)}`,
+      headers: { 'accept-language': 'es-MX,es;q=0.9' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('<html lang="es">');
+    expect(response.body).toContain('No pudimos completar el inicio de sesión');
   });
 
   test('state, nonce and a PKCE challenge are required: each missing one is invalid_request at the client', async () => {

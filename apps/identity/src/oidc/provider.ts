@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { acceptedLanguages, defaultLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
 import type { FastifyRequest } from 'fastify';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import Provider, { errors, interactionPolicy } from 'oidc-provider';
 import type { Context } from '../context.ts';
 import { hmac } from '../lib/crypto.ts';
+import { serverText } from '../lib/language.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { DatabaseAdapter } from './adapter.ts';
@@ -29,6 +31,12 @@ export const oidcAuditEvents = [
   'oidc-consent-implied',
   'oidc-logout',
 ] as const;
+
+/** The language of a provider request's page (its Accept-Language, as the API chooses). */
+const koaLanguage = (koa: KoaContextWithOIDC): Language => {
+  const header = koa.get('accept-language');
+  return header ? pickLanguage(acceptedLanguages(header)) : defaultLanguage;
+};
 
 /** A request-like value for the audit trail from the provider's Koa context (address, agent). */
 const auditRequest = (ctx: KoaContextWithOIDC): FastifyRequest =>
@@ -142,6 +150,7 @@ export async function createProvider(
         logoutSource: async (koa, form) => {
           // The sign-out goes on by itself (first-party clients: nothing to choose); the form
           // carries the provider's own CSRF token. Without script, its button does it.
+          const language = koaLanguage(koa);
           const script =
             'document.forms[0].requestSubmit?document.forms[0].requestSubmit():document.forms[0].submit();';
           const hash = createHash('sha256').update(script).digest('base64');
@@ -149,11 +158,13 @@ export async function createProvider(
             'Content-Security-Policy',
             `default-src 'none'; script-src 'sha256-${hash}'; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'`,
           );
-          const withYes = form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>');
-          koa.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signing out</title></head><body>${withYes.replace(
+          const button = `<noscript><button type="submit" form="op.logoutForm">${html(serverText(language, 'oidcSignOut'))}</button></noscript>`;
+          const withYes = form.replace(
             '</form>',
-            '<noscript><button type="submit" form="op.logoutForm">Sign out</button></noscript></form>',
-          )}<script>${script}</script></body></html>`;
+            `<input type="hidden" name="logout" value="yes"/>${button}</form>`,
+          );
+          const title = html(serverText(language, 'oidcSigningOut'));
+          koa.body = `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1>${withYes}</main><script>${script}</script></body></html>`;
         },
       },
     },
@@ -234,10 +245,14 @@ export async function createProvider(
             return globalThis.fetch(input, rest);
           },
         }),
+    // The provider's error page (a request it refuses before it may redirect: an unknown client,
+    // an unregistered redirect URI): the catalog's text and the OAuth error code, never a stack.
     renderError: async (koa, out) => {
+      const language = koaLanguage(koa);
       koa.type = 'html';
       koa.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
-      koa.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${html(out.error)}: ${html(out.error_description)}</p></main></body></html>`;
+      const title = html(serverText(language, 'oidcErrorTitle'));
+      koa.body = `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${html(serverText(language, 'oidcErrorBody'))}</p><p><code>${html(out.error)}</code></p></main></body></html>`;
     },
   });
   // The plugin sets Host and X-Forwarded-Proto from PUBLIC_ORIGIN and the client address in
