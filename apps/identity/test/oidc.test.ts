@@ -1,4 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { paths } from '@gatehouse/contract';
 import fc from 'fast-check';
 import * as openid from 'openid-client';
@@ -202,6 +205,31 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
     expect(current.json()).toMatchObject({ error: 'invalid_grant' });
     const introspected = await providerPost(app, '/token/introspection', { token: next.access_token });
     expect(introspected.json()).toEqual({ active: false });
+  });
+
+  test('revocation: a revoked refresh token ends its grant; introspection says so', async () => {
+    const { app, browser } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const tokens = (await redeem(app, code, secrets.verifier)).json();
+    expect(
+      (await providerPost(app, '/token/introspection', { token: tokens.access_token })).json(),
+    ).toMatchObject({
+      active: true,
+      client_id: webApp.id,
+    });
+    const revoked = await providerPost(app, '/token/revocation', {
+      token: tokens.refresh_token,
+      token_type_hint: 'refresh_token',
+    });
+    expect(revoked.statusCode).toBe(200);
+    const refresh = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await providerPost(app, '/token/introspection', { token: tokens.access_token })).json()).toEqual({
+      active: false,
+    });
   });
 
   test('the relying party refuses an ID token whose nonce is not the one it sent', async () => {
@@ -580,5 +608,22 @@ describe('OIDC_CLIENTS', () => {
       id: 'bank-web',
       public: false,
     });
+  });
+
+  test('OIDC_CLIENTS may name a file of JSON; a missing file or bad JSON stops the start with the setting named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oidc-clients-'));
+    const file = join(dir, 'clients.json');
+    writeFileSync(file, client({ id: 'from-file' }));
+    expect(loadConfig({ NODE_ENV: 'test', OIDC_CLIENTS: file }).oidc.clients.map((c) => c.id)).toEqual([
+      'from-file',
+    ]);
+    expect(() => loadConfig({ NODE_ENV: 'test', OIDC_CLIENTS: join(dir, 'none.json') })).toThrow(
+      /OIDC_CLIENTS: no file at/,
+    );
+    writeFileSync(file, '[{ not json');
+    expect(() => loadConfig({ NODE_ENV: 'test', OIDC_CLIENTS: file })).toThrow(
+      /OIDC_CLIENTS: is neither JSON nor a file of JSON/,
+    );
+    rmSync(dir, { recursive: true });
   });
 });

@@ -1,4 +1,4 @@
-import type { SessionFactor } from '../services/sessions.ts';
+import { type SessionFactor, TRUSTED_DEVICE } from '../services/sessions.ts';
 
 /**
  * Step-up levels by standard parameters (docs/oidc.md "Step-up levels"; decision 048): the `acr`
@@ -38,6 +38,7 @@ const methodsByKind: Record<string, string[]> = {
   TOTPAUTHN: ['otp'],
   PUSH: ['swk'],
   PASSKEY: ['hwk'],
+  [TRUSTED_DEVICE]: [],
 };
 
 /** What a signed-in session proved, as the ID token says it: acr, amr and auth_time. */
