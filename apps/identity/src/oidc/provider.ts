@@ -4,6 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import Provider, { errors, interactionPolicy } from 'oidc-provider';
 import type { Context } from '../context.ts';
+import {
+  DatabaseFailure,
+  DatabaseRefusedValue,
+  DatabaseUnavailable,
+  databaseErrorFields,
+} from '../db/faults.ts';
 import { hmac } from '../lib/crypto.ts';
 import { serverText } from '../lib/language.ts';
 import { clientKey } from '../lib/rate-limit.ts';
@@ -262,6 +268,29 @@ export async function createProvider(
   provider.maxIpsCount = 1;
 
   // The token endpoint's limit per client address (RFC 9700 §4.16 brute force of codes and tokens).
+  const isDatabaseFault = (error: unknown) =>
+    error instanceof DatabaseUnavailable ||
+    error instanceof DatabaseFailure ||
+    error instanceof DatabaseRefusedValue;
+  const unavailable = (koa: KoaContextWithOIDC) => {
+    koa.status = 503;
+    koa.set('Retry-After', '5');
+    koa.set('Cache-Control', 'no-store');
+    koa.body = {
+      error: 'temporarily_unavailable',
+      error_description: 'the service is unavailable; retry later',
+    };
+  };
+  // Outermost: a database fault in our own steps (the limit, the logout's session end) is 503 too.
+  provider.use(async (context, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (!isDatabaseFault(error)) throw error;
+      logError({ db: databaseErrorFields(error as Error) }, 'database error under the OpenID Provider');
+      unavailable(context as KoaContextWithOIDC);
+    }
+  });
   provider.use(async (context, next) => {
     const koa = context as KoaContextWithOIDC;
     if (koa.method === 'POST' && koa.path === '/token') {
@@ -278,6 +307,12 @@ export async function createProvider(
     koa.set('X-Content-Type-Options', 'nosniff');
     koa.set('Referrer-Policy', 'no-referrer');
     await next();
+    // The database failed under the provider (its server_error, below): 503, as every other call
+    // of the service answers a database fault, so a client retries (RFC 6749's temporarily_unavailable).
+    if (koa.state.databaseFault) {
+      unavailable(koa);
+      return;
+    }
     // RP-initiated logout ends the portal session too (the browser's, by its cookie).
     if (koa.oidc?.route === 'end_session_confirm' && koa.status === 303) {
       const token = koa.cookies.get(ctx.cookieNames.session, { signed: false });
@@ -333,6 +368,14 @@ export async function createProvider(
       grant: grantId,
     }),
   );
+  provider.on('server_error', (koa, error) => {
+    if (isDatabaseFault(error)) {
+      koa.state.databaseFault = true;
+      logError({ db: databaseErrorFields(error) }, 'database error under the OpenID Provider');
+    } else {
+      logError({ err: error }, 'OpenID Provider error');
+    }
+  });
   provider.on('backchannel.error', (_koa, error, client) =>
     logError({ client: client.clientId, reason: (error as Error).message }, 'back-channel logout failed'),
   );
