@@ -282,6 +282,13 @@ describe.each(databases)(
         await other.waitForURL(/#\/oidc\/error$/);
         await other.getByRole('heading', { name: "We couldn't complete this action", exact: true }).waitFor();
         await expectNoAxeViolations(other, 'OpenID sign-in error (/ssoerror)');
+        // The provider's own error page (an unregistered redirect URI: never redirected to).
+        await other.goto(
+          `${server.origin}/oidc/auth?${new URLSearchParams({ client_id: webApp.id, response_type: 'code', redirect_uri: 'https://attacker.example/cb', scope: 'openid' })}`,
+        );
+        await other.getByRole('heading', { name: "We couldn't complete the sign-in", exact: true }).waitFor();
+        expect(await other.title()).toBe("We couldn't complete the sign-in");
+        await expectNoAxeViolations(other, "the provider's error page");
       } finally {
         await stranger.close();
       }
