@@ -398,6 +398,19 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
     expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  test("only the provider's own endpoints go without the portal's CSRF token: a path that looks like one does not", async () => {
+    const { browser } = await signedIn();
+    for (const url of [
+      '/oidc/../api/user/session/extend',
+      '/oidc/%2e%2e/api/user/session/extend',
+      '/oidc/interaction/x/../../../api/user/session/extend',
+    ]) {
+      const response = await browser.request({ method: 'POST', url, body: {}, csrf: false });
+      expect(response.statusCode, url).not.toBe(200);
+      expect(response.statusCode, url).toBeLessThan(500);
+    }
+  });
+
   test('a spoofed X-Forwarded-For does not escape the token limit; X-Forwarded-Host does not move the endpoints', async () => {
     const { app } = await h.start({ ...oidcEnv, OIDC_TOKEN_RATE_MAX: '2' });
     const statuses = [];
