@@ -235,6 +235,28 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
     });
   });
 
+  test('a burst of 20 refreshes with one refresh token: one rotation, and the replays revoke the family', async () => {
+    const { app, browser } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const tokens = (await redeem(app, code, secrets.verifier)).json();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        providerPost(app, '/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }),
+      ),
+    );
+    const won = answers.filter((a) => a.statusCode === 200);
+    expect(won).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 400).map((a) => a.json().error)).toEqual(
+      Array(19).fill('invalid_grant'),
+    );
+    // A concurrent reuse is a reuse: the winner's new refresh token is revoked with the grant.
+    const after = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: won[0]!.json().refresh_token,
+    });
+    expect(after.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
   test('the relying party refuses an ID token whose nonce is not the one it sent', async () => {
     const { app, browser } = await signedIn();
     const { secrets, params } = codeRequest(webApp);
