@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { buildApp, type Context, loadConfig, TestClock } from '@gatehouse/identity';
+import { buildApp, type Context, type DB, loadConfig, openDatabase, TestClock } from '@gatehouse/identity';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './browser.ts';
@@ -23,8 +25,14 @@ export type RunningServer = {
  * in-memory PGlite database, a copy of the run's migrated and seeded one (global-setup.ts), and
  * every log line kept for checks.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const config = loadConfig(serverEnv(env));
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { port?: number; database?: 'pglite' | 'postgres' } = {},
+): Promise<RunningServer> {
+  // A fixed port when the service must know its own origin before it listens (the OpenID issuer).
+  const config = loadConfig(
+    serverEnv(options.port ? { PUBLIC_ORIGIN: `http://localhost:${options.port}`, ...env } : env),
+  );
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -33,9 +41,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
   });
   const clock = new TestClock();
-  const db = await openSeededCopy(inject('seededDatabase'));
+  // PostgreSQL (DATABASE_URL): a schema of its own, migrated and seeded by the service at start,
+  // dropped at close; else a copy of the run's seeded PGlite database.
+  const postgres = options.database === 'postgres' ? await postgresSchema() : undefined;
+  const db = postgres ? postgres.db : await openSeededCopy(inject('seededDatabase'));
   const { app, ctx } = await buildApp({ config, db, clock, logStream });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
@@ -47,6 +58,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     logs,
     close: async () => {
       await app.close();
+      await postgres?.drop();
       await db.destroy();
     },
   };
@@ -67,6 +79,42 @@ export function useServerAndBrowser(): { server: RunningServer; browser: Browser
     await env.server?.close();
   });
   return env;
+}
+
+/** A PostgreSQL schema of its own on DATABASE_URL, for one server (the database `test` is shared scratch). */
+async function postgresSchema(): Promise<{ db: DB; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set');
+  const schema = `e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = await openDatabase({ kind: 'postgres', url });
+  await sql`create schema ${sql.id(schema)}`.execute(admin);
+  await admin.destroy();
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await openDatabase({ kind: 'postgres', url: scoped.toString() });
+  return {
+    db,
+    drop: async () => void (await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db)),
+  };
+}
+
+/** A port of the range these tests may use (8500-8549) that nothing listens on now. */
+export async function freePort(from = 8500, to = 8549): Promise<number> {
+  const { createServer } = await import('node:net');
+  for (
+    let port = from + Math.floor(Math.random() * (to - from + 1)), tries = 0;
+    tries <= to - from;
+    tries++
+  ) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+    port = port === to ? from : port + 1;
+  }
+  throw new Error(`no free port in ${from}-${to}`);
 }
 
 /** The newest message the dev outbox holds for an address (a code is in it, or the test fails). */

@@ -28,6 +28,7 @@ import { loadFactors } from './factors/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiError, answer, failure } from './lib/http.ts';
 import { createLogger } from './lib/log.ts';
+import { oidcPlugin } from './oidc/plugin.ts';
 import { clientLogsPlugin } from './plugins/client-logs.ts';
 import { deviceRiskPlugin } from './plugins/device-risk.ts';
 import { factorsPlugin } from './plugins/factors.ts';
@@ -281,6 +282,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(consolePlugin, ctx);
   if (config.devCompanions) await app.register(outboxPlugin, ctx);
   await app.register(openApiPlugin);
+  // The OpenID Provider (oidc/; decision 048): its routes at the root, before the apps' files.
+  await oidcPlugin(app, ctx);
   if (config.serveApps) {
     const { deviceRisk } = config;
     await app.register(staticPlugin, {

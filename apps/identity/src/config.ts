@@ -25,6 +25,7 @@ import {
 } from './factors/settings-kit.ts';
 import type { TokenSettings } from './factors/token/settings.ts';
 import type { TotpSettings } from './factors/totp/settings.ts';
+import { type OidcSettings, readOidcSettings } from './oidc/settings.ts';
 
 export { ConfigError, secretWeakness };
 
@@ -207,6 +208,11 @@ const schema = z
     // Credentials' secrets at rest (docs/configuration.md, "Credential keys"; decision 021).
     CREDENTIAL_KEYS: z.string().optional(),
     CREDENTIAL_KEY_ID: z.string().optional(),
+    // The OpenID Provider (docs/oidc.md; oidc/settings.ts reads and checks them).
+    OIDC_CLIENTS: z.string().optional(),
+    OIDC_SIGNING_KEYS: z.string().optional(),
+    OIDC_TOKEN_RATE_MAX: int(1, 100_000).default(60),
+    OIDC_TOKEN_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === 'production' && !v.SESSION_SECRET) {
@@ -417,6 +423,8 @@ export type Config = {
    * always among them.
    */
   credentialKeys: CredentialKeys;
+  /** The OpenID Provider: clients, signing keys, the token endpoint's limit (oidc/settings.ts). */
+  oidc: OidcSettings;
 };
 
 export type SmtpSettings =
@@ -689,6 +697,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     factors[key] = slice.read(sliceValues[key] as never, { production, sessionSecret });
   }
   const window = (max: number, seconds: number) => ({ max, windowMs: seconds * 1000 });
+  const publicOrigin = new URL(v.PUBLIC_ORIGIN ?? 'http://localhost:8080').origin;
   return {
     env: v.NODE_ENV,
     production,
@@ -704,7 +713,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       readyTimeoutMs: v.DB_READY_TIMEOUT_MS,
       prepared: v.DB_PREPARED_STATEMENTS === 'on',
     },
-    publicOrigin: new URL(v.PUBLIC_ORIGIN ?? 'http://localhost:8080').origin,
+    publicOrigin,
     allowedOrigins: v.ALLOWED_ORIGINS,
     corsOrigins: origins('CORS_ORIGINS', v.CORS_ORIGINS),
     connectSrc: origins('CONNECT_SRC', v.CONNECT_SRC),
@@ -817,6 +826,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       account: window(v.CODE_CHECK_ACCOUNT_MAX, v.CODE_CHECK_WINDOW_SECONDS),
     },
     credentialKeys,
+    oidc: readOidcSettings(
+      {
+        OIDC_CLIENTS: v.OIDC_CLIENTS,
+        OIDC_SIGNING_KEYS: v.OIDC_SIGNING_KEYS,
+        OIDC_TOKEN_RATE_MAX: String(v.OIDC_TOKEN_RATE_MAX),
+        OIDC_TOKEN_RATE_WINDOW_SECONDS: String(v.OIDC_TOKEN_RATE_WINDOW_SECONDS),
+      },
+      { production, publicOrigin, seedDemo: v.SEED_DEMO ?? !production },
+    ),
   };
 }
 

@@ -10,6 +10,7 @@ import { useHashLocation } from './router.ts';
 const GuardedHomePage = pages.component((m) => m.GuardedHomePage);
 const LogoutPage = pages.component((m) => m.LogoutPage);
 const NoAccessPage = pages.component((m) => m.NoAccessPage);
+const OidcPage = pages.component((m) => m.OidcPage);
 const UsernamePage = pages.component((m) => m.UsernamePage);
 const ResetPasswordPage = pages.component((m) => m.ResetPasswordPage);
 const InfoPage = pages.component((m) => m.InfoPage);
@@ -31,6 +32,9 @@ export function App() {
             </Route>
             <Route path="/logout">
               <LogoutPage />
+            </Route>
+            <Route path="/oidc/:journey/:uid?">
+              <OidcPage />
             </Route>
             <Route path="/noaccess">
               <NoAccessPage />

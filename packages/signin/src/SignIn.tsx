@@ -193,9 +193,11 @@ export function SignIn({ config }: { config: SignInConfig }) {
             start={
               resolved.start === 'changeUsername'
                 ? routes.createUsername
-                : resolved.journey === 'STEPUP'
-                  ? routes.extendSession
-                  : routes.login
+                : resolved.start === 'ssoError'
+                  ? routes.ssoError
+                  : resolved.journey === 'STEPUP'
+                    ? routes.extendSession
+                    : routes.login
             }
           >
             <Screens />

@@ -31,9 +31,11 @@ export type SignInConfig = {
    * 'changeUsername': a signed-in customer changes their username (widget spec §1 'can create or
    * change a username'): the widget opens on the change-username screen, with the journey's Cancel
    * (use 'STEPUP': the host's onCancel), and its confirmation's Continue calls onFinish with
-   * `data: { username }`. Unset: the journey's own start (docs/embedding.md).
+   * `data: { username }`. 'ssoError': the widget opens on its /ssoerror screen (a host's single
+   * sign-on that failed, such as an OpenID interaction that expired), whose action goes to login.
+   * Unset: the journey's own start (docs/embedding.md).
    */
-  start?: 'changeUsername';
+  start?: 'changeUsername' | 'ssoError';
   repPhone?: string;
   businessSMSText?: string;
   /**
@@ -111,7 +113,7 @@ const fields: Record<keyof SignInConfig, FieldRule> = {
   resetUrl: { check: isString, expected: 'a string (an address)' },
   preResetUrl: { check: isString, expected: 'a string (an address)' },
   journey: { check: oneOf(...journeys), expected: `one of ${journeys.join(', ')}` },
-  start: { check: oneOf('changeUsername'), expected: "'changeUsername'" },
+  start: { check: oneOf('changeUsername', 'ssoError'), expected: "'changeUsername' or 'ssoError'" },
   repPhone: { check: isString, expected: 'a string' },
   businessSMSText: { check: isString, expected: 'a string' },
   pushAppName: { check: nonEmpty, expected: 'a non-empty string' },

@@ -54,6 +54,13 @@ const coreAuditEvents = [
   'console-unblock-factors',
   'console-require-password-reset',
   'console-refused',
+  // The OpenID Provider (oidc/provider.ts; decision 048).
+  'oidc-authorized',
+  'oidc-token-issued',
+  'oidc-token-refused',
+  'oidc-grant-revoked',
+  'oidc-consent-implied',
+  'oidc-logout',
 ] as const;
 type CoreAuditEvent = (typeof coreAuditEvents)[number];
 /** A core event (checked by the type), or one a factor module declares (checked when recorded). */

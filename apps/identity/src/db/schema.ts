@@ -372,6 +372,25 @@ export interface RepCodesTable {
   revoked_at: Timestamp | null;
 }
 
+/** oidc-provider's models (oidc/adapter.ts; migration 040): one row per model and id. */
+export interface OidcPayloadsTable {
+  model: string;
+  id: string;
+  payload: ColumnType<unknown, string, string>;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: ColumnType<Date | null, Date | null, Date | null>;
+  consumed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** The development signing key of the OpenID Provider (production: OIDC_SIGNING_KEYS). */
+export interface OidcSigningKeysTable {
+  kid: string;
+  jwk: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   staff: StaffTable;
   staff_sessions: StaffSessionsTable;
@@ -395,6 +414,8 @@ export interface Database {
   login_failures: LoginFailuresTable;
   push_transactions: PushTransactionsTable;
   security_confirmations: SecurityConfirmationsTable;
+  oidc_payloads: OidcPayloadsTable;
+  oidc_signing_keys: OidcSigningKeysTable;
 }
 
 export type Account = Selectable<AccountsTable>;

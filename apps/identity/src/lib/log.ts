@@ -16,6 +16,10 @@ import { ApiError } from './http.ts';
  * - every other line names its fields (account ids, counts, reasons; database errors as
  *   databaseErrorFields, client log entries cleaned by plugins/client-logs.ts).
  */
+/** A request to the OpenID Provider (oidc/plugin.ts): its routes are under /oidc/. */
+const providerPath = (request: FastifyRequest): boolean =>
+  request.routeOptions?.url?.startsWith('/oidc/') === true || String(request.url).startsWith('/oidc/');
+
 export function createLogger(level: string, stream: DestinationStream): Logger {
   return pino(
     {
@@ -23,7 +27,13 @@ export function createLogger(level: string, stream: DestinationStream): Logger {
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
-          url: String(request.url).replace(/\?.*$/, '?…'),
+          // The query is cut; on the OpenID Provider's paths, so are its ids (an interaction's is
+          // its cookie's value).
+          url: providerPath(request)
+            ? String(request.url)
+                .replace(/\?.*$/, '?…')
+                .replace(/\/[A-Za-z0-9_-]{16,}(?=\/|\?|$)/g, '/…')
+            : String(request.url).replace(/\?.*$/, '?…'),
           route: request.routeOptions?.url,
           remoteAddress: request.ip,
           appId: request.headers?.appid,

@@ -191,6 +191,12 @@ function handsOutToken(request: FastifyRequest): boolean {
   return route?.startsWith(`${API_BASE}/`) === true && !OPERATIONAL.has(route);
 }
 
+/**
+ * An oidc-provider endpoint: the request the router gave the provider's catch-all route
+ * (oidc/plugin.ts), never a path that merely starts with /oidc/ (the interaction routes are ours).
+ */
+const isProviderEndpoint = (request: FastifyRequest): boolean => request.routeOptions.url === '/oidc/*';
+
 export async function security(app: FastifyInstance, ctx: Context) {
   const documentHeaders = securityHeaders(helmetOptions(ctx.config));
   const apiHeaders = securityHeaders(apiHelmetOptions(ctx.config));
@@ -240,6 +246,9 @@ export async function security(app: FastifyInstance, ctx: Context) {
    */
   const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
     reply.header('Cache-Control', 'no-store');
+    // The OpenID Provider's own endpoints (oidc/plugin.ts) are OAuth's: clients authenticate, forms
+    // carry the provider's own CSRF token, and no cookie of ours is handed out there.
+    if (isProviderEndpoint(request)) return true;
     const refused = consoleGate.refusal(request);
     if (refused) {
       request.log.info({ reason: refused }, 'console gate: not here');

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
+import { deleteExpiredPayloads } from '../oidc/adapter.ts';
 
 /** What has run its time is kept this long after, for support and investigations. */
 const GRACE_MS = 24 * 3600_000;
@@ -58,6 +59,8 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
     )
     .executeTakeFirst();
   const audit = await ctx.audit.prune(config.auditRetentionMs);
+  // The OpenID Provider's expired rows (its expiries are on the wall clock, as the provider's are).
+  const oidc = await deleteExpiredPayloads(db, new Date());
   return {
     journeys,
     codes: count(codes) + count(repCodes),
@@ -67,6 +70,7 @@ export async function cleanUp(ctx: Context): Promise<Record<string, number>> {
     securityConfirmations: count(confirmations),
     rateLimits: Number(windows.numAffectedRows ?? 0n),
     audit,
+    oidc,
   };
 }
 

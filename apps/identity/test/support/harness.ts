@@ -187,7 +187,7 @@ export function useHarness(target: Target): Harness {
   });
   beforeEach(async () => {
     clock = new TestClock();
-    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, credentials, audit_events cascade`.execute(
+    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, credentials, audit_events, oidc_payloads cascade`.execute(
       db!,
     );
   });

@@ -7,6 +7,7 @@ export { GuardedHomePage } from './HomePage.tsx';
 export { InfoPage } from './InfoPage.tsx';
 export { LogoutPage } from './LogoutPage.tsx';
 export { NoAccessPage } from './NoAccessPage.tsx';
+export { OidcPage } from './OidcPage.tsx';
 export { ResetPasswordPage } from './reset/ResetPasswordPage.tsx';
 export { SuccessToast } from './SuccessToast.tsx';
 export { UsernamePage } from './username/UsernamePage.tsx';
