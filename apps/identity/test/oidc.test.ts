@@ -466,6 +466,32 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
     expect(location).toMatch(/^\/#\/oidc\/login\//);
   });
 
+  test("a portal sign-out ends the refresh and access tokens of that browser's sign-in; another browser's stay", async () => {
+    const { app, browser } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const tokens = (await redeem(app, code, secrets.verifier)).json();
+    // The same customer signed in on another browser, with its own tokens.
+    const elsewhere = new Client(app);
+    await elsewhere.signIn('alexdemo1', PASSWORD);
+    const kept = await codeFor(elsewhere);
+    const otherTokens = (await redeem(app, kept.code, kept.secrets.verifier)).json();
+
+    expect((await browser.delete(api(paths.sessionLogout))).statusCode).toBe(204);
+    const refresh = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await providerPost(app, '/token/introspection', { token: tokens.access_token })).json()).toEqual({
+      active: false,
+    });
+    const stays = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: otherTokens.refresh_token,
+    });
+    expect(stays.statusCode).toBe(200);
+  });
+
   test('a code issued by one instance is redeemed at another (storage in the database)', async () => {
     const { browser } = await signedIn();
     const { code, secrets } = await codeFor(browser);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptedLanguages, defaultLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
 import type { FastifyRequest } from 'fastify';
 import type { KoaContextWithOIDC } from 'oidc-provider';
@@ -68,6 +69,31 @@ export async function portalSession(ctx: Context, koa: KoaContextWithOIDC) {
  * when it has no session, when the portal session behind its own is gone or another account's,
  * and when `acr_values` ask more than the session proved.
  */
+/** Each service's provider, by its context: the portal's sign-out ends the provider's session too. */
+const providers = new WeakMap<Context, Provider>();
+
+/**
+ * A portal sign-out ends this browser's provider session (its signed `_session` cookie), and with
+ * it every token bound to that session (`expiresWithSession`): the refresh tokens the bank's
+ * applications hold for this sign-in stop working, as they do after an RP-initiated logout.
+ * Nothing to do without a provider, a cookie or a live session. True when one ended.
+ */
+export async function endProviderSession(
+  ctx: Context,
+  raw: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
+  const provider = providers.get(ctx);
+  if (!provider) return false;
+  const { cookies } = provider.createContext(raw, res);
+  const id = cookies.get(provider.cookieName('session'), { signed: true });
+  if (!id) return false;
+  const session = await provider.Session.find(id);
+  if (!session) return false;
+  await session.destroy();
+  return true;
+}
+
 export async function createProvider(
   ctx: Context,
   logError: (fields: Record<string, unknown>, message: string) => void,
@@ -382,5 +408,6 @@ export async function createProvider(
   provider.on('authorization.success', (koa) =>
     record(koa, 'oidc-authorized', 'success', { client: koa.oidc.client?.clientId ?? null }),
   );
+  providers.set(ctx, provider);
   return provider;
 }

@@ -18,6 +18,7 @@ import { endBrowserFlow } from '../journeys/recovery.ts';
 import { passed } from '../journeys/store.ts';
 import { answer, noLoginInProgress, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
+import { endProviderSession } from '../oidc/provider.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { type DeviceRiskRule, recordedRisk, riskDemandsFactor } from '../services/device-risk.ts';
@@ -224,6 +225,8 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
       const session = await sessions.load(token);
       await sessions.endByToken(token, 'logout');
       await journeys.endByToken('login', token);
+      // The OpenID Provider's session of this browser ends too, with the refresh tokens bound to it.
+      const endedSso = await endProviderSession(ctx, request.raw, reply.raw);
       clearSessionCookies(ctx, request, reply);
       await endBrowserFlow(ctx, request, reply);
       if (session) {
@@ -231,6 +234,7 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
           event: 'sign-out',
           outcome: 'success',
           accountId: session.account_id,
+          ...(endedSso ? { detail: { singleSignOn: 'ended' } } : {}),
         });
       }
       request.log.info('signed out');
