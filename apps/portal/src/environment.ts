@@ -17,32 +17,21 @@ export type Environment = {
    * The device-risk step the widget runs in the login journey (docs/decisions/045-device-risk-step.md),
    * when env.json names it: the identity service adds its RISK_SCRIPT_URL and RISK_BEACON_URL there.
    */
-  deviceRisk?: { scriptUrl: string; beaconUrl: string };
+  deviceRisk?: { scriptUrl: string; beaconUrl: string } | undefined;
 };
 
-const hosts: Record<Exclude<EnvironmentName, 'local'>, { serviceHost: string; portalHost: string }> = {
-  dev: {
-    serviceHost: 'https://identity.dev.primeservices.example',
-    portalHost: 'https://portal.dev.primeservices.example',
-  },
-  uat: {
-    serviceHost: 'https://identity.uat.primeservices.example',
-    portalHost: 'https://portal.uat.primeservices.example',
-  },
-  qa: {
-    serviceHost: 'https://identity.qa.primeservices.example',
-    portalHost: 'https://portal.qa.primeservices.example',
-  },
-  prod: {
-    serviceHost: 'https://identity.primeservices.example',
-    portalHost: 'https://portal.primeservices.example',
-  },
-};
+/**
+ * The hosts of a named environment: `https://identity.<name>.primeservices.example` and
+ * `https://portal.<name>.primeservices.example`, without the name in prod.
+ */
+const host = (app: 'identity' | 'portal', name: string) =>
+  `https://${app}${name === 'prod' ? '' : `.${name}`}.primeservices.example`;
 
 export function environmentFor(name: unknown): Environment {
-  if (typeof name === 'string' && name in hosts) {
+  if (environmentNames.includes(name as EnvironmentName) && name !== 'local') {
     const key = name as Exclude<EnvironmentName, 'local'>;
-    return { name: key, ...hosts[key], portalAddress: `${hosts[key].portalHost}/` };
+    const portalHost = host('portal', key);
+    return { name: key, serviceHost: host('identity', key), portalHost, portalAddress: `${portalHost}/` };
   }
   // Locally the portal is this app's own signed-in page.
   const here = typeof window === 'undefined' ? null : window.location;
@@ -60,11 +49,9 @@ export const currentEnvironment = (): Environment => current;
 
 /** Both addresses http(s) URLs, or no step: a malformed entry never reaches the page. */
 export function deviceRiskFrom(value: unknown): Environment['deviceRisk'] {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { scriptUrl, beaconUrl } = value as Record<string, unknown>;
-  const address = (v: unknown) => typeof v === 'string' && /^https?:\/\/\S+$/.test(v);
-  return address(scriptUrl) && address(beaconUrl)
-    ? { scriptUrl: scriptUrl as string, beaconUrl: beaconUrl as string }
+  const { scriptUrl, beaconUrl } = (value ?? {}) as { scriptUrl: string; beaconUrl: string };
+  return [scriptUrl, beaconUrl].every((v) => /^https?:\/\/\S+$/.test(String(v)))
+    ? { scriptUrl, beaconUrl }
     : undefined;
 }
 
@@ -73,8 +60,7 @@ export async function loadEnvironment(): Promise<Environment> {
   try {
     const response = await fetch('./env.json', { cache: 'no-store' });
     const asset = response.ok ? ((await response.json()) as { name?: unknown; deviceRisk?: unknown }) : {};
-    const deviceRisk = deviceRiskFrom(asset.deviceRisk);
-    current = { ...environmentFor(asset.name ?? 'local'), ...(deviceRisk ? { deviceRisk } : {}) };
+    current = { ...environmentFor(asset.name), deviceRisk: deviceRiskFrom(asset.deviceRisk) };
   } catch {
     current = environmentFor('local');
   }

@@ -36,7 +36,7 @@ export function LoginPage() {
       language,
       endpoint: currentEnvironment().serviceHost,
       journey: 'LOGIN',
-      ...(currentEnvironment().deviceRisk ? { deviceRisk: currentEnvironment().deviceRisk } : {}),
+      deviceRisk: currentEnvironment().deviceRisk,
       subEvent: settings.subEvent,
       sessionContext: settings.context,
       repPhone: settings.repPhone,
