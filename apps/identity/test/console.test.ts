@@ -419,6 +419,7 @@ describe.each(targets)('representative console ($name)', (target) => {
       const { app, ctx } = await h.start({
         CODE_CHECK_SESSION_MAX: '10000',
         CODE_CHECK_ACCOUNT_MAX: '10000',
+        RECOVERY_CHECK_CLIENT_MAX: '10000',
       });
       const rita = await addStaff(ctx, 'rita.rep', 'representative');
       await factorAccount(ctx, 'carla0001');

@@ -41,7 +41,11 @@ import {
  */
 
 /** Generous code-check limits, for the bursts (the limiter is not what these tests count). */
-const BURST_ENV = { CODE_CHECK_SESSION_MAX: '10000', CODE_CHECK_ACCOUNT_MAX: '10000' };
+const BURST_ENV = {
+  CODE_CHECK_SESSION_MAX: '10000',
+  CODE_CHECK_ACCOUNT_MAX: '10000',
+  RECOVERY_CHECK_CLIENT_MAX: '10000',
+};
 
 describe.each(targets)('authenticator app and token app ($name)', (target) => {
   const h = useHarness(target);

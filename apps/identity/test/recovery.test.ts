@@ -430,6 +430,25 @@ describe.each(targets)('recovery ($name)', (target) => {
     expectFailureEnvelope(await identify(new Client(app, branch), 'branch0000'), 429, 4429);
   });
 
+  test('recovery code checks are limited per client address (RECOVERY_CHECK_CLIENT_MAX), across flows: 429, the code not compared', async () => {
+    const { app, ctx } = await h.start({ RECOVERY_CHECK_CLIENT_MAX: '3' });
+    await createAccount(ctx, { username: 'alexdemo1', password: PASSWORD });
+    await createAccount(ctx, { username: 'otheruser1', password: PASSWORD });
+    const office = { remoteAddress: '203.0.113.41' };
+    const first = (await atCodeStep(app, 'alexdemo1', new Client(app, office))).client;
+    const second = (await atCodeStep(app, 'otheruser1', new Client(app, office))).client;
+    expectFailureEnvelope(await checkCode(first, '000000'), 200, 1428);
+    expectFailureEnvelope(await checkCode(second, '000000'), 200, 1428);
+    expectFailureEnvelope(await checkCode(first, '000000'), 200, 1428);
+    const right = await latestCode(ctx.db, 'otheruser1@example.com');
+    expectFailureEnvelope(await checkCode(second, right), 429, 4429);
+    // Another address is not limited by this one's checks.
+    const elsewhere = (
+      await atCodeStep(app, 'otheruser1', new Client(app, { remoteAddress: '198.51.100.9' }))
+    ).client;
+    expect(code(await checkCode(elsewhere, await latestCode(ctx.db, 'otheruser1@example.com')))).toBe(1200);
+  });
+
   test('a login transaction (expired password) goes straight to the e-mail step: attributes, send and check use its session', async () => {
     const { app, ctx } = await h.start();
     await createAccount(ctx, { username: 'expired01', password: PASSWORD, passwordState: 'expired' });

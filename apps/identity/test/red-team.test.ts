@@ -44,7 +44,11 @@ import {
 
 const NUMBER = '+12025550143';
 /** Limits high enough that the atomic try count, not the rate limit, is what holds a burst. */
-const NO_CHECK_LIMIT = { CODE_CHECK_SESSION_MAX: '10000', CODE_CHECK_ACCOUNT_MAX: '10000' };
+const NO_CHECK_LIMIT = {
+  CODE_CHECK_SESSION_MAX: '10000',
+  CODE_CHECK_ACCOUNT_MAX: '10000',
+  RECOVERY_CHECK_CLIENT_MAX: '10000',
+};
 
 describe.each(targets)('red team: bursts against the try counts ($name)', (target) => {
   const h = useHarness(target);
