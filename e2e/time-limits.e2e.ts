@@ -238,9 +238,26 @@ describe('time limits: a warning before the end, an offer to extend, and word of
     await field.focus();
 
     await pass(first, 10 * MINUTE);
+    // The first tab hears of the second tab's activity through their channel: a listener of the
+    // test's own, made after the console's, hears it after the console's did (messages reach a
+    // page's channels in the order they were made), so the clock moves only once the tab knows.
+    const heard = first.evaluate(
+      (typedFrom) =>
+        new Promise<number>((resolve) => {
+          const channel = new BroadcastChannel('gatehouse-console-activity');
+          channel.onmessage = (event) => {
+            // The keep-alive the typing sends, not an earlier call of the second tab.
+            if ((event.data as number) < typedFrom) return;
+            channel.close();
+            resolve(event.data as number);
+          };
+        }),
+      await first.evaluate(() => Date.now()),
+    );
     const keepAlive = second.waitForResponse((r) => r.url().endsWith('/api/console/session/extend'));
     await second.keyboard.type('carla');
     expect((await keepAlive).status()).toBe(200);
+    expect(typeof (await heard)).toBe('number');
     // The first tab's own last call is 14 minutes old: it would have warned at 13 alone.
     await pass(first, 4 * MINUTE);
     expect(await first.getByRole('dialog').count()).toBe(0);

@@ -39,6 +39,10 @@ const portalScreens = [
   '/security',
   '/security + dialog',
   '/changeUsername',
+  // The OpenID Provider's interaction (decision 048): the widget in LOGIN or STEPUP, or its error.
+  '/oidc/login',
+  '/oidc/stepup',
+  '/oidc/error',
 ];
 
 /**
@@ -64,6 +68,8 @@ export function inventory(): string[] {
     'device / + dialog',
     'device /codes + dialog',
     ...Object.values(consoleRoutes).map((route) => `console ${route}`),
+    // The idle warning over the console (decision 049).
+    'console / + dialog',
   ];
 }
 
@@ -79,7 +85,12 @@ export function screensShown(page: Page): Promise<string[]> {
         : path === '/' || path === '/index.html'
           ? 'portal'
           : `page ${path}`;
-    const route = location.hash.replace(/^#/, '').split('?')[0] || '/';
+    // An interaction's id is not part of the screen's name.
+    const route =
+      location.hash
+        .replace(/^#/, '')
+        .split('?')[0]
+        ?.replace(/^(\/oidc\/(?:login|stepup))\/.+$/, '$1') || '/';
     const step = document.querySelector('[data-step]')?.getAttribute('data-step');
     const host = `${app} ${route}`;
     const names = [step ? `${host} [${step}]` : host];
