@@ -466,6 +466,42 @@ describe.each(targets)('OpenID Provider ($name)', (target) => {
     expect(location).toMatch(/^\/#\/oidc\/login\//);
   });
 
+  test("a portal session that ended without a sign-out, replaced by a new sign-in: the next ID token says the new sign-in's auth_time, not the old one's", async () => {
+    const { app, ctx, browser } = await signedIn();
+    const idToken = async () => {
+      const { code, secrets } = await codeFor(browser);
+      const tokens = (await redeem(app, code, secrets.verifier)).json();
+      return JSON.parse(Buffer.from(tokens.id_token.split('.')[1], 'base64url').toString('utf8')) as {
+        auth_time: number;
+        acr: string;
+      };
+    };
+    const first = await idToken();
+    // The portal session ends by itself (an idle end: no sign-out call), and later the customer
+    // signs in again on the same browser.
+    await ctx.sessions.endByToken(browser.cookies.get(ctx.cookieNames.session), 'idle');
+    h.clock.advance(120_000);
+    await browser.signIn('alexdemo1', PASSWORD);
+    const second = await idToken();
+    expect(second.auth_time).toBeGreaterThanOrEqual(first.auth_time + 120);
+    expect(second.acr).toBe('urn:gatehouse:acr:password');
+  });
+
+  test("every session of the account ended (a change of password, a lock, a staff action): the applications' refresh tokens end too", async () => {
+    const { app, ctx, browser, account } = await signedIn();
+    const { code, secrets } = await codeFor(browser);
+    const tokens = (await redeem(app, code, secrets.verifier)).json();
+    await ctx.sessions.endAllForAccount(account.id, 'password-changed');
+    const refresh = await providerPost(app, '/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await providerPost(app, '/token/introspection', { token: tokens.access_token })).json()).toEqual({
+      active: false,
+    });
+  });
+
   test("a portal sign-out ends the refresh and access tokens of that browser's sign-in; another browser's stay", async () => {
     const { app, browser } = await signedIn();
     const { code, secrets } = await codeFor(browser);

@@ -16,7 +16,7 @@ import { serverText } from '../lib/language.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { DatabaseAdapter } from './adapter.ts';
-import { acrRank, acrValues, requestedAcr } from './assurance.ts';
+import { acrRank, acrValues, assuranceOf, requestedAcr } from './assurance.ts';
 import { html } from './html.ts';
 import { signingKeys } from './keys.ts';
 import { oidcScopes } from './settings.ts';
@@ -111,7 +111,16 @@ export async function createProvider(
       const { oidc } = koa;
       if (!oidc.session?.accountId || oidc.result?.login) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
       const session = await portalSession(ctx, koa);
-      return session?.account_id === oidc.session?.accountId
+      if (session?.account_id !== oidc.session?.accountId) return interactionPolicy.Check.REQUEST_PROMPT;
+      // The same account is not enough: the provider's session claims what the portal session it
+      // was made from proved (acr, amr, auth_time). A portal session that is not that one (an
+      // expired one replaced by a sign-in with less), or that has been stepped up since, goes
+      // through the interaction again, which finishes from the portal session as it is now.
+      const proved = assuranceOf(await ctx.sessions.factors(session!.id));
+      const claimed = oidc.session!;
+      return proved.acr === claimed.acr &&
+        proved.authTime === claimed.loginTs &&
+        [...proved.amr].sort().join(' ') === [...(claimed.amr ?? [])].sort().join(' ')
         ? interactionPolicy.Check.NO_NEED_TO_PROMPT
         : interactionPolicy.Check.REQUEST_PROMPT;
     }),

@@ -298,6 +298,11 @@ export class SessionStore {
       .where('ended_at', 'is', null);
     if (exceptId) query = query.where('id', '!=', exceptId);
     await query.execute();
+    // The account's single sign-on ends with them (decision 048): the OpenID Provider's sessions,
+    // grants, codes and tokens of the account, so no application keeps refreshing after a change of
+    // password, a lock or a staff action. A browser whose portal session stays signs in to the
+    // applications again without a page (its portal session meets the request).
+    await sql`delete from oidc_payloads where payload->>'accountId' = ${accountId}`.execute(this.db);
     // Sign-ins and step-ups in flight end with them. A change of proof (keep.recovery) ends recovery
     // journeys too: a confirmed one of another browser must not reset the new password again.
     await new JourneyStore(this.db, this.clock, this.config).endForAccount(
