@@ -62,7 +62,7 @@ const coreAuditEvents = [
   'oidc-consent-implied',
   'oidc-logout',
 ] as const;
-type CoreAuditEvent = (typeof coreAuditEvents)[number];
+export type CoreAuditEvent = (typeof coreAuditEvents)[number];
 /** A core event (checked by the type), or one a factor module declares (checked when recorded). */
 export type AuditEvent = CoreAuditEvent | (string & {});
 

@@ -4,6 +4,7 @@ import { acceptedLanguages, defaultLanguage, type Language, pickLanguage } from 
 import type { FastifyRequest } from 'fastify';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import Provider, { errors, interactionPolicy } from 'oidc-provider';
+import type { CoreAuditEvent } from '../audit/audit.ts';
 import type { Context } from '../context.ts';
 import {
   DatabaseFailure,
@@ -28,16 +29,6 @@ export const interactionPath = (uid: string) => `${OIDC_PREFIX}/interaction/${ui
 
 /** The header the plugin hands the provider the client's address in (set by us, never a client's). */
 export const CLIENT_IP_HEADER = 'x-gatehouse-client-ip';
-
-/** The audit event of a provider event (`audit.ts` lists them). */
-export const oidcAuditEvents = [
-  'oidc-authorized',
-  'oidc-token-issued',
-  'oidc-token-refused',
-  'oidc-grant-revoked',
-  'oidc-consent-implied',
-  'oidc-logout',
-] as const;
 
 /** The language of a provider request's page (its Accept-Language, as the API chooses). */
 const koaLanguage = (koa: KoaContextWithOIDC): Language => {
@@ -367,7 +358,7 @@ export async function createProvider(
 
   const record = (
     koa: KoaContextWithOIDC,
-    event: (typeof oidcAuditEvents)[number],
+    event: Extract<CoreAuditEvent, `oidc-${string}`>,
     outcome: 'success' | 'failure',
     detail: Record<string, string | null>,
   ) => {
