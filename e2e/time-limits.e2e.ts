@@ -241,6 +241,10 @@ describe('time limits: a warning before the end, an offer to extend, and word of
     // The first tab hears of the second tab's activity through their channel: a listener of the
     // test's own, made after the console's, hears it after the console's did (messages reach a
     // page's channels in the order they were made), so the clock moves only once the tab knows.
+    // The message carries the second tab's clock, so the time it is compared with is read there:
+    // the two pages' fake clocks drift apart by tens of milliseconds (each page's clock is
+    // paused while its own timers run on a fast-forward), and a time read in the first tab could
+    // be later than the keep-alive's own (it was, 1 run in 3).
     const heard = first.evaluate(
       (typedFrom) =>
         new Promise<number>((resolve) => {
@@ -252,7 +256,7 @@ describe('time limits: a warning before the end, an offer to extend, and word of
             resolve(event.data as number);
           };
         }),
-      await first.evaluate(() => Date.now()),
+      await second.evaluate(() => Date.now()),
     );
     const keepAlive = second.waitForResponse((r) => r.url().endsWith('/api/console/session/extend'));
     await second.keyboard.type('carla');
