@@ -71,6 +71,10 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.e2e.ts'],
           globalSetup: ['./e2e/support/global-setup.ts'],
+          // A browser's page on a loaded 2-core machine can take seconds: a poll waits up to 10 s
+          // for what a person would see arrive (the default, 1 s, failed a device-risk test when the
+          // machine ran the whole suite at twice its usual time).
+          expect: { requireAssertions: true, poll: { timeout: 10_000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

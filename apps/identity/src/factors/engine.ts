@@ -7,6 +7,7 @@ import { HeldCredentials } from '../credentials/held.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
 import { sessionExpired } from '../lib/http.ts';
+import type { FactorState } from '../lib/otp.ts';
 import { notifyOwner } from '../services/account-security.ts';
 import { afterSignIn, findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
@@ -21,8 +22,23 @@ class LostRace extends Error {}
  * open step-up journey of a signed-in session (STEPUP).
  */
 export type FactorJourney =
-  | { kind: 'login'; journey: Journey; account: Account; session?: undefined; held: HeldCredentials }
-  | { kind: 'stepup'; journey: Journey; account: Account; session: Session; held?: undefined };
+  | {
+      kind: 'login';
+      journey: Journey;
+      account: Account;
+      session?: undefined;
+      held: HeldCredentials;
+      /** The account's code counters and held factors, read with the journey (issue 25). */
+      factorState: FactorState;
+    }
+  | {
+      kind: 'stepup';
+      journey: Journey;
+      account: Account;
+      session: Session;
+      held?: undefined;
+      factorState?: undefined;
+    };
 
 /** The account's credentials: a login journey's were read with it; a step-up's are read now. */
 export const heldCredentials = (ctx: Context, fj: FactorJourney): Promise<HeldCredentials> =>
@@ -54,8 +70,8 @@ export class FactorEngine {
     if (login) {
       if (login.journey.state !== 'factor') return null;
       await ctx.journeys.touch(login.journey);
-      const { journey, account, credentials } = login;
-      return { kind: 'login', journey, account, held: HeldCredentials.of(credentials) };
+      const { journey, account, credentials, factorState } = login;
+      return { kind: 'login', journey, account, held: HeldCredentials.of(credentials), factorState };
     }
     const session = await ctx.sessions.load(token);
     if (!session) return null;

@@ -6,6 +6,7 @@ import type { DB } from '../db/database.ts';
 import type { Account, Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
+import { type FactorState, factorStateFromJson, factorStateJson } from '../lib/otp.ts';
 
 /**
  * Journeys as records (docs/decisions/008-journeys-as-records.md, Ory Kratos's flows): a login
@@ -143,6 +144,22 @@ export class JourneyStore {
       returning id, account_id, factors, data->>'context' as context`;
   }
 
+  /**
+   * `transition` from 'password' to 'factor' as part of a statement (issue 25: session login), only
+   * when `condition` holds too, merging `data`. Returns its `id`; no row when another call moved it
+   * first, it expired, or the condition failed.
+   */
+  factorDueFrom(
+    journey: Pick<Journey, 'id'>,
+    change: { data?: Record<string, unknown>; condition: RawBuilder<unknown> },
+  ): RawBuilder<unknown> {
+    const now = this.clock.now();
+    return sql`update journeys set state = 'factor', updated_at = ${now},
+        data = data || ${JSON.stringify(change.data ?? {})}::jsonb
+      where id = ${journey.id} and state = 'password' and expires_at > ${now} and ${change.condition}
+      returning id`;
+  }
+
   /** The live journey of a kind bound to a browser token: not in a final state, not expired. */
   async byToken(kind: JourneyKind, token: string | undefined): Promise<Journey | null> {
     if (!token || token.length > 100) return null;
@@ -162,8 +179,14 @@ export class JourneyStore {
   async byTokenWithAccount(
     kind: JourneyKind,
     token: string | undefined,
-  ): Promise<{ journey: Journey; account: Account; credentials: Credential[] } | null> {
+  ): Promise<{
+    journey: Journey;
+    account: Account;
+    credentials: Credential[];
+    factorState: FactorState;
+  } | null> {
     if (!token || token.length > 100) return null;
+    const state = factorStateJson(sql.ref('accounts.id'));
     const row = await this.db
       .selectFrom('journeys')
       .innerJoin('accounts', 'accounts.id', 'journeys.account_id')
@@ -172,6 +195,9 @@ export class JourneyStore {
       // The account's credentials in the same read (issue 25): session login's offers and the
       // factor calls' contacts read them from here, not again.
       .select(credentialsJson(sql.ref('accounts.id')).as('journey_account_credentials'))
+      // And its codes' counters and held factors: a code's send or check reads them from here.
+      .select(state.counters.as('journey_account_counters'))
+      .select(state.held.as('journey_account_holds'))
       .where('journeys.token_hash', '=', sha256(token))
       .where('journeys.kind', '=', kind)
       .executeTakeFirst();
@@ -182,7 +208,8 @@ export class JourneyStore {
       Object.entries(fields).filter(([name]) => !name.startsWith('journey_')),
     ) as Account;
     const credentials = credentialsFromJson(fields.journey_account_credentials);
-    return this.live(journey) ? { journey, account, credentials } : null;
+    const factorState = factorStateFromJson(fields.journey_account_counters, fields.journey_account_holds);
+    return this.live(journey) ? { journey, account, credentials, factorState } : null;
   }
 
   live(journey: Journey): boolean {

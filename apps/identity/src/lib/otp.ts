@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { limits } from '@gatehouse/contract';
-import { sql } from 'kysely';
+import { type Expression, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { Clock } from './clock.ts';
@@ -36,6 +36,45 @@ export type Counters = {
   updated_at: Date | string;
   locked_until: Date | string | null;
 };
+
+/**
+ * An account's counters under every key and the factors held for it, read with its login journey
+ * (JourneyStore.byTokenWithAccount), so a code's send or check needs no read of its own (issue 25).
+ */
+export type FactorState = { counters: ReadonlyMap<string, Counters>; held: ReadonlySet<string> };
+
+/** The two JSON arrays a FactorState is read from, as columns of the statement that reads the account. */
+export const factorStateJson = (accountId: Expression<string>) => ({
+  counters: sql<unknown>`(select coalesce(json_agg(json_build_object('channel', c.channel,
+      'wrong_tries', c.wrong_tries, 'unentered_sends', c.unentered_sends,
+      'updated_at', c.updated_at, 'locked_until', c.locked_until)), '[]'::json)
+    from otp_counters c where c.account_id = ${accountId})`,
+  held: sql<unknown>`(select coalesce(json_agg(h.factor), '[]'::json)
+    from factor_holds h where h.account_id = ${accountId} and h.held_at is not null)`,
+});
+
+/** The FactorState of `factorStateJson`'s columns (PGlite and node-postgres parse JSON; a string is parsed here). */
+export function factorStateFromJson(counters: unknown, held: unknown): FactorState {
+  const parse = <T>(value: unknown): T[] =>
+    (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
+  return {
+    counters: new Map(
+      parse<Counters & { channel: string }>(counters).map(({ channel, ...row }) => [channel, row]),
+    ),
+    held: new Set(parse<string>(held)),
+  };
+}
+
+/** What `OtpCodes.state` answers, from a FactorState read earlier in the same request. */
+export function stateFrom(
+  snapshot: FactorState,
+  counter: string,
+  hold?: string,
+): { held: boolean; counters?: Counters } {
+  const held = hold !== undefined && snapshot.held.has(hold);
+  const counters = snapshot.counters.get(counter);
+  return counters ? { held, counters } : { held };
+}
 
 export type CheckResult =
   /** The code was right: this call used it (exactly one call can). */

@@ -23,7 +23,7 @@ import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { type DeviceRiskRule, recordedRisk, riskDemandsFactor } from '../services/device-risk.ts';
 import { TRUSTED_DEVICE } from '../services/sessions.ts';
-import { deviceTrusted } from '../services/trusted-devices.ts';
+import { trustedOrFactorDue } from '../services/trusted-devices.ts';
 
 const contextHeader = (request: FastifyRequest): string | null => {
   const value = request.headers[headers.sessionCtx.toLowerCase()];
@@ -163,13 +163,19 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
               : { signals: 'none' },
           });
         }
-        if (risky || !(await deviceTrusted(ctx, request, account.id))) {
-          const due = await journeys.transition(journey, ['password'], 'factor', {
-            ...(context ? { data: { context } } : {}),
+        const contextData = context ? { context } : undefined;
+        let next: 'trusted' | 'due' | 'gone';
+        if (risky) {
+          const moved = await journeys.transition(journey, ['password'], 'factor', {
+            ...(contextData ? { data: contextData } : {}),
           });
-          if (!due) throw noLoginInProgress();
-          return factorDue();
+          next = moved ? 'due' : 'gone';
+        } else {
+          // Not risky: a trusted device skips the factor; one statement decides (issue 25).
+          next = await trustedOrFactorDue(ctx, request, account.id, journey, contextData);
         }
+        if (next === 'gone') throw noLoginInProgress();
+        if (next === 'due') return factorDue();
         extra = passed(TRUSTED_DEVICE, 2, ctx.clock.now());
         request.log.info({ account: account.id }, 'second factor skipped: trusted device');
       }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Session } from '../db/schema.ts';
+import type { Journey, Session } from '../db/schema.ts';
 import { deviceKey } from './cookies.ts';
 import { TRUSTED_DEVICE } from './sessions.ts';
 
@@ -90,24 +91,33 @@ export async function unbindDevice(ctx: Context, request: FastifyRequest, accoun
 }
 
 /**
- * Is the request's device bound to the account and the binding not expired? (Session login asks
- * when it would skip the second factor: a yes records the use, which the security page shows.)
+ * After the password, on an account with a second factor: a device bound to it skips the factor
+ * (the binding's last use is recorded), and on any other device the login journey moves to
+ * 'factor'. Both in one statement (issue 25). 'gone': another call moved or ended the journey
+ * first, or it expired.
  */
-export async function deviceTrusted(
+export async function trustedOrFactorDue(
   ctx: Context,
   request: FastifyRequest,
   accountId: string,
-): Promise<boolean> {
+  journey: Pick<Journey, 'id'>,
+  data?: Record<string, unknown>,
+): Promise<'trusted' | 'due' | 'gone'> {
   const key = deviceKey(ctx, request);
-  if (!key || ctx.config.factor.trustDeviceMs <= 0) return false;
   const now = ctx.clock.now();
-  const row = await ctx.db
-    .updateTable('trusted_devices')
-    .set({ last_used_at: now })
-    .where('account_id', '=', accountId)
-    .where('device_key', '=', key)
-    .where('expires_at', '>', now)
-    .returning('id')
-    .executeTakeFirst();
-  return !!row;
+  const trustable = !!key && ctx.config.factor.trustDeviceMs > 0;
+  const due = ctx.journeys.factorDueFrom(journey, {
+    ...(data ? { data } : {}),
+    condition: sql`not exists (select 1 from trusted)`,
+  });
+  const { rows } = await sql<{ trusted: boolean; due: boolean }>`
+    with trusted as (
+      update trusted_devices set last_used_at = ${now}
+      where ${trustable}::boolean and account_id = ${accountId} and device_key = ${key ?? ''}
+        and expires_at > ${now}
+      returning id
+    ), due as (${due})
+    select exists (select 1 from trusted) as trusted, exists (select 1 from due) as due`.execute(ctx.db);
+  const row = rows[0]!;
+  return row.trusted ? 'trusted' : row.due ? 'due' : 'gone';
 }

@@ -11,7 +11,7 @@ import { contactEnabled, contactLabel, e164 } from '../../credentials/contacts.t
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
-import { type CodePurpose, type Counters, factorCounter, OtpCodes } from '../../lib/otp.ts';
+import { type CodePurpose, type Counters, factorCounter, OtpCodes, stateFrom } from '../../lib/otp.ts';
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
@@ -84,6 +84,17 @@ export class OtpFactor {
     return forSend && row.unentered_sends >= factor.maxSends;
   }
 
+  /**
+   * The channel's hold and counts: a login journey's were read with it (issue 25); a step-up's are
+   * read now, in one statement.
+   */
+  private async channelState(fj: FactorJourney, channel: FactorChannel) {
+    const counter = factorCounter(channel);
+    return fj.factorState
+      ? stateFrom(fj.factorState, counter, channel)
+      : await this.codes.state(fj.account.id, counter, channel);
+  }
+
   /** The account's contact for this channel, if it is the account's, usable and of the right kind. */
   private async usableContact(
     fj: FactorJourney,
@@ -129,8 +140,7 @@ export class OtpFactor {
     if (!contact) {
       return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
     }
-    // The channel's hold and counts, in one read.
-    const state = await this.codes.state(account.id, factorCounter(channel), channel);
+    const state = await this.channelState(fj, channel);
     if (state.held) return this.held(request, reply);
     if (await this.refused(account.id, channel, true, state.counters)) {
       request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
@@ -191,7 +201,7 @@ export class OtpFactor {
       [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
       [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
     ]);
-    const state = await this.codes.state(account.id, factorCounter(channel), channel);
+    const state = await this.channelState(fj, channel);
     if (state.held) return this.held(request, reply);
     if (await this.refused(account.id, channel, false, state.counters)) {
       return this.tooManyWrong(request, reply, fj, factor, false);
