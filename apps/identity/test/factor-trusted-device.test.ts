@@ -128,6 +128,51 @@ describe.each(targets)('trusted device ($name)', (target) => {
     expect(await ctx.db.selectFrom('trusted_devices').selectAll().execute()).toEqual([]);
   });
 
+  /** `count` copies of a browser (its cookies), for a burst on one login journey. */
+  const copies = (app: App, client: Client, count: number) =>
+    Array.from({ length: count }, () => {
+      const copy = new Client(app);
+      for (const [name, value] of client.cookies) copy.cookies.set(name, value);
+      return copy;
+    });
+
+  test('held (issue 25, one statement decides): 40 session logins at once on a trusted device sign in once; on another device the factor is due once and nothing signs in', async () => {
+    const { app, ctx } = await setup();
+    const client = new Client(app);
+    await passFactor(app, client, ctx.db, true);
+    const sessionsOf = async () =>
+      (await ctx.db.selectFrom('sessions').select('id').where('ended_at', 'is', null).execute()).length;
+    const before = await sessionsOf();
+
+    const trusted = sameDevice(app, client);
+    expect(code(await trusted.signInPassword('allfactor1', PASSWORD))).toBe(1200);
+    const answers = await Promise.all(copies(app, trusted, 40).map((c) => c.sessionLogin()));
+    expect(answers.filter((r) => code(r) === 1200)).toHaveLength(1);
+    for (const r of answers.filter((a) => code(a) !== 1200)) expectFailureEnvelope(r, 401, 1401);
+    expect(await sessionsOf()).toBe(before + 1);
+
+    const other = new Client(app);
+    expect(code(await other.signInPassword('allfactor1', PASSWORD))).toBe(1200);
+    const due = await Promise.all(copies(app, other, 40).map((c) => c.sessionLogin()));
+    // The journey moves to 'factor' once: a call that read it before the move and lost answers
+    // 1401, every other says the factor is due; none signs in.
+    expect(due.filter((r) => code(r) === 1201).length).toBeGreaterThanOrEqual(1);
+    for (const r of due.filter((a) => code(a) !== 1201)) expectFailureEnvelope(r, 401, 1401);
+    expect(await sessionsOf()).toBe(before + 1);
+    const [journey] = await ctx.db
+      .selectFrom('journeys')
+      .select(['state'])
+      .where('kind', '=', 'login')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .execute();
+    expect(journey!.state).toBe('factor');
+    // And the factor is still what it takes: the code signs that browser in.
+    const phone = (await contacts(other)).phone[0]!;
+    expect(code(await sendSms(other, phone.value))).toBe(1200);
+    expect(code(await check(other, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
+  });
+
   test('step-up is never skipped by a trusted device: the code is still required', async () => {
     const { app, ctx } = await setup();
     const client = new Client(app);
