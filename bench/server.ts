@@ -84,6 +84,26 @@ const root = new URL('..', import.meta.url);
 const wanted = args.only?.split(',');
 const want = (row: string) => !wanted || wanted.includes(row);
 
+/**
+ * The service's own time (`responseTime`, ms) for the requests to each of `urls` it logged within
+ * `windows` (its `request completed` lines, LOG_LEVEL=info).
+ */
+function servedTimes(
+  logFile: string,
+  windows: ReadonlyArray<[number, number]>,
+  urls: ReadonlyArray<[label: string, url: string]>,
+): Array<[string, number[]]> {
+  const times = new Map(urls.map(([, url]) => [url, [] as number[]]));
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('"request completed"')) continue;
+    const entry = JSON.parse(line) as { time: number; req?: { url?: string }; responseTime?: number };
+    const list = times.get(entry.req?.url ?? '');
+    if (!list || entry.responseTime === undefined) continue;
+    if (windows.some(([from, to]) => entry.time >= from && entry.time <= to)) list.push(entry.responseTime);
+  }
+  return urls.map(([label, url]) => [label, times.get(url)!]);
+}
+
 // --- child modes -----------------------------------------------------------------------------------
 
 /**
@@ -892,6 +912,8 @@ async function main() {
     let ceilingRow: Row | undefined;
     let signInRow: Row | undefined;
     let healthLoadedRow: Row | undefined;
+    /** When the loaded rows ran (the service's log lines of those windows are its own timing). */
+    const loadedWindows: Array<[number, number]> = [];
     let rememberLoadedRow: Row | undefined;
     if (want('signin')) {
       const browsers = Math.min(usernames.length, signInConnections);
@@ -935,11 +957,13 @@ async function main() {
         // each, on 4 connections each, so that the rate holds while answers take up to 200 ms (on
         // one connection a slow answer delays the next request, and the slow tail goes unsampled).
         const probe = { connections: 4, overallRate: 20 };
+        const from = Date.now();
         const [loaded, health, remember] = await Promise.all([
           signIns(usernames, duration, undefined, LOADED_SIGNINS),
           cannon({ url: `${base}/api/health`, ...probe }),
           cannon({ url: `${base}${rememberPath}`, headers: { cookie: cookieHeader(browser) }, ...probe }),
         ]);
+        loadedWindows.push([from, Date.now()]);
         loadedRow.results.push(loaded);
         healthLoadedRow.results.push(health);
         rememberLoadedRow.results.push(remember);
@@ -1001,6 +1025,29 @@ async function main() {
     console.log(
       `\nHashing: the service's hash threads (${hashThreads ?? 'none found'} at nice ${hashNice}) ${f(hashUs)} µs CPU per verify during the sign-in rows; the ceiling process ${f(ceilingUs)} µs per verify (${f((hashUs / ceilingUs - 1) * 100, 1)} %).`,
     );
+
+    if (loadedWindows.length) {
+      // The same probes as the service timed them: Fastify's onRequest to the answer sent, from the
+      // service's own log line per request. What the client saw beyond this was spent before the
+      // service read the request (its event loop busy, the kernel) or in the client's own process.
+      const served = servedTimes(args['log-file']!, loadedWindows, [
+        ['health', '/api/health'],
+        ['remember', rememberPath],
+      ]);
+      const q = (xs: number[], at: number) => {
+        const sorted = [...xs].sort((a, b) => a - b);
+        return sorted.length
+          ? sorted[Math.min(sorted.length - 1, Math.floor(at * sorted.length))]!
+          : Number.NaN;
+      };
+      console.log(
+        `\nThe probes under ${LOADED_SIGNINS} sign-ins as the service timed them (request read to answer sent, its log lines; health includes the sign-ins' own health calls):`,
+      );
+      for (const [label, times] of served)
+        console.log(
+          `  ${label.padEnd(9)} ${times.length} requests: p50 ${f(q(times, 0.5), 1)} ms, p99 ${f(q(times, 0.99), 1)} ms, max ${f(Math.max(...times), 1)} ms`,
+        );
+    }
 
     const counted = (label: string, c: Counted | undefined) => {
       if (!c) return console.log(`  ${label}: not counted`);

@@ -4,7 +4,7 @@ import { Secret, TOTP, URI } from 'otpauth';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorSummary, expectNoAxeViolations, spokenText } from './support/browser.ts';
+import { errorSummary, expectAnnounced, expectNoAxeViolations, spokenText } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 type DemoAccount = { username: string; password: string; totp?: { secret: string } };
@@ -74,23 +74,6 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
     await page.getByRole('textbox', { name: /Security code/ }).fill(codeOf(demoTotp(authApp.totp!.secret)));
     await page.getByRole('button', { name: 'Continue' }).click();
     await heading(page, `Welcome, ${authApp.username}`).waitFor({ timeout: 15_000 });
-  }
-
-  /** The live region's text, or a role=alert's, holds `text` (it was announced). */
-  async function expectAnnounced(page: Page, text: string) {
-    await expect
-      .poll(() =>
-        page.evaluate(
-          (t) =>
-            [
-              ...document.querySelectorAll(
-                '[aria-live]:not([aria-live="off"]), [role="alert"], [role="status"]',
-              ),
-            ].some((el) => el.textContent?.includes(t)),
-          text,
-        ),
-      )
-      .toBe(true);
   }
 
   const focused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);

@@ -3,7 +3,7 @@ import { codeAt, readDemoStaff, timeStep } from '@gatehouse/identity';
 import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { expectAnnounced, expectNoAxeViolations } from './support/browser.ts';
 import { useServerAndBrowser } from './support/server.ts';
 
 /**
@@ -48,23 +48,6 @@ describe('time limits: a warning before the end, an offer to extend, and word of
 
   const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
   const focused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
-
-  /** The live region's text, or a role=alert's or role=status's, holds `text` (it was announced). */
-  async function expectAnnounced(page: Page, text: string) {
-    await expect
-      .poll(() =>
-        page.evaluate(
-          (t) =>
-            [
-              ...document.querySelectorAll(
-                '[aria-live]:not([aria-live="off"]), [role="alert"], [role="status"]',
-              ),
-            ].some((el) => el.textContent?.includes(t)),
-          text,
-        ),
-      )
-      .toBe(true);
-  }
 
   /**
    * What a screen reader hears when focus lands in a dialog: the focused element's name, and the

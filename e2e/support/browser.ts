@@ -107,3 +107,20 @@ export async function expectNoSidewaysScroll(page: Page, where: string): Promise
   }));
   expect(scroll, `sideways scroll on ${where}`).toBeLessThanOrEqual(width);
 }
+
+/** A live region's text, or a role=alert's or role=status's, holds `text` (it was announced). */
+export async function expectAnnounced(page: Page, text: string): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (t) =>
+          [
+            ...document.querySelectorAll(
+              '[aria-live]:not([aria-live="off"]), [role="alert"], [role="status"]',
+            ),
+          ].some((el) => el.textContent?.includes(t)),
+        text,
+      ),
+    )
+    .toBe(true);
+}
