@@ -21,8 +21,10 @@ function folders(appTexts: Record<string, Record<string, string>>) {
 async function compile(file: string, query: string) {
   const plugin = catalogs();
   const context = { resolve: async (id: string) => ({ id }), addWatchFile: () => undefined };
-  const id = await (plugin.resolveId as Function).call(context, `${file}?${query}`, undefined);
-  return { id: id as string, code: (plugin.load as Function).call(context, id) as string };
+  /** A hook as Vite calls it: with the plugin context as `this`. */
+  type Hook = (this: typeof context, ...args: unknown[]) => unknown;
+  const id = await (plugin.resolveId as Hook).call(context, `${file}?${query}`, undefined);
+  return { id: id as string, code: (plugin.load as Hook).call(context, id) as string };
 }
 
 describe('catalogs(): include', () => {
