@@ -273,14 +273,30 @@ export class OtpCodes {
     return found ? { held, counters } : { held };
   }
 
-  /** Clears the counters under a key (a lockout that has run its time). */
-  async resetCounters(accountId: string, counter: string): Promise<void> {
-    await this.db
+  /**
+   * Clears the counters under a key (a lockout that has run its time). With `seen` (the counters as
+   * the caller read them), only while the row is still as read: a read that went stale meanwhile (a
+   * burst, each request resetting after the others' tries or their new lock) clears nothing, and the
+   * check's own conditional reservation decides.
+   */
+  async resetCounters(accountId: string, counter: string, seen?: Counters): Promise<void> {
+    let query = this.db
       .updateTable('otp_counters')
       .set({ wrong_tries: 0, unentered_sends: 0, locked_until: null, updated_at: this.clock.now() })
       .where('account_id', '=', accountId)
-      .where('channel', '=', counter)
-      .execute();
+      .where('channel', '=', counter);
+    if (seen) {
+      query = query
+        .where('wrong_tries', '=', seen.wrong_tries)
+        .where('unentered_sends', '=', seen.unentered_sends)
+        .where(sql<boolean>`updated_at = ${new Date(seen.updated_at)}`)
+        .where(
+          seen.locked_until === null
+            ? sql<boolean>`locked_until is null`
+            : sql<boolean>`locked_until = ${new Date(seen.locked_until)}`,
+        );
+    }
+    await query.execute();
   }
 
   /** Refuses the channel under a key until `until` (the compared wrong code that reached the limit). */

@@ -77,7 +77,7 @@ export class OtpFactor {
     if (row.locked_until && new Date(row.locked_until).getTime() > now) return true;
     if (row.locked_until || now - new Date(row.updated_at).getTime() >= factor.lockoutMs) {
       if (row.wrong_tries || row.unentered_sends || row.locked_until) {
-        await this.codes.resetCounters(accountId, counter);
+        await this.codes.resetCounters(accountId, counter, row);
       }
       return false;
     }
