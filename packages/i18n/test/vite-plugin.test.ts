@@ -23,8 +23,8 @@ async function compile(file: string, query: string) {
   const context = { resolve: async (id: string) => ({ id }), addWatchFile: () => undefined };
   /** A hook as Vite calls it: with the plugin context as `this`. */
   type Hook = (this: typeof context, ...args: unknown[]) => unknown;
-  const id = await (plugin.resolveId as Hook).call(context, `${file}?${query}`, undefined);
-  return { id: id as string, code: (plugin.load as Hook).call(context, id) as string };
+  const id = await (plugin.resolveId as unknown as Hook).call(context, `${file}?${query}`, undefined);
+  return { id: id as string, code: (plugin.load as unknown as Hook).call(context, id) as string };
 }
 
 describe('catalogs(): include', () => {
