@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 import { hmac } from './crypto.ts';
+import { type LimitRule, limitSteps, type RateDecision } from './rate-limit.ts';
 
 export type OtpChannelName = 'email' | 'sms' | 'voice';
 export type CodePurpose = 'factor' | 'recovery';
@@ -91,6 +92,23 @@ export type CheckResult =
    */
   | { outcome: 'busy' };
 
+/** `OtpCodes.check` with `limits`: a limit refused the try, and nothing was compared or counted. */
+export type LimitedCheck = { outcome: 'limited'; decisions: RateDecision[] };
+
+/** What `OtpCodes.check` checks. */
+export type CheckInput = {
+  accountId: string;
+  channel: OtpChannelName;
+  code: string;
+  purpose: CodePurpose;
+  /** Only a code sent for this journey matches. */
+  journeyId: string;
+  /** The counters' key (default: the channel); see factorCounter. */
+  counter?: string;
+  /** Default OTP_MAX_WRONG_TRIES. */
+  maxWrongTries?: number;
+};
+
 /**
  * One-time codes of every channel, as rows: issue, check once, count wrong tries and sends per
  * account and channel. Nothing is kept in memory, so the counts hold across restarts and instances.
@@ -121,32 +139,58 @@ export class OtpCodes {
     return row.rows[0]!.unentered_sends;
   }
 
-  /** Issues a new code: earlier unused codes of the account and channel stop working. */
-  async issue(input: {
+  /**
+   * A send as one statement (issue 25): counts it under `counter` (`countSend`), then, only while
+   * the sends since the last right code stay within `maxSends`, counts the message's rate limits
+   * in turn (`limits`, lib/rate-limit.ts `limitSteps`: the texts and calls a number, a country and
+   * the day may take), and only while every one allows it issues the code. A code takes the place
+   * of the live one of its account, channel and purpose (one row is live: migration 041), so an
+   * earlier code stops working, and of a burst of sends only the last code written works. `issued` is undefined when the count or a limit refused: no
+   * code exists, and the caller answers from `sends` and `decisions` (a refused limit's hits are
+   * given back by PhoneLimits.settle, as after `reserve`).
+   */
+  async countAndIssue(input: {
     accountId: string;
     channel: OtpChannelName;
     recipient: string;
-    /** factor: a second factor (login or step-up); recovery: account recovery. */
     purpose: CodePurpose;
-    /** Only this journey may use the code. */
     journeyId: string;
-  }): Promise<{ code: string; expiresAt: Date }> {
+    counter: string;
+    maxSends: number;
+    limits: readonly LimitRule[];
+  }): Promise<{ sends: number; decisions: RateDecision[]; issued?: { code: string; expiresAt: Date } }> {
     const now = this.clock.now();
     const code = newCode();
     const expiresAt = new Date(now.getTime() + this.config.otp.expiryMs);
     const { accountId, channel, purpose } = input;
-    // A new code replaces the earlier ones of its kind (second-factor codes replace second-factor
-    // codes, recovery codes recovery codes): both in one statement, so neither is ever alone.
-    await sql`
-      with revoked as (
-        update otp_codes set revoked_at = ${now}
-        where account_id = ${accountId} and channel = ${channel} and purpose = ${purpose}
-          and used_at is null and revoked_at is null
+    const within = sql`(select unentered_sends from counted) <= ${input.maxSends}::int`;
+    const steps = input.limits.length ? limitSteps(input.limits, now, within) : undefined;
+    const allowed = steps ? steps.allowed : within;
+    const { rows } = await sql<Record<string, unknown> & { sends: number; issued: boolean }>`
+      with counted as (
+        insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
+        values (${accountId}, ${input.counter}, 0, 1, ${now})
+        on conflict (account_id, channel) do update set
+          unentered_sends = otp_counters.unentered_sends + 1, updated_at = ${now}
+        returning unentered_sends
+      ), ${steps ? sql`${steps.queries}, ` : sql``}issued as (
+        insert into otp_codes (account_id, channel, recipient, code_hash, purpose, journey_id, created_at, expires_at)
+        select ${accountId}, ${channel}, ${input.recipient}, ${this.hash(accountId, channel, code)}, ${purpose},
+          ${input.journeyId}, ${now}::timestamptz, ${expiresAt}::timestamptz
+        where ${allowed}
+        on conflict (account_id, channel, purpose) where used_at is null and revoked_at is null
+        do update set recipient = excluded.recipient, code_hash = excluded.code_hash,
+          journey_id = excluded.journey_id, created_at = excluded.created_at, expires_at = excluded.expires_at
+        returning id
       )
-      insert into otp_codes (account_id, channel, recipient, code_hash, purpose, journey_id, created_at, expires_at)
-      values (${accountId}, ${channel}, ${input.recipient}, ${this.hash(accountId, channel, code)}, ${purpose},
-        ${input.journeyId}, ${now}, ${expiresAt})`.execute(this.db);
-    return { code, expiresAt };
+      select (select unentered_sends from counted) as sends, ${steps ? sql`${steps.columns}, ` : sql``}
+        exists (select 1 from issued) as issued`.execute(this.db);
+    const row = rows[0]!;
+    return {
+      sends: Number(row.sends),
+      decisions: steps ? steps.decisions(row) : [],
+      ...(row.issued ? { issued: { code, expiresAt } } : {}),
+    };
   }
 
   /**
@@ -177,24 +221,18 @@ export class OtpCodes {
    * the limit is refused). The accepting UPDATE is conditional too (`used_at is null`), so of any
    * number of simultaneous submissions of the right code exactly one is accepted. A correct code
    * clears the wrong tries and the sends; a wrong one keeps its try (a resend does not reset it);
-   * the right code submitted again (a double submit) gives its try back.
+   * the right code submitted again (a double submit) gives its try back. With `limits`, those rate
+   * limits are counted in the same statement, in turn, before the try is reserved: while one
+   * refuses, nothing is reserved or compared ('limited'; issue 25).
    */
-  async check(input: {
-    accountId: string;
-    channel: OtpChannelName;
-    code: string;
-    purpose: CodePurpose;
-    /** Only a code sent for this journey matches. */
-    journeyId: string;
-    /** The counters' key (default: the channel); see factorCounter. */
-    counter?: string;
-    /** Default OTP_MAX_WRONG_TRIES. */
-    maxWrongTries?: number;
-  }): Promise<CheckResult> {
+  async check(input: CheckInput & { limits: readonly LimitRule[] }): Promise<CheckResult | LimitedCheck>;
+  async check(input: CheckInput): Promise<CheckResult>;
+  async check(input: CheckInput & { limits?: readonly LimitRule[] }): Promise<CheckResult | LimitedCheck> {
     const { accountId, channel } = input;
     const counter = input.counter ?? channel;
     const max = input.maxWrongTries ?? this.config.otp.maxWrongTries;
     const now = this.clock.now();
+    const steps = input.limits?.length ? limitSteps(input.limits, now) : undefined;
 
     const hash = this.hash(accountId, channel, input.code);
     // One statement (issue 25). `live` and `spent`: the code as sent for this journey, unused or
@@ -203,13 +241,16 @@ export class OtpCodes {
     // one again is a double submit), any other adds one. The accepting UPDATE runs only on a
     // reserved try and only while the code is unused: of simultaneous submissions of the right code
     // exactly one sets used_at (the others find it set when they get the row), and they are 'used'.
-    const { rows } = await sql<{
-      wrong_tries: number | null;
-      live: boolean;
-      spent: boolean;
-      accepted: boolean;
-    }>`
-      with code as (
+    // The hash is compared again there: a resend replaces a live code in its row (migration 041).
+    const { rows } = await sql<
+      Record<string, unknown> & {
+        wrong_tries: number | null;
+        live: boolean;
+        spent: boolean;
+        accepted: boolean;
+      }
+    >`
+      with ${steps ? sql`${steps.queries}, ` : sql``}code as (
         select id, used_at is null as live from otp_codes
         where account_id = ${accountId} and channel = ${channel} and code_hash = ${hash}
           and revoked_at is null and expires_at > ${now} and purpose = ${input.purpose}
@@ -217,6 +258,7 @@ export class OtpCodes {
       ), reserved as (
         insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
         select ${accountId}, ${counter}, case when exists (select 1 from code) then 0 else 1 end, 0, ${now}
+        ${steps ? sql`where ${steps.allowed}` : sql``}
         on conflict (account_id, channel) do update set
           wrong_tries = case when exists (select 1 from code where live) then 0
             when exists (select 1 from code) then otp_counters.wrong_tries
@@ -229,14 +271,22 @@ export class OtpCodes {
       ), accepted as (
         update otp_codes set used_at = ${now}
         where id in (select id from code where live) and used_at is null and revoked_at is null
-          and exists (select 1 from reserved)
+          and code_hash = ${hash} and exists (select 1 from reserved)
         returning id
       )
       select (select wrong_tries from reserved) as wrong_tries,
         exists (select 1 from code where live) as live,
         exists (select 1 from code) as spent,
-        exists (select 1 from accepted) as accepted`.execute(this.db);
+        exists (select 1 from accepted) as accepted${steps ? sql`, ${steps.columns}` : sql``}`.execute(
+      this.db,
+    );
     const row = rows[0]!;
+    if (steps) {
+      const decisions = steps.decisions(row);
+      if (decisions.length < steps.count || decisions.some((d) => !d.allowed)) {
+        return { outcome: 'limited', decisions };
+      }
+    }
     if (row.wrong_tries === null) return { outcome: 'busy' };
     if (row.accepted) return { outcome: 'accepted' };
     // The right code, already used (a double submit, or the losers of a race): not a guess.

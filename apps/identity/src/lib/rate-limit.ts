@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { Status } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 import { ApiError } from './http.ts';
@@ -94,29 +94,88 @@ export class RateLimiter {
    * a chain of upserts, each counted only when the one before it stayed within its limit, exactly
    * as counting them one after another would. The decisions in order, up to the first refusal.
    */
-  async hitInTurn(
-    rules: ReadonlyArray<{ key: string; max: number; windowMs: number }>,
-  ): Promise<RateDecision[]> {
+  async hitInTurn(rules: ReadonlyArray<LimitRule>): Promise<RateDecision[]> {
     if (rules.length <= 1) return Promise.all(rules.map((r) => this.hit(r.key, r.max, r.windowMs)));
-    const now = this.clock.now();
-    const steps = rules.map(
-      ({ key, windowMs }, i) => sql`${sql.raw(`r${i}`)} as (
+    const steps = limitSteps(rules, this.clock.now());
+    const { rows } = await sql<Record<string, unknown>>`
+      with ${steps.queries} select ${steps.columns}`.execute(this.db);
+    return steps.decisions(rows[0]!);
+  }
+
+  /** A statement's `limitSteps`, counted at this limiter's time. */
+  steps(rules: ReadonlyArray<LimitRule>, gate?: RawBuilder<unknown>): LimitSteps {
+    return limitSteps(rules, this.clock.now(), gate);
+  }
+}
+
+export type LimitRule = { key: string; max: number; windowMs: number };
+
+/**
+ * Rate limits counted inside a statement of the caller's (issue 25: the hits and the work they
+ * guard in one round trip), for `with ${queries}, ... select ${columns}, ...`:
+ *
+ * - `queries`: the WITH queries `gh_r0`, `gh_r1`, ...: one upsert per rule, each counted only while
+ *   the one before it stayed within its limit (`hitInTurn`), the first only while `gate` holds;
+ * - `allowed`: a condition for the statement's own work: every rule counted and within its limit;
+ * - `columns`: what the statement answers of them, and `decisions(row)` the decisions from its row,
+ *   in order up to the first refusal (none when the gate held the first back).
+ */
+export type LimitSteps = {
+  /** How many rules are counted. */
+  count: number;
+  queries: RawBuilder<unknown>;
+  allowed: RawBuilder<boolean>;
+  columns: RawBuilder<unknown>;
+  decisions(row: Record<string, unknown>): RateDecision[];
+};
+
+export function limitSteps(
+  rules: ReadonlyArray<LimitRule>,
+  now: Date,
+  gate?: RawBuilder<unknown>,
+): LimitSteps {
+  if (!rules.length) throw new Error('limitSteps needs a rule');
+  const name = (i: number) => sql.raw(`gh_r${i}`);
+  const queries = rules.map(({ key, windowMs }, i) => {
+    const previous = i === 0 ? gate : sql`(select hits from ${name(i - 1)}) <= ${rules[i - 1]!.max}::int`;
+    return sql`${name(i)} as (
       insert into rate_limits (key, hits, window_start, window_ms)
       select ${key}::text, 1, ${now}::timestamptz, ${windowMs}::int
-      ${i === 0 ? sql`` : sql`where (select hits from ${sql.raw(`r${i - 1}`)}) <= ${rules[i - 1]!.max}::int`}
+      ${previous ? sql`where ${previous}` : sql``}
       on conflict (key) do update set ${restart(now, windowMs)}
-      returning hits, window_start)`,
-    );
-    const results = sql.join(
-      rules.map((_, i) => sql`select ${i}::int as step, hits, window_start from ${sql.raw(`r${i}`)}`),
-      sql` union all `,
-    );
-    const { rows } = await sql<{ step: number; hits: number; window_start: Date }>`
-      with ${sql.join(steps, sql`, `)} ${results} order by step`.execute(this.db);
-    return rows.map(({ step, hits, window_start }) =>
-      decide(rules[step]!, now, hits, new Date(window_start)),
-    );
-  }
+      returning hits, window_start)`;
+  });
+  const last = rules.length - 1;
+  const columns = rules.map(
+    (_, i) =>
+      sql`(select hits from ${name(i)}) as ${sql.raw(`gh_r${i}_hits`)}, (select window_start from ${name(i)}) as ${sql.raw(`gh_r${i}_start`)}`,
+  );
+  return {
+    count: rules.length,
+    queries: sql.join(queries, sql`, `),
+    allowed: sql<boolean>`coalesce((select hits from ${name(last)}) <= ${rules[last]!.max}::int, false)`,
+    columns: sql.join(columns, sql`, `),
+    decisions(row) {
+      const decisions: RateDecision[] = [];
+      for (const [i, rule] of rules.entries()) {
+        const hits = row[`gh_r${i}_hits`];
+        if (hits === null || hits === undefined) break;
+        const decision = decide(rule, now, Number(hits), new Date(row[`gh_r${i}_start`] as Date | string));
+        decisions.push(decision);
+        if (!decision.allowed) break;
+      }
+      return decisions;
+    },
+  };
+}
+
+/** `enforce`'s answer for hits counted in a statement of the caller's (`limitSteps`). */
+export function refuseFirst(
+  request: FastifyRequest,
+  rules: ReadonlyArray<LimitRule>,
+  decisions: readonly RateDecision[],
+): void {
+  for (const [i, decision] of decisions.entries()) refuseOver(request, rules[i]!.key, decision);
 }
 
 /** The 429 envelope with Retry-After when a decision refuses. */

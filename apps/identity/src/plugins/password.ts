@@ -12,7 +12,7 @@ import { setSessionCookies } from '../services/cookies.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
-  const { config, limiter, sessions } = ctx;
+  const { config, sessions } = ctx;
 
   defineRoute(app, {
     method: 'POST',
@@ -21,12 +21,11 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
     summary: 'Check a username and password; starts the login transaction (session cookie ET).',
     body: passwordAuthenticationRequest,
     handler: async ({ request, reply, body }) => {
-      await limiter.enforce(request, [
-        [`pwd:client:${clientKey(request.ip)}`, config.rateLimits.client],
-        [`pwd:account:${usernameKey(body.username)}`, config.rateLimits.account],
+      // The limits are counted in the statement that reads the account (429 when one is reached).
+      const account = await findForPassword(ctx, body.username, request, [
+        { key: `pwd:client:${clientKey(request.ip)}`, ...config.rateLimits.client },
+        { key: `pwd:account:${usernameKey(body.username)}`, ...config.rateLimits.account },
       ]);
-
-      const account = await findForPassword(ctx, body.username, request);
       // A right password starts the login transaction in the statement that settles it: under a new
       // token, with its audit event, only while the account may sign in (services/accounts.ts).
       const journey = ctx.journeys.startFrom('proved', {

@@ -346,19 +346,19 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
     }
     if (!to) return answer(request, reply, Status.FORBIDDEN, { message: 'invalidInformation' });
 
-    const sends = await codes.countSend(account.id, RECOVERY_COUNTER);
-    if (sends > config.otp.sendsBeforeBlock) {
-      return lockRecovery(request, reply, account, `${sends - 1} codes sent without entry`, flow.id);
-    }
-    const sent = await deliverCode(ctx, request, phoneLimits, codes, {
+    const { outcome, sends } = await deliverCode(ctx, request, phoneLimits, codes, {
       account,
       channel,
       to,
       purpose: 'recovery',
       journeyId: flow.id,
       sender: config.factor.smsSenderNames[0] ?? '',
+      sends: { counter: RECOVERY_COUNTER, max: config.otp.sendsBeforeBlock },
     });
-    if (sent === 'refused') {
+    if (outcome === 'over') {
+      return lockRecovery(request, reply, account, `${sends - 1} codes sent without entry`, flow.id);
+    }
+    if (outcome === 'refused') {
       request.log.warn({ account: account.id, channel }, 'recovery: number of a refused type or range');
       return answer(request, reply, Status.FORBIDDEN, { message: 'invalidInformation' });
     }

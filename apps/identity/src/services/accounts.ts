@@ -6,7 +6,7 @@ import type { DB } from '../db/database.ts';
 import type { Account } from '../db/schema.ts';
 import { ApiError } from '../lib/http.ts';
 import { namedLanguage } from '../lib/language.ts';
-import { clientKey } from '../lib/rate-limit.ts';
+import { clientKey, type LimitRule, refuseFirst } from '../lib/rate-limit.ts';
 import { deviceKey } from './cookies.ts';
 
 /** Usernames are matched case-insensitively; the key is what the unique index holds. */
@@ -35,29 +35,28 @@ export type PasswordAccount = Account & { known_device?: SqlBool };
 
 /**
  * The account of a username and, at sign-in, whether this browser completed a sign-in on it
- * (known_devices): one statement, no lock.
+ * (known_devices), with the password step's rate limits counted in the same statement (issue 25:
+ * one round trip before the hash). Throws the 429 envelope when a limit is reached; no lock.
  */
 export async function findForPassword(
   ctx: Context,
   username: string,
   request: FastifyRequest,
+  limits: ReadonlyArray<LimitRule>,
 ): Promise<PasswordAccount | undefined> {
-  return ctx.db
-    .selectFrom('accounts')
-    .selectAll('accounts')
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('known_devices')
-            .select('device_key')
-            .whereRef('known_devices.account_id', '=', 'accounts.id')
-            .where('known_devices.device_key', '=', deviceKey(ctx, request) ?? ''),
-        )
-        .as('known_device'),
-    )
-    .where('username_key', '=', usernameKey(username))
-    .executeTakeFirst();
+  const steps = ctx.limiter.steps(limits);
+  const { rows } = await sql<Record<string, unknown>>`
+    with ${steps.queries}
+    select a.*, exists (select 1 from known_devices k
+        where k.account_id = a.id and k.device_key = ${deviceKey(ctx, request) ?? ''}) as known_device,
+      ${steps.columns}
+    from (select 1) as one left join accounts a on a.username_key = ${usernameKey(username)}`.execute(ctx.db);
+  const row = rows[0]!;
+  refuseFirst(request, limits, steps.decisions(row));
+  if (row.id === null || row.id === undefined) return undefined;
+  const account: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) if (!key.startsWith('gh_r')) account[key] = value;
+  return account as PasswordAccount;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Config } from '../config.ts';
 import { ApiError } from '../lib/http.ts';
-import type { RateLimiter } from '../lib/rate-limit.ts';
+import type { RateDecision, RateLimiter } from '../lib/rate-limit.ts';
 
 /**
  * What a text or a voice call may cost the bank (docs/decisions/033-abuse-limits.md): numbers of
@@ -59,7 +59,7 @@ export class PhoneLimits {
   ) {}
 
   /** The limits one message counts against, the narrowest first. */
-  private rules(to: string, purpose: PhonePurpose, accountId: string): Rule[] {
+  rules(to: string, purpose: PhonePurpose, accountId: string): Rule[] {
     const { phone } = this.config;
     const region = phoneRegion(to);
     const digits = to.replace(/\D/g, '');
@@ -111,7 +111,20 @@ export class PhoneLimits {
     // Every limit in one statement, each counted only while the ones before it allowed (issue 25);
     // a refusal gives back what was taken, the refused limit's own hit included.
     const rules = this.rules(input.to, input.purpose, input.accountId);
-    const decisions = await this.limiter.hitInTurn(rules);
+    await this.settle(request, input, rules, await this.limiter.hitInTurn(rules));
+  }
+
+  /**
+   * What `reserve` does with its decisions, for hits counted in a statement of the caller's (the
+   * one that issues a code: lib/otp.ts `countAndIssue`): a refusal gives back what was taken and
+   * throws the 429 envelope.
+   */
+  async settle(
+    request: FastifyRequest,
+    input: { purpose: PhonePurpose; accountId: string },
+    rules: readonly Rule[],
+    decisions: readonly RateDecision[],
+  ): Promise<void> {
     const refusedAt = decisions.findIndex((d) => !d.allowed);
     const decision = decisions[refusedAt];
     if (decision && !decision.allowed) {

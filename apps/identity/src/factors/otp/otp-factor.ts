@@ -12,6 +12,7 @@ import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
 import { type CodePurpose, type Counters, factorCounter, OtpCodes, stateFrom } from '../../lib/otp.ts';
+import { refuseFirst } from '../../lib/rate-limit.ts';
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
@@ -146,22 +147,21 @@ export class OtpFactor {
       request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
       return this.limitReached(request, reply);
     }
-    const sends = await this.codes.countSend(account.id, factorCounter(channel));
-    if (sends > ctx.config.factor.maxSends) {
-      request.log.warn({ account: account.id, channel, sends }, 'second factor: send limit reached');
-      return this.limitReached(request, reply);
-    }
-
     const to = contact.kind === 'phone' ? e164(contact) : contact.value;
-    const sent = await deliverCode(ctx, request, this.phoneLimits, this.codes, {
+    const { outcome, sends } = await deliverCode(ctx, request, this.phoneLimits, this.codes, {
       account,
       channel,
       to,
       purpose: 'factor',
       journeyId: fj.journey.id,
       sender: sender ?? '',
+      sends: { counter: factorCounter(channel), max: ctx.config.factor.maxSends },
     });
-    if (sent === 'refused') {
+    if (outcome === 'over') {
+      request.log.warn({ account: account.id, channel, sends }, 'second factor: send limit reached');
+      return this.limitReached(request, reply);
+    }
+    if (outcome === 'refused') {
       request.log.warn({ account: account.id, channel }, 'second factor: number of a refused type or range');
       return answer(request, reply, Status.FORBIDDEN, { message: 'contactNotUsable' });
     }
@@ -197,13 +197,24 @@ export class OtpFactor {
     const factor = channelAuthenticator[channel];
     const account = active(fj);
     if (!account) return this.limitReached(request, reply);
-    await ctx.limiter.enforce(request, [
-      [`code-check:journey:${fj.journey.id}`, ctx.config.codeCheck.session],
-      [`code-check:account:${account.id}`, ctx.config.codeCheck.account],
-    ]);
+    // The check's limits: counted in the check's own statement (issue 25), or on their own first
+    // when the channel is refused without a check, so a limit answers first either way.
+    const limits = [
+      { key: `code-check:journey:${fj.journey.id}`, ...ctx.config.codeCheck.session },
+      { key: `code-check:account:${account.id}`, ...ctx.config.codeCheck.account },
+    ];
+    const enforceLimits = () =>
+      ctx.limiter.enforce(
+        request,
+        limits.map(({ key, ...rule }) => [key, rule]),
+      );
     const state = await this.channelState(fj, channel);
-    if (state.held) return this.held(request, reply);
+    if (state.held) {
+      await enforceLimits();
+      return this.held(request, reply);
+    }
     if (await this.refused(account.id, channel, false, state.counters)) {
+      await enforceLimits();
       return this.tooManyWrong(request, reply, fj, factor, false);
     }
     const result = await this.codes.check({
@@ -214,7 +225,12 @@ export class OtpFactor {
       journeyId: fj.journey.id,
       counter: factorCounter(channel),
       maxWrongTries: ctx.config.factor.maxWrongTries,
+      limits,
     });
+    if (result.outcome === 'limited') {
+      refuseFirst(request, limits, result.decisions);
+      throw new Error('a limited check with no refusal');
+    }
     if (result.outcome === 'accepted') {
       const done = await ctx.engine.complete(request, reply, fj, factor, { bindDevice: input.bindDevice });
       // Another request on the same journey finished first (or it ended meanwhile).
@@ -269,11 +285,14 @@ export class OtpFactor {
 }
 
 /**
- * Issues a code and delivers it by e-mail, text or voice call: the one way every one-time code
- * (second factor and recovery) leaves the service. A number of a refused type or range gets
- * nothing ('refused'; decision 033); every text and call is counted per number, country and day
- * for its purpose first (429 when a limit is reached). A delivery that fails revokes the code and
- * answers 503, so nothing unreachable stays usable.
+ * Counts a send, issues a code and delivers it by e-mail, text or voice call: the one way every
+ * one-time code (second factor and recovery) leaves the service. The send is counted under
+ * `sends.counter` first; past `sends.max` nothing more happens ('over': the caller refuses, and the
+ * count stays, so every later send is refused). A number of a refused type or range gets nothing
+ * ('refused'; decision 033); every text and call is counted per number, country and day for its
+ * purpose (429 when a limit is reached). The count, those limits and the code are one statement
+ * (OtpCodes.countAndIssue, issue 25). A delivery that fails revokes the code and answers 503, so
+ * nothing unreachable stays usable.
  */
 export async function deliverCode(
   ctx: Context,
@@ -288,24 +307,34 @@ export async function deliverCode(
     journeyId: string;
     /** The text's sender name (SMS_SENDER_NAMES). */
     sender: string;
+    /** Where the sends since the last right code are counted, and how many may be. */
+    sends: { counter: string; max: number };
   },
-): Promise<'sent' | 'refused'> {
+): Promise<{ outcome: 'sent' | 'refused' | 'over'; sends: number }> {
   const { account, channel, to } = input;
-  if (channel !== 'email') {
-    if (phoneRefusal(ctx.config, to)) return 'refused';
-    await phoneLimits.reserve(request, {
-      to,
-      purpose: input.purpose === 'recovery' ? 'recovery' : 'factor',
-      accountId: account.id,
-    });
+  const max = input.sends.max;
+  if (channel !== 'email' && phoneRefusal(ctx.config, to)) {
+    const sends = await codes.countSend(account.id, input.sends.counter);
+    return { outcome: sends > max ? 'over' : 'refused', sends };
   }
-  const { code } = await codes.issue({
+  const phonePurpose = input.purpose === 'recovery' ? 'recovery' : 'factor';
+  const limits = channel === 'email' ? [] : phoneLimits.rules(to, phonePurpose, account.id);
+  const { sends, decisions, issued } = await codes.countAndIssue({
     accountId: account.id,
     channel,
     recipient: to,
     purpose: input.purpose,
     journeyId: input.journeyId,
+    counter: input.sends.counter,
+    maxSends: max,
+    limits,
   });
+  if (sends > max) return { outcome: 'over', sends };
+  if (!issued) {
+    await phoneLimits.settle(request, { purpose: phonePurpose, accountId: account.id }, limits, decisions);
+    throw new Error('no code was issued, and no limit refused it');
+  }
+  const { code } = issued;
   const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
   const language = languageOf(account.language);
   try {
@@ -324,7 +353,7 @@ export async function deliverCode(
     );
     throw new ApiError(503, Status.UNAVAILABLE, serverMessages.unavailable, ErrorType.SYSTEM);
   }
-  return 'sent';
+  return { outcome: 'sent', sends };
 }
 
 /** The factor journey's account while it is active (a blocked or locked one gets 1491). */
