@@ -58,7 +58,9 @@ describe.each(targets)('one-time codes under bursts ($name)', (target) => {
     await factorAccount(ctx, 'rtsend01', demoContacts('rtsend01', ctx.clock.now()));
     const client = await atFactor(app, 'rtsend01');
     const phone = (await contacts(client)).phone[0]!;
-    const answers = (await Promise.all(Array.from({ length: 40 }, () => sendSms(client, phone.value)))).map(code);
+    const answers = (await Promise.all(Array.from({ length: 40 }, () => sendSms(client, phone.value)))).map(
+      code,
+    );
     const texts = await ctx.db.selectFrom('outbox').select('id').where('recipient', '=', NUMBER).execute();
     const number = await ctx.db
       .selectFrom('rate_limits')
@@ -97,7 +99,9 @@ describe.each(targets)('one-time codes under bursts ($name)', (target) => {
     const phone = (await contacts(client)).phone[0]!;
     expect(code(await sendSms(client, phone.value))).toBe(1200);
     const right = (await latestMessage(ctx.db, NUMBER)).code!;
-    const replies = await Promise.all(Array.from({ length: 30 }, () => check(client, 'sms', wrongCode(right))));
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, () => check(client, 'sms', wrongCode(right))),
+    );
     const answers = replies.map(code);
     const limited = replies.filter((r) => r.statusCode === 429);
     const counters = await ctx.db

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { journeyColumns } from '../src/journeys/store.ts';
+import { sessionColumns } from '../src/services/sessions.ts';
 import { check, contacts, factorAccount, latestMessage, PASSWORD, sendSms } from './support/factors.ts';
 import {
   api,
@@ -26,10 +27,12 @@ import {
  */
 const PASSWORD_ONLY_BUDGET = 5;
 /**
- * A sign-in with a text code: the issue's budget is 8, not reached yet (docs/operations.md). This
- * is today's count, so that no change adds a statement unnoticed: lower it as the path gets cheaper.
+ * A sign-in with a text code, as the widget goes (password, session login, contacts, send, check,
+ * session login again): the issue's budget is 8, not reached yet (docs/operations.md). This is
+ * today's count, with the local text gateway's own insert (the outbox), so that no change adds a
+ * statement unnoticed: lower it as the path gets cheaper.
  */
-const WITH_A_CODE_TODAY = 12;
+const WITH_A_CODE_TODAY = 14;
 
 const compiler = new PostgresQueryCompiler();
 /** Records the SQL of every statement run through `db.withPlugin(recorder.plugin)`. */
@@ -104,6 +107,8 @@ describe.each(targets)('statements per sign-in ($name)', (target) => {
     const sent = await latestMessage(h.db, '+12025550143');
     recorder.statements.length = counted;
     expect(code(await check(client, 'sms', sent.code!))).toBe(1200);
+    // The widget then continues the journey: session login, signed in (useContinueJourney).
+    expect(code(await client.sessionLogin())).toBe(1200);
     expect(recorder.statements.length, recorder.statements.join('\n')).toBeLessThanOrEqual(WITH_A_CODE_TODAY);
   });
 
@@ -128,10 +133,13 @@ describe.each(targets)('statements per sign-in ($name)', (target) => {
     },
   );
 
-  test('the journey columns read with an account are every column of the table', async () => {
+  test.each([
+    ['journeys', journeyColumns],
+    ['sessions', sessionColumns],
+  ] as const)('the %s columns read with an account are every column of the table', async (table, columns) => {
     const { rows } = await sql<{ column_name: string }>`
       select column_name from information_schema.columns
-      where table_name = 'journeys' and table_schema = current_schema()`.execute(h.db);
-    expect(rows.map((r) => r.column_name).sort()).toEqual([...journeyColumns].sort());
+      where table_name = ${table} and table_schema = current_schema()`.execute(h.db);
+    expect(rows.map((r) => r.column_name).sort()).toEqual([...columns].sort());
   });
 });

@@ -66,10 +66,10 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
       const found = await journeys.byTokenWithAccount('login', token);
       const journey = found?.journey ?? null;
       // Already signed in (by a second factor, or an earlier call): the context of this call is
-      // recorded and the answer is 1200 again.
-      const signedIn = journey ? null : await sessions.load(token);
-      const account =
-        found?.account ?? (signedIn ? await findAccountById(db, signedIn.account_id) : undefined);
+      // recorded and the answer is 1200 again. The session comes with its account (one statement).
+      const current = journey ? null : await sessions.loadWithAccount(token);
+      const signedIn = current?.session ?? null;
+      const account = found?.account ?? current?.account;
       if (!account) throw noLoginInProgress();
       const end = async (reason: string) => {
         if (journey)

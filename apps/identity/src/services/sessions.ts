@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
-import type { PassedFactor, Session } from '../db/schema.ts';
+import type { Account, PassedFactor, Session } from '../db/schema.ts';
 import { JourneyStore } from '../journeys/store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
@@ -18,6 +18,22 @@ export type SessionFactor = {
   verifiedAt: Date;
   phishingResistant: boolean;
 };
+
+/** Every column of the sessions table (`loadWithAccount` reads them beside the account's). */
+export const sessionColumns = [
+  'id',
+  'account_id',
+  'context',
+  'created_at',
+  'last_seen_at',
+  'idle_expires_at',
+  'absolute_expires_at',
+  'ended_at',
+  'end_reason',
+  'client_ip',
+  'user_agent',
+  'public_id',
+] as const satisfies readonly (keyof Session)[];
 
 /**
  * Signed-in sessions: rows keyed by the SHA-256 of their token; the token lives only in the HttpOnly
@@ -160,24 +176,51 @@ export class SessionStore {
       .select('accounts.status as account_status')
       .where('sessions.id', '=', sha256(token))
       .executeTakeFirst();
-    if (!session || session.ended_at) return null;
-    // A session counts only while its account is active: one created in the moment the account was
-    // locked (a sign-in racing the lockout) is ended here.
-    if (session.account_status !== 'active') {
-      await this.end(session.id, session.account_status);
-      return null;
+    if (!session) return null;
+    const { account_status, ...row } = session;
+    return (await this.current(row, account_status)) ? row : null;
+  }
+
+  /** `load` with the session's account, in the same statement (session login once signed in: issue 25). */
+  async loadWithAccount(token: string | undefined): Promise<{ session: Session; account: Account } | null> {
+    if (!token || token.length > 100) return null;
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+      .selectAll('accounts')
+      .select(sessionColumns.map((c) => sql.ref(`sessions.${c}`).as(`session_${c}`)))
+      .where('sessions.id', '=', sha256(token))
+      .executeTakeFirst();
+    if (!row) return null;
+    const fields = row as unknown as Record<string, unknown>;
+    const session = Object.fromEntries(sessionColumns.map((c) => [c, fields[`session_${c}`]])) as Session;
+    const account = Object.fromEntries(
+      Object.entries(fields).filter(([name]) => !name.startsWith('session_')),
+    ) as Account;
+    return (await this.current(session, account.status)) ? { session, account } : null;
+  }
+
+  /**
+   * Whether a loaded session still counts; one that does not is ended here. A session counts only
+   * while its account is active: one created in the moment the account was locked (a sign-in
+   * racing the lockout) is ended.
+   */
+  private async current(session: Session, accountStatus: string): Promise<boolean> {
+    if (session.ended_at) return false;
+    if (accountStatus !== 'active') {
+      await this.end(session.id, accountStatus);
+      return false;
     }
     const now = this.clock.now().getTime();
     if (now >= new Date(session.idle_expires_at).getTime()) {
       await this.end(session.id, 'idle');
-      return null;
+      return false;
     }
     if (now >= new Date(session.absolute_expires_at).getTime()) {
       await this.end(session.id, 'absolute');
-      return null;
+      return false;
     }
-    const { account_status: _status, ...row } = session;
-    return row;
+    return true;
   }
 
   /** Records activity: the idle limit moves forward, never past the absolute limit. */
