@@ -1,4 +1,6 @@
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
+import { up as oneLiveCode } from '../src/db/migrations/041_one_live_code.ts';
 import {
   atFactor,
   check,
@@ -8,7 +10,7 @@ import {
   latestMessage,
   sendSms,
 } from './support/factors.ts';
-import { code, targets, useHarness } from './support/harness.ts';
+import { code, createAccount, targets, useHarness } from './support/harness.ts';
 import { wrongCode } from './support/recovery.ts';
 
 const NUMBER = '+12025550143';
@@ -119,5 +121,46 @@ describe.each(targets)('one-time codes under bursts ($name)', (target) => {
     }).toEqual({ wrong: 4, limited: 26, retryAfter: true, compared: 4, wrongTries: 4 });
     const after = await check(client, 'sms', right);
     expect(after.statusCode).toBe(429);
+  });
+
+  test('migration 041: codes a burst already doubled keep only their newest live; a second live code cannot be written', async () => {
+    const { ctx } = await h.start();
+    const account = await createAccount(ctx, { username: 'rtmigr01', password: 'Harbor7Lights' });
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 28, 9, minute));
+    const row = (hash: string, minute: number, extra: { used_at?: Date; revoked_at?: Date } = {}) => ({
+      account_id: account.id,
+      channel: 'sms',
+      recipient: NUMBER,
+      code_hash: hash,
+      purpose: 'factor',
+      created_at: at(minute),
+      expires_at: at(minute + 10),
+      ...extra,
+    });
+    await sql`drop index otp_codes_one_live`.execute(ctx.db);
+    await ctx.db
+      .insertInto('otp_codes')
+      .values([
+        row('a', 1),
+        row('b', 3),
+        row('c', 2),
+        row('used', 4, { used_at: at(5) }),
+        row('gone', 5, { revoked_at: at(6) }),
+        { ...row('recovery', 1), purpose: 'recovery' },
+      ])
+      .execute();
+    await oneLiveCode(ctx.db as unknown as Kysely<unknown>);
+    const live = await ctx.db
+      .selectFrom('otp_codes')
+      .select(['code_hash', 'purpose'])
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .orderBy('code_hash')
+      .execute();
+    expect(live).toEqual([
+      { code_hash: 'b', purpose: 'factor' },
+      { code_hash: 'recovery', purpose: 'recovery' },
+    ]);
+    await expect(ctx.db.insertInto('otp_codes').values(row('d', 7)).execute()).rejects.toThrow();
   });
 });
