@@ -126,6 +126,21 @@ describe.each(targets)('text and voice webhook ($name)', (target) => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.revoked_at).not.toBeNull();
     gateway.status = 202;
+    h.clock.advance(1000);
     expect(code(await sendSms(client, phone.value))).toBe(1200);
+    // The trail: a code issued with its count, its delivery failed (the same moment: issued first
+    // by name), and the one that arrived.
+    const trail = await ctx.db
+      .selectFrom('audit_events')
+      .select(['event', 'outcome', 'detail'])
+      .where('event', 'like', 'code-%')
+      .orderBy('at')
+      .orderBy('event', 'desc')
+      .execute();
+    expect(trail.map((e) => [e.event, e.outcome, e.detail])).toEqual([
+      ['code-issued', 'success', { factor: 'OTP-SMS', to: expect.stringContaining('0143'), sends: 1 }],
+      ['code-delivery-failed', 'failure', { factor: 'OTP-SMS', to: expect.stringContaining('0143') }],
+      ['code-issued', 'success', { factor: 'OTP-SMS', to: expect.stringContaining('0143'), sends: 2 }],
+    ]);
   });
 });

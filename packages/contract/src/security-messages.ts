@@ -20,6 +20,7 @@ export const securityActivityMessages = {
   'factor-locked': 'Verification method blocked after too many attempts',
   'step-up': 'Identity verified again',
   'code-issued': 'Security code sent',
+  'code-delivery-failed': 'Security code could not be delivered',
   'recovery-started': 'Account recovery started',
   'recovery-confirmed': 'Account recovery confirmed',
   'recovery-failed': 'Account recovery failed',

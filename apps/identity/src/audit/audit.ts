@@ -22,6 +22,7 @@ const coreAuditEvents = [
   'factor-locked',
   'step-up',
   'code-issued',
+  'code-delivery-failed',
   'recovery-started',
   'recovery-confirmed',
   'recovery-failed',

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { limits } from '@gatehouse/contract';
-import { type Expression, sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/database.ts';
 import type { Clock } from './clock.ts';
@@ -158,6 +158,11 @@ export class OtpCodes {
     counter: string;
     maxSends: number;
     limits: readonly LimitRule[];
+    /**
+     * Written with the code and only with it: a WITH query over `issued` (the new code's row) and
+     * `counted` (its `unentered_sends`), e.g. the code-issued audit event (AuditTrail.insertFrom).
+     */
+    also?: RawBuilder<unknown>;
   }): Promise<{ sends: number; decisions: RateDecision[]; issued?: { code: string; expiresAt: Date } }> {
     const now = this.clock.now();
     const code = newCode();
@@ -181,8 +186,8 @@ export class OtpCodes {
         on conflict (account_id, channel, purpose) where used_at is null and revoked_at is null
         do update set recipient = excluded.recipient, code_hash = excluded.code_hash,
           journey_id = excluded.journey_id, created_at = excluded.created_at, expires_at = excluded.expires_at
-        returning id
-      )
+        returning id, journey_id
+      )${input.also ? sql`, with_code as (${input.also})` : sql``}
       select (select unentered_sends from counted) as sends, ${steps ? sql`${steps.columns}, ` : sql``}
         exists (select 1 from issued) as issued`.execute(this.db);
     const row = rows[0]!;

@@ -354,6 +354,7 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       journeyId: flow.id,
       sender: config.factor.smsSenderNames[0] ?? '',
       sends: { counter: RECOVERY_COUNTER, max: config.otp.sendsBeforeBlock },
+      audit: { purpose: 'recovery', delivery, to: channel === 'email' ? maskEmail(to) : mask },
     });
     if (outcome === 'over') {
       return lockRecovery(request, reply, account, `${sends - 1} codes sent without entry`, flow.id);
@@ -369,13 +370,6 @@ export async function recoveryPlugin(app: FastifyInstance, ctx: Context) {
       flow.state === 'confirmed' ? 'confirmed' : 'code_sent',
       { ttlMs: config.recovery.flowMs },
     );
-    await ctx.audit.record(request, {
-      event: 'code-issued',
-      outcome: 'success',
-      accountId: account.id,
-      journeyId: flow.id,
-      detail: { purpose: 'recovery', delivery, to: channel === 'email' ? maskEmail(to) : mask, sends },
-    });
     request.log.info({ account: account.id, sends, channel }, 'recovery: one-time code sent');
     // The owner hears of it by every other established contact: a stranger's request is seen.
     await notifyOwner(ctx, request, account, 'recovery-code-sent', { except: to });

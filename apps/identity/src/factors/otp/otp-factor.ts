@@ -6,6 +6,7 @@ import {
   serverMessages,
 } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { contactEnabled, contactLabel, e164 } from '../../credentials/contacts.ts';
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
@@ -156,6 +157,7 @@ export class OtpFactor {
       journeyId: fj.journey.id,
       sender: sender ?? '',
       sends: { counter: factorCounter(channel), max: ctx.config.factor.maxSends },
+      audit: { factor: channelAuthenticator[channel], to: contactLabel(contact) },
     });
     if (outcome === 'over') {
       request.log.warn({ account: account.id, channel, sends }, 'second factor: send limit reached');
@@ -167,13 +169,6 @@ export class OtpFactor {
     }
     const minutes = Math.round(ctx.config.otp.expiryMs / 60_000);
     request.log.info({ account: account.id, channel, sends, journey: fj.kind }, 'second factor: code sent');
-    await ctx.audit.record(request, {
-      event: 'code-issued',
-      outcome: 'success',
-      accountId: account.id,
-      journeyId: fj.journey.id,
-      detail: { factor: channelAuthenticator[channel], to: contactLabel(contact), sends },
-    });
     const label = contactLabel(contact);
     if (channel === 'sms' && ctx.config.factor.smsOutage) {
       return answer(request, reply, Status.CARRIER_OUTAGE, {
@@ -309,6 +304,8 @@ export async function deliverCode(
     sender: string;
     /** Where the sends since the last right code are counted, and how many may be. */
     sends: { counter: string; max: number };
+    /** The code-issued event's detail; `sends` is added (the count this send made). */
+    audit: Record<string, string>;
   },
 ): Promise<{ outcome: 'sent' | 'refused' | 'over'; sends: number }> {
   const { account, channel, to } = input;
@@ -328,6 +325,14 @@ export async function deliverCode(
     counter: input.sends.counter,
     maxSends: max,
     limits,
+    // The code-issued event, written with the code (issue 25); a failed delivery adds its own.
+    also: await ctx.audit.insertFrom('issued', request, {
+      event: 'code-issued',
+      outcome: 'success',
+      accountId: account.id,
+      journeyId: { column: 'issued.journey_id' },
+      detail: sql`${JSON.stringify(input.audit)}::jsonb || jsonb_build_object('sends', (select unentered_sends from counted))`,
+    }),
   });
   if (sends > max) return { outcome: 'over', sends };
   if (!issued) {
@@ -347,6 +352,13 @@ export async function deliverCode(
   } catch (error) {
     // Nothing arrived: the code must not stay usable, and the caller may try again.
     await codes.revokeAll(account.id, channel, input.purpose);
+    await ctx.audit.record(request, {
+      event: 'code-delivery-failed',
+      outcome: 'failure',
+      accountId: account.id,
+      journeyId: input.journeyId,
+      detail: input.audit,
+    });
     request.log.error(
       { err: error, account: account.id, channel },
       input.purpose === 'recovery' ? 'recovery: delivery failed' : 'second factor: delivery failed',
