@@ -278,11 +278,11 @@ describe.each(targets)('red team: journeys ($name)', (target) => {
     const attacker = await atFactor(app, 'devdemo01');
     expect(code(await sendSms(attacker, (await contacts(attacker)).phone[0]!.value))).toBe(1200);
     const right = (await latestMessage(ctx.db, NUMBER)).code!;
-    // The sign-in (journey, session and audit rows) commits in one transaction; the change lands
-    // as soon as it returns.
-    const signIn = ctx.engine.signIn.bind(ctx.engine);
+    // The sign-in (journey, session and audit rows; with a code, the code's check too) commits in
+    // one statement; the change lands as soon as it returns.
+    const signIn = ctx.engine.signInAfter.bind(ctx.engine);
     let fired = false;
-    ctx.engine.signIn = async (...args) => {
+    ctx.engine.signInAfter = async (...args) => {
       const session = await signIn(...args);
       if (!fired) {
         fired = true;

@@ -11,6 +11,7 @@ import type { FactorState } from '../lib/otp.ts';
 import { notifyOwner } from '../services/account-security.ts';
 import { afterSignIn, findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
+import { sessionColumns } from '../services/sessions.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
 import { factors } from './registry.ts';
 
@@ -45,6 +46,16 @@ export const heldCredentials = (ctx: Context, fj: FactorJourney): Promise<HeldCr
   fj.held ? Promise.resolve(fj.held) : HeldCredentials.read(ctx, fj.account.id);
 
 /** What completing a factor did, for the factor's answer. */
+/** A proof run in the statement that completes a login on it (FactorEngine.signInAfter). */
+export type StatementPrelude = {
+  /** WITH queries, without the WITH, run before the completion's. */
+  queries: RawBuilder<unknown>;
+  /** The journey completes only where this holds (the proof was right). */
+  gate: RawBuilder<boolean>;
+  /** What the statement answers of the proof. */
+  columns: RawBuilder<unknown>;
+};
+
 export type Completion = {
   factor: AuthenticatorType;
   /** STEPUP: when the factor was proved again. */
@@ -105,6 +116,23 @@ export class FactorEngine {
     factor: AuthenticatorType,
     options: { bindDevice?: boolean | undefined } = {},
   ): Promise<Completion | null> {
+    return (await this.completeAfter(request, reply, fj, factor, options)).done;
+  }
+
+  /**
+   * `complete`, for a login journey after a proof in the same statement (`before`; signInAfter):
+   * `done` is null where the proof was wrong, and `row` is the statement's answer of the proof. A
+   * step-up takes no prelude (its completion is a transaction of its own).
+   */
+  async completeAfter(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney,
+    factor: AuthenticatorType,
+    options: { bindDevice?: boolean | undefined },
+    before?: StatementPrelude,
+  ): Promise<{ done: Completion | null; row: Record<string, unknown> }> {
+    if (before && fj.kind !== 'login') throw new Error('a step-up completes in a transaction of its own');
     const { ctx } = this;
     const now = ctx.clock.now();
     // The proof's strength is its module's (decision 036): level and phishing resistance.
@@ -148,16 +176,22 @@ export class FactorEngine {
           if (error instanceof LostRace) return null;
           throw error;
         });
-      if (!rotated) return null;
+      if (!rotated) return { done: null, row: {} };
       setSessionCookies(ctx, request, reply, rotated.token, rotated.session.context);
-      return { factor, steppedUpAt: now, trustedUntil: null, session: rotated.session };
+      return { done: { factor, steppedUpAt: now, trustedUntil: null, session: rotated.session }, row: {} };
     }
-    const session = await this.signIn(request, reply, fj.journey, { from: 'factor', extra: proved });
-    if (!session) return null;
+    const { session, row } = await this.signInAfter(
+      request,
+      reply,
+      fj.journey,
+      { from: 'factor', extra: proved },
+      before,
+    );
+    if (!session) return { done: null, row };
     const trustedUntil = options.bindDevice
       ? await bindDevice(ctx, request, fj.account.id, session.id)
       : null;
-    return { factor, trustedUntil, session };
+    return { done: { factor, trustedUntil, session }, row };
   }
 
   /**
@@ -176,6 +210,21 @@ export class FactorEngine {
     journey: Journey,
     finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
   ): Promise<Session | null> {
+    return (await this.signInAfter(request, reply, journey, finish)).session;
+  }
+
+  /**
+   * `signIn`, after the proof in the same statement (issue 25: a login's right code and its
+   * completion are one round trip): `before`'s WITH queries run first, the journey completes only
+   * where its `gate` holds, and the statement answers its `columns` too (`row`).
+   */
+  async signInAfter(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    journey: Journey,
+    finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
+    before?: StatementPrelude,
+  ): Promise<{ session: Session | null; row: Record<string, unknown> }> {
     const { ctx } = this;
     const session = ctx.sessions.insertFrom('done', {
       clientIp: request.ip,
@@ -210,13 +259,15 @@ export class FactorEngine {
       ],
       ...(await afterSignIn(ctx, request, 'done')),
     ];
-    const { rows } = await sql<Session>`
-      with account as (
+    const { rows } = await sql<Record<string, unknown>>`
+      with ${before ? sql`${before.queries}, ` : sql``}account as (
         select id from accounts where id = ${journey.account_id} for share
       ), done as (${ctx.journeys.completeFrom(journey, finish.from, {
         ...(finish.extra ? { factor: finish.extra } : {}),
         ...(finish.context ? { data: { context: finish.context } } : {}),
-        condition: sql`exists (select 1 from account)`,
+        condition: before
+          ? sql`exists (select 1 from account) and ${before.gate}`
+          : sql`exists (select 1 from account)`,
       })}
       ), session as (${session.session}
       ), session_proved as (${session.factors}
@@ -224,11 +275,14 @@ export class FactorEngine {
         events.map(([name, query]) => sql`, ${sql.raw(name)} as (${query})`),
         sql``,
       )}
-      select * from session`.execute(ctx.db);
-    const created = rows[0];
-    if (!created) return null;
+      ${before ? sql`select ${before.columns}, s.* from (select 1) as one left join session s on true` : sql`select * from session`}`.execute(
+      ctx.db,
+    );
+    const row = rows[0] ?? {};
+    if (row.id === undefined || row.id === null) return { session: null, row };
+    const created = Object.fromEntries(sessionColumns.map((c) => [c, row[c]])) as Session;
     setSessionCookies(ctx, request, reply, session.token, created.context);
-    return created;
+    return { session: created, row };
   }
 
   /**

@@ -95,6 +95,17 @@ export type CheckResult =
 /** `OtpCodes.check` with `limits`: a limit refused the try, and nothing was compared or counted. */
 export type LimitedCheck = { outcome: 'limited'; decisions: RateDecision[] };
 
+/** `OtpCodes.checkParts`: a code's check inside a statement of the caller's. */
+export type CheckParts = {
+  /** The WITH queries (rate limits, `code`, `reserved`, `accepted`), without the WITH. */
+  queries: RawBuilder<unknown>;
+  /** True when this statement used the code (the work a right code unlocks runs on it). */
+  accepted: RawBuilder<boolean>;
+  /** What the statement answers of the check (columns named check_* and gh_r*). */
+  columns: RawBuilder<unknown>;
+  result(row: Record<string, unknown>): CheckResult | LimitedCheck;
+};
+
 /** What `OtpCodes.check` checks. */
 export type CheckInput = {
   accountId: string;
@@ -233,6 +244,18 @@ export class OtpCodes {
   async check(input: CheckInput & { limits: readonly LimitRule[] }): Promise<CheckResult | LimitedCheck>;
   async check(input: CheckInput): Promise<CheckResult>;
   async check(input: CheckInput & { limits?: readonly LimitRule[] }): Promise<CheckResult | LimitedCheck> {
+    const parts = this.checkParts(input);
+    const { rows } = await sql<Record<string, unknown>>`
+      with ${parts.queries} select ${parts.columns}`.execute(this.db);
+    return parts.result(rows[0]!);
+  }
+
+  /**
+   * `check` as parts of a statement of the caller's (issue 25: a login's right code completes it in
+   * the same statement, FactorEngine.complete with `after`): its WITH queries, `accepted` (a
+   * condition: this statement used the code), the columns it answers and the result from its row.
+   */
+  checkParts(input: CheckInput & { limits?: readonly LimitRule[] }): CheckParts {
     const { accountId, channel } = input;
     const counter = input.counter ?? channel;
     const max = input.maxWrongTries ?? this.config.otp.maxWrongTries;
@@ -240,22 +263,14 @@ export class OtpCodes {
     const steps = input.limits?.length ? limitSteps(input.limits, now) : undefined;
 
     const hash = this.hash(accountId, channel, input.code);
-    // One statement (issue 25). `live` and `spent`: the code as sent for this journey, unused or
-    // already used. The try is reserved by the conditional upsert (nothing is compared once the
-    // limit is taken); a code that matches costs no try (a right one clears the counts, the right
-    // one again is a double submit), any other adds one. The accepting UPDATE runs only on a
-    // reserved try and only while the code is unused: of simultaneous submissions of the right code
-    // exactly one sets used_at (the others find it set when they get the row), and they are 'used'.
-    // The hash is compared again there: a resend replaces a live code in its row (migration 041).
-    const { rows } = await sql<
-      Record<string, unknown> & {
-        wrong_tries: number | null;
-        live: boolean;
-        spent: boolean;
-        accepted: boolean;
-      }
-    >`
-      with ${steps ? sql`${steps.queries}, ` : sql``}code as (
+    // `live` and `spent`: the code as sent for this journey, unused or already used. The try is
+    // reserved by the conditional upsert (nothing is compared once the limit is taken); a code that
+    // matches costs no try (a right one clears the counts, the right one again is a double submit),
+    // any other adds one. The accepting UPDATE runs only on a reserved try and only while the code
+    // is unused: of simultaneous submissions of the right code exactly one sets used_at (the others
+    // find it set when they get the row), and they are 'used'. The hash is compared again there: a
+    // resend replaces a live code in its row (migration 041).
+    const queries = sql`${steps ? sql`${steps.queries}, ` : sql``}code as (
         select id, used_at is null as live from otp_codes
         where account_id = ${accountId} and channel = ${channel} and code_hash = ${hash}
           and revoked_at is null and expires_at > ${now} and purpose = ${input.purpose}
@@ -278,26 +293,29 @@ export class OtpCodes {
         where id in (select id from code where live) and used_at is null and revoked_at is null
           and code_hash = ${hash} and exists (select 1 from reserved)
         returning id
-      )
-      select (select wrong_tries from reserved) as wrong_tries,
-        exists (select 1 from code where live) as live,
-        exists (select 1 from code) as spent,
-        exists (select 1 from accepted) as accepted${steps ? sql`, ${steps.columns}` : sql``}`.execute(
-      this.db,
-    );
-    const row = rows[0]!;
-    if (steps) {
-      const decisions = steps.decisions(row);
-      if (decisions.length < steps.count || decisions.some((d) => !d.allowed)) {
-        return { outcome: 'limited', decisions };
-      }
-    }
-    if (row.wrong_tries === null) return { outcome: 'busy' };
-    if (row.accepted) return { outcome: 'accepted' };
-    // The right code, already used (a double submit, or the losers of a race): not a guess.
-    if (row.spent) return { outcome: 'used' };
-    const tries = row.wrong_tries;
-    return { outcome: 'wrong', wrongTries: tries, exhausted: tries >= max };
+      )`;
+    const columns = sql`(select wrong_tries from reserved) as check_wrong_tries,
+        exists (select 1 from code) as check_spent,
+        exists (select 1 from accepted) as check_accepted${steps ? sql`, ${steps.columns}` : sql``}`;
+    return {
+      queries,
+      accepted: sql<boolean>`exists (select 1 from accepted)`,
+      columns,
+      result(row) {
+        if (steps) {
+          const decisions = steps.decisions(row);
+          if (decisions.length < steps.count || decisions.some((d) => !d.allowed)) {
+            return { outcome: 'limited', decisions };
+          }
+        }
+        if (row.check_wrong_tries === null || row.check_wrong_tries === undefined) return { outcome: 'busy' };
+        if (row.check_accepted) return { outcome: 'accepted' };
+        // The right code, already used (a double submit, or the losers of a race): not a guess.
+        if (row.check_spent) return { outcome: 'used' };
+        const tries = Number(row.check_wrong_tries);
+        return { outcome: 'wrong', wrongTries: tries, exhausted: tries >= max };
+      },
+    };
   }
 
   /** The counters of an account under a key (see factorCounter), or undefined when none. */

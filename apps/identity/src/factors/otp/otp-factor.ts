@@ -12,12 +12,20 @@ import { contactEnabled, contactLabel, e164 } from '../../credentials/contacts.t
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
-import { type CodePurpose, type Counters, factorCounter, OtpCodes, stateFrom } from '../../lib/otp.ts';
+import {
+  type CheckResult,
+  type CodePurpose,
+  type Counters,
+  factorCounter,
+  type LimitedCheck,
+  OtpCodes,
+  stateFrom,
+} from '../../lib/otp.ts';
 import { refuseFirst } from '../../lib/rate-limit.ts';
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
-import { type FactorJourney, heldCredentials } from '../engine.ts';
+import { type Completion, type FactorJourney, heldCredentials } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
 
 /**
@@ -212,22 +220,43 @@ export class OtpFactor {
       await enforceLimits();
       return this.tooManyWrong(request, reply, fj, factor, false);
     }
-    const result = await this.codes.check({
+    const checked = {
       accountId: account.id,
       channel,
       code: input.securityCode,
-      purpose: 'factor',
+      purpose: 'factor' as const,
       journeyId: fj.journey.id,
       counter: factorCounter(channel),
       maxWrongTries: ctx.config.factor.maxWrongTries,
       limits,
-    });
+    };
+    // A login's right code completes it in the same statement (issue 25); a step-up's completion is
+    // a transaction of its own, after the check.
+    let result: CheckResult | LimitedCheck;
+    let done: Completion | null = null;
+    if (fj.kind === 'login') {
+      const parts = this.codes.checkParts(checked);
+      const completed = await ctx.engine.completeAfter(
+        request,
+        reply,
+        fj,
+        factor,
+        { bindDevice: input.bindDevice },
+        { queries: parts.queries, gate: parts.accepted, columns: parts.columns },
+      );
+      result = parts.result(completed.row);
+      done = completed.done;
+    } else {
+      result = await this.codes.check(checked);
+      if (result.outcome === 'accepted') {
+        done = await ctx.engine.complete(request, reply, fj, factor, { bindDevice: input.bindDevice });
+      }
+    }
     if (result.outcome === 'limited') {
       refuseFirst(request, limits, result.decisions);
       throw new Error('a limited check with no refusal');
     }
     if (result.outcome === 'accepted') {
-      const done = await ctx.engine.complete(request, reply, fj, factor, { bindDevice: input.bindDevice });
       // Another request on the same journey finished first (or it ended meanwhile).
       if (!done) throw noLoginInProgress();
       request.log.info(
