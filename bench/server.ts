@@ -16,7 +16,8 @@
  *   authentication, session login answering 1200) against the raw argon2id verify rate on all
  *   cores (the same hash and parameters, in a process of its own, nothing else running), and the
  *   CPU per verify of the service's hashing threads against that process's;
- * - the health check's and the remember GET's latency while 24 sign-ins saturate the hashing;
+ * - the health check's and the remember GET's latency while 24 sign-ins saturate the hashing, sent
+ *   from a client process of their own (bench/probe-client.ts), as a load balancer's are;
  * - statements, transactions and Parse messages per sign-in, counted at the PostgreSQL protocol
  *   (countingProxy), password-only and with a code by text; --statements lists them.
  *
@@ -198,6 +199,41 @@ async function call(jar: Jar, method: string, path: string, body?: unknown) {
 
 const statusCode = (json: { responseBaseInfo?: { status?: { code?: number } } } | undefined) =>
   json?.responseBaseInfo?.status?.code;
+
+/**
+ * Starts the loaded probes (autocannon options) in a client process of their own
+ * (bench/probe-client.ts), and resolves when it is loaded and ready; `go()` starts them and
+ * resolves with their results.
+ */
+async function probesApart(probes: autocannon.Options[]): Promise<{ go: () => Promise<Result[]> }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/probe-client.ts', JSON.stringify(probes)],
+    {
+      cwd: new URL('.', root).pathname,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  let onReady: () => void;
+  const ready = new Promise<void>((r) => {
+    onReady = r;
+  });
+  child.stdout!.on('data', (d) => {
+    out += d;
+    if (out.startsWith('ready\n')) onReady();
+  });
+  const exited = new Promise((r) => child.on('exit', r));
+  await Promise.race([ready, exited]);
+  return {
+    go: async () => {
+      child.stdin!.write('go\n');
+      const code = await exited;
+      if (code !== 0) throw new Error(`the probes' client exited with ${String(code)}`);
+      return JSON.parse(out.slice('ready\n'.length)) as Result[];
+    },
+  };
+}
 
 type Result = {
   rps: number;
@@ -957,11 +993,16 @@ async function main() {
         // each, on 4 connections each, so that the rate holds while answers take up to 200 ms (on
         // one connection a slow answer delays the next request, and the slow tail goes unsampled).
         const probe = { connections: 4, overallRate: 20 };
+        // The probes from a client process of their own, as a load balancer sends them; loaded
+        // before the window starts.
+        const probes = await probesApart([
+          { url: `${base}/api/health`, duration, ...probe },
+          { url: `${base}${rememberPath}`, headers: { cookie: cookieHeader(browser) }, duration, ...probe },
+        ]);
         const from = Date.now();
-        const [loaded, health, remember] = await Promise.all([
+        const [loaded, [health, remember]] = await Promise.all([
           signIns(usernames, duration, undefined, LOADED_SIGNINS),
-          cannon({ url: `${base}/api/health`, ...probe }),
-          cannon({ url: `${base}${rememberPath}`, headers: { cookie: cookieHeader(browser) }, ...probe }),
+          probes.go() as Promise<[Result, Result]>,
         ]);
         loadedWindows.push([from, Date.now()]);
         loadedRow.results.push(loaded);

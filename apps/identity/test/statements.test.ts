@@ -3,7 +3,8 @@ import { type KyselyPlugin, PostgresQueryCompiler, sql } from 'kysely';
 import pg from 'pg';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { compiledQuery } from '../src/db/compiled.ts';
+import { type DB, openDatabase } from '../src/db/database.ts';
 import { journeyColumns } from '../src/journeys/store.ts';
 import { sessionColumns } from '../src/services/sessions.ts';
 import { check, contacts, factorAccount, latestMessage, PASSWORD, sendSms } from './support/factors.ts';
@@ -132,6 +133,34 @@ describe.each(targets)('statements per sign-in ($name)', (target) => {
       }
     },
   );
+
+  test('a hot read compiled once (the remember GET) is seen by the recorder, once per call, with its values', async () => {
+    const recorder = statementRecorder();
+    const { app } = await h.start({}, { db: h.db.withPlugin(recorder.plugin) });
+    const client = new Client(app);
+    await client.get(api(paths.health));
+    recorder.statements.length = 0;
+    for (let i = 0; i < 3; i++) expect(code(await client.get(api(paths.rememberUsername)))).toBe(1200);
+    expect(recorder.statements).toHaveLength(3);
+    expect(new Set(recorder.statements).size).toBe(1);
+    expect(recorder.statements[0]).toMatch(/from "remembered_usernames" as "r"/);
+  });
+
+  test("a compiled query runs with each call's values, and refuses a value it would inline", async () => {
+    const { ctx } = await h.start();
+    await createAccount(ctx, { username: 'compiled01', password: PASSWORD });
+    const byName = compiledQuery((db: DB, username: string) =>
+      db.selectFrom('accounts').select('username').where('username', '=', username),
+    );
+    for (const name of ['compiled01', 'nobody0001', 'compiled01']) {
+      const { rows } = await byName(h.db, name);
+      expect(rows.map((r) => r.username)).toEqual(name === 'compiled01' ? ['compiled01'] : []);
+    }
+    const inlined = compiledQuery((db: DB, limit: string) =>
+      db.selectFrom('accounts').select('username').where(sql.lit(limit), '=', 'x'),
+    );
+    await expect(inlined(h.db, 'a')).rejects.toThrow(/every parameter must be bound/);
+  });
 
   test.each([
     ['journeys', journeyColumns],

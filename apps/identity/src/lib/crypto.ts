@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+/** SHA-256 in hex; the one-shot `hash` costs a quarter of createHash's object (issue 25). */
+export const sha256 = (value: string): string => hash('sha256', value, 'hex');
 export const hmac = (key: string, value: string): string =>
   createHmac('sha256', key).update(value).digest('base64url');
 

@@ -28,10 +28,12 @@ const chosen = new WeakMap<FastifyRequest, Language>();
  * language its page shows), English without one. Read once per request.
  */
 export function requestLanguage(request: FastifyRequest): Language {
+  const header = request.headers['accept-language'];
+  // Without the header nothing is parsed and nothing kept (a WeakMap entry per request costs).
+  if (!header) return defaultLanguage;
   let language = chosen.get(request);
   if (!language) {
-    const header = request.headers['accept-language'];
-    language = header ? pickLanguage(acceptedLanguages(header)) : defaultLanguage;
+    language = pickLanguage(acceptedLanguages(header));
     chosen.set(request, language);
   }
   return language;

@@ -105,9 +105,11 @@ export function defineRoute<
     },
     validatorCompiler: () => () => true,
     handler: async (request, reply) => {
-      const language = requestLanguage(request);
-      const body = def.body ? parse(def.body, request.body, 'body', language) : undefined;
-      const query = def.query ? parse(def.query, request.query, 'query', language) : undefined;
+      // The language only names a refusal of the body or query: read when there is one to parse.
+      const body = def.body ? parse(def.body, request.body, 'body', requestLanguage(request)) : undefined;
+      const query = def.query
+        ? parse(def.query, request.query, 'query', requestLanguage(request))
+        : undefined;
       const auth = (guard ? guard.read(request) : undefined) as A extends GuardName ? Guards[A] : undefined;
       return handler({ request, reply, body: body as z.infer<B>, query: query as z.infer<Q>, auth });
     },

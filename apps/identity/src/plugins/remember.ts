@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
+import { compiledQuery } from '../db/compiled.ts';
 import type { DB } from '../db/database.ts';
 import { sha256 } from '../lib/crypto.ts';
 import { answer } from '../lib/http.ts';
@@ -17,17 +18,21 @@ import { findAccount } from '../services/accounts.ts';
 import { deviceKey, issueDeviceCookie } from '../services/cookies.ts';
 import { browserSubject } from '../services/session-guard.ts';
 
-/** The saved usernames of a device, most recently used first, as the widget lists them. */
-async function savedUsernames(db: DB, device: string | undefined): Promise<SavedUsername[]> {
-  if (!device) return [];
-  const rows = await db
+/** The saved usernames of a device, most recently used first: built and compiled once (db/compiled.ts). */
+const savedUsernamesQuery = compiledQuery((db: DB, device: string) =>
+  db
     .selectFrom('remembered_usernames as r')
     .innerJoin('accounts as a', 'a.id', 'r.account_id')
     .select(['r.id', 'a.username'])
     .where('r.device_key', '=', device)
     .orderBy('r.last_used_at', 'desc')
-    .orderBy('r.created_at', 'desc')
-    .execute();
+    .orderBy('r.created_at', 'desc'),
+);
+
+/** The saved usernames of a device, most recently used first, as the widget lists them. */
+async function savedUsernames(db: DB, device: string | undefined): Promise<SavedUsername[]> {
+  if (!device) return [];
+  const { rows } = await savedUsernamesQuery(db, device);
   return rows.map((row, index) => ({ friendlyName: row.username, value: row.username, index, id: row.id }));
 }
 
