@@ -275,12 +275,16 @@ function cpuMicros(pid: number | undefined): number | undefined {
  */
 function hashThreadsCpu(pid: number): { us: number; threads: number } | undefined {
   if (hashNice === 0) return undefined;
+  // nice is field 19 of stat. The workers' is the process's own plus ARGON2_NICE (the bench itself
+  // may run under `nice`), at most 19.
+  const base = Number(statFields(`/proc/${pid}/stat`)?.[16] ?? 0);
+  const workers = Math.min(19, base + hashNice);
+  if (workers === base) return undefined;
   let us = 0;
   let threads = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     const fields = statFields(`/proc/${pid}/task/${tid}/stat`);
-    // nice is field 19 of stat.
-    if (!fields || Number(fields[16]) !== hashNice) continue;
+    if (!fields || Number(fields[16]) !== workers) continue;
     us += cpuOf(fields);
     threads += 1;
   }
