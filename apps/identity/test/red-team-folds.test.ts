@@ -1,0 +1,360 @@
+import { sql } from 'kysely';
+import { describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { codeHash } from '../src/lib/otp.ts';
+import {
+  atFactor,
+  check,
+  contacts,
+  demoContacts,
+  factorAccount,
+  latestMessage,
+  PASSWORD,
+  sendEmail,
+  sendSms,
+} from './support/factors.ts';
+import {
+  baseEnv,
+  Client,
+  code,
+  createAccount,
+  expectFailureEnvelope,
+  freshPGliteClient,
+  targets,
+  useHarness,
+} from './support/harness.ts';
+import { checkBy, identify, postPassword, sendBy, wrongCode } from './support/recovery.ts';
+
+const NUMBER = '+12025550143';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Red team of the folded statements (c9bc931..b949570, issue 25): a password step's limits with
+ * its account read, a send's count, limits and code in one statement, a check's limits and (for a
+ * login) the journey's completion in the statement that checks, session login's one read.
+ */
+describe.each(targets)('red team: folded statements ($name)', (target) => {
+  const h = useHarness(target);
+  const events = (accountId: string, event: string) =>
+    h.db
+      .selectFrom('audit_events')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('event', '=', event)
+      .execute();
+  const liveSessions = (accountId: string) =>
+    h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('ended_at', 'is', null)
+      .execute();
+
+  test('the right code submitted 20 times at once: exactly one 1200 and one session', async () => {
+    const { app, ctx } = await h.start();
+    const account = await factorAccount(ctx, 'rtfold01', demoContacts('rtfold01', ctx.clock.now()));
+    const client = await atFactor(app, 'rtfold01');
+    expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+    const right = (await latestMessage(ctx.db, NUMBER)).code!;
+    const answers = (await Promise.all(Array.from({ length: 20 }, () => check(client, 'sms', right)))).map(code);
+    expect(answers.filter((c) => c === 1200)).toHaveLength(1);
+    expect(await liveSessions(account.id)).toHaveLength(1);
+    expect(await events(account.id, 'factor-failed')).toHaveLength(0);
+  });
+
+  test('two journeys of one account: the second send replaces the first code; neither journey can use the other code', async () => {
+    const { app, ctx } = await h.start();
+    const account = await factorAccount(ctx, 'rtfold02', demoContacts('rtfold02', ctx.clock.now()));
+    const a = await atFactor(app, 'rtfold02');
+    const b = await atFactor(app, 'rtfold02');
+    expect(code(await sendSms(a, (await contacts(a)).phone[0]!.value))).toBe(1200);
+    const first = (await latestMessage(ctx.db, NUMBER)).code!;
+    expect(code(await sendSms(b, (await contacts(b)).phone[0]!.value))).toBe(1200);
+    const second = (await latestMessage(ctx.db, NUMBER)).code!;
+    if (first !== second) {
+      expect(code(await check(a, 'sms', first))).not.toBe(1200);
+      expect(code(await check(b, 'sms', first))).not.toBe(1200);
+    }
+    expect(code(await check(a, 'sms', second))).not.toBe(1200);
+    expect(await liveSessions(account.id)).toHaveLength(0);
+    expect(code(await check(b, 'sms', second))).toBe(1200);
+    expect(await liveSessions(account.id)).toHaveLength(1);
+  });
+
+  test('bursts of sends on two journeys racing checks of each code: at most one live code, every accepted check one session', async () => {
+    const { app, ctx } = await h.start({ FACTOR_MAX_SENDS: '100', PHONE_DESTINATION_HOURLY_MAX: '1000', PHONE_DESTINATION_DAILY_MAX: '1000' });
+    const account = await factorAccount(ctx, 'rtfold03', demoContacts('rtfold03', ctx.clock.now()));
+    const a = await atFactor(app, 'rtfold03');
+    const b = await atFactor(app, 'rtfold03');
+    const phone = (await contacts(a)).phone[0]!.value;
+    expect(code(await sendSms(a, phone))).toBe(1200);
+    const old = (await latestMessage(ctx.db, NUMBER)).code!;
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => sendSms(i % 2 ? a : b, phone)),
+      ...Array.from({ length: 6 }, () => check(a, 'sms', old)),
+      ...Array.from({ length: 6 }, () => check(b, 'sms', old)),
+    ]);
+    expect(answers.filter((r) => r.statusCode >= 500)).toHaveLength(0);
+    const checks = answers.slice(6).map(code);
+    const live = await h.db
+      .selectFrom('otp_codes')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(live.length).toBeLessThanOrEqual(1);
+    // b never had the old code: only a may have used it, and once.
+    expect(checks.slice(6).filter((c) => c === 1200)).toHaveLength(0);
+    const accepted = checks.filter((c) => c === 1200).length;
+    expect(accepted).toBeLessThanOrEqual(1);
+    expect(await liveSessions(account.id)).toHaveLength(accepted);
+  });
+
+  test.runIf(target.name === 'postgres')(
+    'a resend that commits while a check of the old code waits on its row: the old code is not accepted',
+    async () => {
+      const { app, ctx } = await h.start();
+      const account = await factorAccount(ctx, 'rtfold04', demoContacts('rtfold04', ctx.clock.now()));
+      const client = await atFactor(app, 'rtfold04');
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      const old = (await latestMessage(ctx.db, NUMBER)).code!;
+      const other = await h.another();
+      let pending: ReturnType<typeof check> | undefined;
+      {
+        await other.transaction().execute(async (trx) => {
+          // The resend's upsert (migration 041) rewrites the live row in place, holding it.
+          await sql`update otp_codes set code_hash = ${codeHash(ctx.config.otp.pepper, account.id, 'sms', wrongCode(old))}
+            where account_id = ${account.id} and channel = 'sms' and used_at is null and revoked_at is null`.execute(trx);
+          pending = check(client, 'sms', old);
+          await sleep(400);
+        });
+      }
+      expect(code(await pending!)).not.toBe(1200);
+      expect(await liveSessions(account.id)).toHaveLength(0);
+    },
+  );
+
+  test.runIf(target.name === 'postgres')(
+    'an account lock that commits while the right code is checked: no session may be used afterwards',
+    async () => {
+      const { app, ctx } = await h.start();
+      const account = await factorAccount(ctx, 'rtfold05', demoContacts('rtfold05', ctx.clock.now()));
+      const client = await atFactor(app, 'rtfold05');
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+      const other = await h.another();
+      let pending: ReturnType<typeof check> | undefined;
+      {
+        await other.transaction().execute(async (trx) => {
+          await sql`update accounts set status = 'blocked' where id = ${account.id}`.execute(trx);
+          await sql`update sessions set ended_at = now(), end_reason = 'blocked' where account_id = ${account.id} and ended_at is null`.execute(trx);
+          pending = check(client, 'sms', right);
+          await sleep(400);
+        });
+      }
+      await pending;
+      const after = code(await client.sessionLogin());
+      expect([1200, 1201]).not.toContain(after);
+    },
+  );
+
+  test('a password change racing the right code (change lands while the check statement runs): the attacker keeps no session', async () => {
+    const { app, ctx } = await h.start();
+    const account = await factorAccount(ctx, 'rtfold06', demoContacts('rtfold06', ctx.clock.now()));
+    const owner = await atFactor(app, 'rtfold06');
+    expect(code(await sendSms(owner, (await contacts(owner)).phone[0]!.value))).toBe(1200);
+    expect(code(await check(owner, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
+    const attacker = await atFactor(app, 'rtfold06');
+    expect(code(await sendSms(attacker, (await contacts(attacker)).phone[0]!.value))).toBe(1200);
+    const right = (await latestMessage(ctx.db, NUMBER)).code!;
+    const real = ctx.engine.signInAfter.bind(ctx.engine);
+    let change: Promise<unknown> | undefined;
+    ctx.engine.signInAfter = async (...args) => {
+      change ??= postPassword(owner, { username: 'rtfold06', oldPassword: PASSWORD, newPassword: 'Cedar5Brook' });
+      await sleep(20);
+      return real(...args);
+    };
+    const answer = code(await check(attacker, 'sms', right));
+    expect(code((await change) as never)).toBe(1200);
+    const after = code(await attacker.sessionLogin());
+    // Whatever the order, the attacker's session must not outlive the change.
+    expect({ answer, after: [1200, 1201].includes(after) ? 'signed in' : 'refused' }).toMatchObject({
+      after: 'refused',
+    });
+    void account;
+  });
+
+  test('per-account check limit across two journeys and two channels: exactly CODE_CHECK_ACCOUNT_MAX compared', async () => {
+    const { app, ctx } = await h.start({
+      CODE_CHECK_ACCOUNT_MAX: '5',
+      CODE_CHECK_SESSION_MAX: '1000',
+      FACTOR_MAX_WRONG_TRIES: '100',
+    });
+    const account = await factorAccount(ctx, 'rtfold07', demoContacts('rtfold07', ctx.clock.now()));
+    const a = await atFactor(app, 'rtfold07');
+    const b = await atFactor(app, 'rtfold07');
+    expect(code(await sendSms(a, (await contacts(a)).phone[0]!.value))).toBe(1200);
+    const text = (await latestMessage(ctx.db, NUMBER)).code!;
+    expect(code(await sendEmail(b, (await contacts(b)).email[0]!.value))).toBe(1200);
+    const mail = (await latestMessage(ctx.db, 'rtfold07@example.com')).code!;
+    const replies = await Promise.all([
+      ...Array.from({ length: 15 }, () => check(a, 'sms', wrongCode(text))),
+      ...Array.from({ length: 15 }, () => check(b, 'email', wrongCode(mail))),
+    ]);
+    expect({
+      compared: (await events(account.id, 'factor-failed')).length,
+      limited: replies.filter((r) => r.statusCode === 429).length,
+    }).toEqual({ compared: 5, limited: 25 });
+    // The right code after the limit is refused uncompared too.
+    expect((await check(a, 'sms', text)).statusCode).toBe(429);
+    expect(await liveSessions(account.id)).toHaveLength(0);
+  });
+
+  test('per-journey check limit with the right code at the end of the burst: exactly N compared, the right code refused uncompared', async () => {
+    const { app, ctx } = await h.start({ CODE_CHECK_SESSION_MAX: '3', FACTOR_MAX_WRONG_TRIES: '100' });
+    const account = await factorAccount(ctx, 'rtfold08', demoContacts('rtfold08', ctx.clock.now()));
+    const client = await atFactor(app, 'rtfold08');
+    expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+    const right = (await latestMessage(ctx.db, NUMBER)).code!;
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => check(client, 'sms', i >= 15 ? right : wrongCode(right))),
+    );
+    const ok = replies.filter((r) => code(r) === 1200).length;
+    const failed = (await events(account.id, 'factor-failed')).length;
+    const limited = replies.filter((r) => r.statusCode === 429).length;
+    expect(replies.filter((r) => r.statusCode >= 500)).toHaveLength(0);
+    // Compared = wrong ones counted + right ones used; every other one refused by the limit.
+    expect({ compared: failed + ok, limited: limited + failed + ok }).toEqual({ compared: 3, limited: 20 });
+    expect(await liveSessions(account.id)).toHaveLength(ok);
+  });
+
+  test('mixed bursts (sends, right and wrong checks) on two journeys of one account, five rounds: no 5xx (deadlock), one session per 1200', async () => {
+    const { app, ctx } = await h.start({
+      FACTOR_MAX_SENDS: '100',
+      FACTOR_MAX_WRONG_TRIES: '100',
+      CODE_CHECK_SESSION_MAX: '1000',
+      CODE_CHECK_ACCOUNT_MAX: '1000',
+      PHONE_DESTINATION_HOURLY_MAX: '1000',
+      PHONE_DESTINATION_DAILY_MAX: '1000',
+    });
+    const account = await factorAccount(ctx, 'rtfold14', demoContacts('rtfold14', ctx.clock.now()));
+    let signedIn = 0;
+    for (let round = 0; round < 5; round++) {
+      const a = await atFactor(app, 'rtfold14');
+      const b = await atFactor(app, 'rtfold14');
+      const phone = (await contacts(a)).phone[0]!.value;
+      expect(code(await sendSms(a, phone))).toBe(1200);
+      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+      const replies = await Promise.all([
+        ...Array.from({ length: 4 }, () => check(a, 'sms', right)),
+        ...Array.from({ length: 4 }, () => check(a, 'sms', wrongCode(right))),
+        ...Array.from({ length: 3 }, () => sendSms(b, phone)),
+        ...Array.from({ length: 3 }, () => check(b, 'sms', wrongCode(right))),
+        ...Array.from({ length: 2 }, () => sendSms(a, phone)),
+      ]);
+      expect(replies.filter((r) => r.statusCode >= 500).map((r) => r.body)).toEqual([]);
+      const okA = replies.slice(0, 4).filter((r) => code(r) === 1200).length;
+      expect(okA).toBeLessThanOrEqual(1);
+      signedIn += okA;
+      expect(await liveSessions(account.id)).toHaveLength(signedIn);
+    }
+  });
+
+  test('the number daily limit under bursts from three accounts on one number: never over-spent, refused sends give their hits back', async () => {
+    const { app, ctx } = await h.start({
+      FACTOR_MAX_SENDS: '100',
+      PHONE_DESTINATION_HOURLY_MAX: '1000',
+      PHONE_DESTINATION_DAILY_MAX: '4',
+    });
+    const clients = [];
+    for (const name of ['rtfold09', 'rtfold10', 'rtfold11']) {
+      await factorAccount(ctx, name, demoContacts(name, ctx.clock.now()));
+      clients.push(await atFactor(app, name));
+    }
+    const phone = (await contacts(clients[0]!)).phone[0]!.value;
+    const answers = (
+      await Promise.all(Array.from({ length: 30 }, (_, i) => sendSms(clients[i % 3]!, phone)))
+    ).map(code);
+    const texts = await ctx.db.selectFrom('outbox').select('id').where('recipient', '=', NUMBER).execute();
+    const hits = await ctx.db
+      .selectFrom('rate_limits')
+      .select(['key', 'hits'])
+      .where('key', 'like', 'phone:dest-day%')
+      .execute();
+    const issued = await h.db
+      .selectFrom('audit_events')
+      .select('id')
+      .where('event', '=', 'code-issued')
+      .execute();
+    expect({ sent: answers.filter((c) => c === 1200).length, texts: texts.length, issued: issued.length }).toEqual({
+      sent: 4,
+      texts: 4,
+      issued: 4,
+    });
+    for (const row of hits) expect(row.hits).toBeLessThanOrEqual(4);
+  });
+
+  test('recovery: a burst of 20 text sends issues at most OTP_SENDS_BEFORE_BLOCK codes, one live, each with its code-issued event', async () => {
+    const { app, ctx } = await h.start({ OTP_SEND_ACCOUNT_MAX: '100', PHONE_DESTINATION_HOURLY_MAX: '1000', PHONE_DESTINATION_DAILY_MAX: '1000' });
+    const account = await createAccount(ctx, { username: 'rtfold12', password: PASSWORD });
+    const { contactCredential } = await import('../src/credentials/contacts.ts');
+    await ctx.credentials.add({
+      accountId: account.id,
+      ...contactCredential({ kind: 'phone', value: '2025550143', countryCode: '1', voice: true }),
+      createdAt: new Date(0),
+    });
+    const client = new Client(app);
+    await identify(client, 'rtfold12');
+    const answers = (await Promise.all(Array.from({ length: 20 }, () => sendBy(client, 'TEXT', '******0143')))).map(
+      code,
+    );
+    const texts = await ctx.db.selectFrom('outbox').select('code').where('recipient', '=', NUMBER).where('code', 'is not', null).execute();
+    const live = await h.db
+      .selectFrom('otp_codes')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+    const sent = answers.filter((c) => c === 1200).length;
+    expect(sent).toBeLessThanOrEqual(ctx.config.otp.sendsBeforeBlock);
+    expect(texts.length).toBe(sent);
+    expect((await events(account.id, 'code-issued')).length).toBe(sent);
+    expect(live.length).toBeLessThanOrEqual(1);
+    // Only the newest code works; 10 concurrent checks of it: one 1200.
+    if (live.length === 1 && texts.length) {
+      const newest = (await latestMessage(ctx.db, NUMBER)).code!;
+      const checks = (await Promise.all(Array.from({ length: 10 }, () => checkBy(client, 'TEXT', newest)))).map(code);
+      expect(checks.filter((c) => c === 1200)).toHaveLength(1);
+    }
+  });
+});
+
+describe('red team: folded statements on a database closed mid-request (PGlite)', () => {
+  test('the database closes between the journey read and the check statement: 503/5003 envelope', async () => {
+    const { client: pglite, db } = await freshPGliteClient();
+    const { app, ctx } = await buildApp({
+      config: loadConfig({ ...baseEnv }),
+      db,
+      logStream: { write: () => {} },
+    });
+    try {
+      await factorAccount(ctx, 'rtfold13', demoContacts('rtfold13', ctx.clock.now()));
+      const client = await atFactor(app, 'rtfold13');
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+      const real = ctx.engine.completeAfter.bind(ctx.engine);
+      ctx.engine.completeAfter = async (...args) => {
+        await pglite.close();
+        return real(...args);
+      };
+      const r = await check(client, 'sms', right);
+      expectFailureEnvelope(r, 503, 5003);
+    } finally {
+      await app.close();
+      await db.destroy().catch(() => {});
+    }
+  });
+});
