@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { codeHash } from '../src/lib/otp.ts';
+import { SessionStore } from '../src/services/sessions.ts';
 import {
   atFactor,
   check,
@@ -159,6 +160,32 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       await pending;
       const after = code(await client.sessionLogin());
       expect([1200, 1201]).not.toContain(after);
+    },
+  );
+
+  test.runIf(target.name === 'postgres')(
+    "a password change's end of sessions and journeys that commits while the right code's statement waits on the account: no session",
+    async () => {
+      const { app, ctx } = await h.start();
+      const account = await factorAccount(ctx, 'rtfold18', demoContacts('rtfold18', ctx.clock.now()));
+      const client = await atFactor(app, 'rtfold18');
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+      const other = await h.another();
+      let pending: ReturnType<typeof check> | undefined;
+      await other.transaction().execute(async (trx) => {
+        // What a change of password does under the account's row (SessionStore.underAccount, endAll).
+        await sql`select id from accounts where id = ${account.id} for update`.execute(trx);
+        await new SessionStore(trx as never, ctx.clock, ctx.config).endAll(account.id, 'password-changed', {
+          recovery: true,
+        });
+        pending = check(client, 'sms', right);
+        await sleep(400);
+      });
+      const answer = await pending!;
+      expect(answer.statusCode).toBeLessThan(500);
+      expect(await liveSessions(account.id)).toHaveLength(0);
+      expect([1200, 1201]).not.toContain(code(await client.sessionLogin()));
     },
   );
 
