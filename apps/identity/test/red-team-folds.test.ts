@@ -1,4 +1,4 @@
-import { paths } from '@gatehouse/contract';
+import { cookies, paths } from '@gatehouse/contract';
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -24,6 +24,7 @@ import {
   createAccount,
   expectFailureEnvelope,
   freshPGliteClient,
+  setCookieLine,
   targets,
   useHarness,
 } from './support/harness.ts';
@@ -446,6 +447,33 @@ describe('red team: folded statements on a database closed mid-request (PGlite)'
       };
       const r = await check(client, 'sms', right);
       expectFailureEnvelope(r, 503, 5003);
+    } finally {
+      await app.close();
+      await db.destroy().catch(() => {});
+    }
+  });
+
+  test('the database closes right after the folded check signed in, before the device is bound: 503/5003 and no session cookie', async () => {
+    const { client: pglite, db } = await freshPGliteClient();
+    const { app, ctx } = await buildApp({
+      config: loadConfig({ ...baseEnv }),
+      db,
+      logStream: { write: () => {} },
+    });
+    try {
+      await factorAccount(ctx, 'rtfold19', demoContacts('rtfold19', ctx.clock.now()));
+      const client = await atFactor(app, 'rtfold19');
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+      const real = ctx.engine.signInAfter.bind(ctx.engine);
+      ctx.engine.signInAfter = async (...args) => {
+        const done = await real(...args);
+        await pglite.close();
+        return done;
+      };
+      const r = await check(client, 'sms', right, true);
+      expectFailureEnvelope(r, 503, 5003);
+      expect(setCookieLine(r, cookies.session)).toBeUndefined();
     } finally {
       await app.close();
       await db.destroy().catch(() => {});
