@@ -364,6 +364,65 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     }
   });
 
+  test.runIf(target.name === 'postgres')(
+    'recovery: a resend that commits while a recovery check of the old code waits on its row: the old code is not accepted',
+    async () => {
+      const { app, ctx } = await h.start({ OTP_SEND_ACCOUNT_MAX: '100' });
+      const account = await createAccount(ctx, { username: 'rtfold20', password: PASSWORD });
+      const { contactCredential } = await import('../src/credentials/contacts.ts');
+      await ctx.credentials.add({
+        accountId: account.id,
+        ...contactCredential({ kind: 'phone', value: '2025550143', countryCode: '1', voice: true }),
+        createdAt: new Date(0),
+      });
+      const client = new Client(app);
+      await identify(client, 'rtfold20');
+      expect(code(await sendBy(client, 'TEXT', '******0143'))).toBe(1200);
+      const old = (await latestMessage(ctx.db, NUMBER)).code!;
+      const other = await h.another();
+      let pending: ReturnType<typeof checkBy> | undefined;
+      await other.transaction().execute(async (trx) => {
+        await sql`update otp_codes set code_hash = ${codeHash(ctx.config.otp.pepper, account.id, 'sms', wrongCode(old))}
+          where account_id = ${account.id} and used_at is null and revoked_at is null`.execute(trx);
+        pending = checkBy(client, 'TEXT', old);
+        await sleep(400);
+      });
+      const r = await pending!;
+      expect(r.statusCode).toBeLessThan(500);
+      expect(code(r)).not.toBe(1200);
+    },
+  );
+
+  test('a country ceiling refusing a burst to many numbers gives back every number its hits: each number counts only its sent texts', async () => {
+    const { app, ctx } = await h.start({
+      FACTOR_MAX_SENDS: '100',
+      PHONE_DESTINATION_HOURLY_MAX: '100',
+      PHONE_DESTINATION_DAILY_MAX: '100',
+      PHONE_COUNTRY_DAILY_MAX: '3',
+    });
+    const numbers = ['2025550143', '2025550178'];
+    const clients = [];
+    for (const [i, name] of ['rtfold21', 'rtfold22'].entries()) {
+      await factorAccount(ctx, name, { phones: [{ value: numbers[i]! }], emails: [{ value: `${name}@example.com` }] });
+      clients.push(await atFactor(app, name));
+    }
+    const phones = await Promise.all(clients.map(async (c) => (await contacts(c)).phone[0]!.value));
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => sendSms(clients[i % 2]!, phones[i % 2]!)));
+    expect(replies.filter((r) => r.statusCode >= 500)).toHaveLength(0);
+    expect(replies.filter((r) => code(r) === 1200)).toHaveLength(3);
+    for (const digits of numbers) {
+      const sent = await ctx.db.selectFrom('outbox').select('id').where('recipient', '=', `+1${digits}`).execute();
+      const rows = await ctx.db
+        .selectFrom('rate_limits')
+        .select(['key', 'hits'])
+        .where('key', 'like', `phone:dest-%:factor:1${digits}`)
+        .execute();
+      for (const row of rows) expect(row.hits, row.key).toBe(sent.length);
+    }
+    const country = await ctx.db.selectFrom('rate_limits').select('hits').where('key', 'like', 'phone:country-day:%').execute();
+    expect(country.map((r) => r.hits)).toEqual([3]);
+  });
+
   test('step-up by text code: a wrong burst compares exactly CODE_CHECK_SESSION_MAX, then the right code is refused uncompared', async () => {
     const { app, ctx } = await h.start({ CODE_CHECK_SESSION_MAX: '3', FACTOR_MAX_WRONG_TRIES: '100' });
     const account = await factorAccount(ctx, 'rtfold15', demoContacts('rtfold15', ctx.clock.now()));
