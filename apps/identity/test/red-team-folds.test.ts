@@ -61,7 +61,9 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     const client = await atFactor(app, 'rtfold01');
     expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
     const right = (await latestMessage(ctx.db, NUMBER)).code!;
-    const answers = (await Promise.all(Array.from({ length: 20 }, () => check(client, 'sms', right)))).map(code);
+    const answers = (await Promise.all(Array.from({ length: 20 }, () => check(client, 'sms', right)))).map(
+      code,
+    );
     expect(answers.filter((c) => c === 1200)).toHaveLength(1);
     expect(await liveSessions(account.id)).toHaveLength(1);
     expect(await events(account.id, 'factor-failed')).toHaveLength(0);
@@ -87,7 +89,11 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
   });
 
   test('bursts of sends on two journeys racing checks of each code: at most one live code, every accepted check one session', async () => {
-    const { app, ctx } = await h.start({ FACTOR_MAX_SENDS: '100', PHONE_DESTINATION_HOURLY_MAX: '1000', PHONE_DESTINATION_DAILY_MAX: '1000' });
+    const { app, ctx } = await h.start({
+      FACTOR_MAX_SENDS: '100',
+      PHONE_DESTINATION_HOURLY_MAX: '1000',
+      PHONE_DESTINATION_DAILY_MAX: '1000',
+    });
     const account = await factorAccount(ctx, 'rtfold03', demoContacts('rtfold03', ctx.clock.now()));
     const a = await atFactor(app, 'rtfold03');
     const b = await atFactor(app, 'rtfold03');
@@ -126,15 +132,15 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       const old = (await latestMessage(ctx.db, NUMBER)).code!;
       const other = await h.another();
       let pending: ReturnType<typeof check> | undefined;
-      {
-        await other.transaction().execute(async (trx) => {
-          // The resend's upsert (migration 041) rewrites the live row in place, holding it.
-          await sql`update otp_codes set code_hash = ${codeHash(ctx.config.otp.pepper, account.id, 'sms', wrongCode(old))}
-            where account_id = ${account.id} and channel = 'sms' and used_at is null and revoked_at is null`.execute(trx);
-          pending = check(client, 'sms', old);
-          await sleep(400);
-        });
-      }
+      await other.transaction().execute(async (trx) => {
+        // The resend's upsert (migration 041) rewrites the live row in place, holding it.
+        await sql`update otp_codes set code_hash = ${codeHash(ctx.config.otp.pepper, account.id, 'sms', wrongCode(old))}
+            where account_id = ${account.id} and channel = 'sms' and used_at is null and revoked_at is null`.execute(
+          trx,
+        );
+        pending = check(client, 'sms', old);
+        await sleep(400);
+      });
       expect(code(await pending!)).not.toBe(1200);
       expect(await liveSessions(account.id)).toHaveLength(0);
     },
@@ -150,14 +156,14 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       const right = (await latestMessage(ctx.db, NUMBER)).code!;
       const other = await h.another();
       let pending: ReturnType<typeof check> | undefined;
-      {
-        await other.transaction().execute(async (trx) => {
-          await sql`update accounts set status = 'blocked' where id = ${account.id}`.execute(trx);
-          await sql`update sessions set ended_at = now(), end_reason = 'blocked' where account_id = ${account.id} and ended_at is null`.execute(trx);
-          pending = check(client, 'sms', right);
-          await sleep(400);
-        });
-      }
+      await other.transaction().execute(async (trx) => {
+        await sql`update accounts set status = 'blocked' where id = ${account.id}`.execute(trx);
+        await sql`update sessions set ended_at = now(), end_reason = 'blocked' where account_id = ${account.id} and ended_at is null`.execute(
+          trx,
+        );
+        pending = check(client, 'sms', right);
+        await sleep(400);
+      });
       await pending;
       const after = code(await client.sessionLogin());
       expect([1200, 1201]).not.toContain(after);
@@ -202,7 +208,11 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     const real = ctx.engine.signInAfter.bind(ctx.engine);
     let change: Promise<unknown> | undefined;
     ctx.engine.signInAfter = async (...args) => {
-      change ??= postPassword(owner, { username: 'rtfold06', oldPassword: PASSWORD, newPassword: 'Cedar5Brook' });
+      change ??= postPassword(owner, {
+        username: 'rtfold06',
+        oldPassword: PASSWORD,
+        newPassword: 'Cedar5Brook',
+      });
       await sleep(20);
       return real(...args);
     };
@@ -318,7 +328,11 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       .select('id')
       .where('event', '=', 'code-issued')
       .execute();
-    expect({ sent: answers.filter((c) => c === 1200).length, texts: texts.length, issued: issued.length }).toEqual({
+    expect({
+      sent: answers.filter((c) => c === 1200).length,
+      texts: texts.length,
+      issued: issued.length,
+    }).toEqual({
       sent: 4,
       texts: 4,
       issued: 4,
@@ -327,7 +341,11 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
   });
 
   test('recovery: a burst of 20 text sends issues at most OTP_SENDS_BEFORE_BLOCK codes, one live, each with its code-issued event', async () => {
-    const { app, ctx } = await h.start({ OTP_SEND_ACCOUNT_MAX: '100', PHONE_DESTINATION_HOURLY_MAX: '1000', PHONE_DESTINATION_DAILY_MAX: '1000' });
+    const { app, ctx } = await h.start({
+      OTP_SEND_ACCOUNT_MAX: '100',
+      PHONE_DESTINATION_HOURLY_MAX: '1000',
+      PHONE_DESTINATION_DAILY_MAX: '1000',
+    });
     const account = await createAccount(ctx, { username: 'rtfold12', password: PASSWORD });
     const { contactCredential } = await import('../src/credentials/contacts.ts');
     await ctx.credentials.add({
@@ -337,10 +355,15 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     });
     const client = new Client(app);
     await identify(client, 'rtfold12');
-    const answers = (await Promise.all(Array.from({ length: 20 }, () => sendBy(client, 'TEXT', '******0143')))).map(
-      code,
-    );
-    const texts = await ctx.db.selectFrom('outbox').select('code').where('recipient', '=', NUMBER).where('code', 'is not', null).execute();
+    const answers = (
+      await Promise.all(Array.from({ length: 20 }, () => sendBy(client, 'TEXT', '******0143')))
+    ).map(code);
+    const texts = await ctx.db
+      .selectFrom('outbox')
+      .select('code')
+      .where('recipient', '=', NUMBER)
+      .where('code', 'is not', null)
+      .execute();
     const live = await h.db
       .selectFrom('otp_codes')
       .select('id')
@@ -352,6 +375,13 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     expect(sent).toBeLessThanOrEqual(ctx.config.otp.sendsBeforeBlock);
     expect(texts.length).toBe(sent);
     expect((await events(account.id, 'code-issued')).length).toBe(sent);
+    // Sends refused (past OTP_SENDS_BEFORE_BLOCK) never counted against the number.
+    const numberHits = await ctx.db
+      .selectFrom('rate_limits')
+      .select(['key', 'hits'])
+      .where('key', 'like', 'phone:dest-%:recovery:%')
+      .execute();
+    for (const row of numberHits) expect(row.hits, row.key).toBe(sent);
     expect(live.length).toBeLessThanOrEqual(1);
     // Past OTP_SENDS_BEFORE_BLOCK recovery locks and the codes sent stop working: none may be used,
     // even by ten checks at once.
@@ -403,15 +433,24 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     const numbers = ['2025550143', '2025550178'];
     const clients = [];
     for (const [i, name] of ['rtfold21', 'rtfold22'].entries()) {
-      await factorAccount(ctx, name, { phones: [{ value: numbers[i]! }], emails: [{ value: `${name}@example.com` }] });
+      await factorAccount(ctx, name, {
+        phones: [{ value: numbers[i]! }],
+        emails: [{ value: `${name}@example.com` }],
+      });
       clients.push(await atFactor(app, name));
     }
     const phones = await Promise.all(clients.map(async (c) => (await contacts(c)).phone[0]!.value));
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => sendSms(clients[i % 2]!, phones[i % 2]!)));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => sendSms(clients[i % 2]!, phones[i % 2]!)),
+    );
     expect(replies.filter((r) => r.statusCode >= 500)).toHaveLength(0);
     expect(replies.filter((r) => code(r) === 1200)).toHaveLength(3);
     for (const digits of numbers) {
-      const sent = await ctx.db.selectFrom('outbox').select('id').where('recipient', '=', `+1${digits}`).execute();
+      const sent = await ctx.db
+        .selectFrom('outbox')
+        .select('id')
+        .where('recipient', '=', `+1${digits}`)
+        .execute();
       const rows = await ctx.db
         .selectFrom('rate_limits')
         .select(['key', 'hits'])
@@ -419,7 +458,11 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
         .execute();
       for (const row of rows) expect(row.hits, row.key).toBe(sent.length);
     }
-    const country = await ctx.db.selectFrom('rate_limits').select('hits').where('key', 'like', 'phone:country-day:%').execute();
+    const country = await ctx.db
+      .selectFrom('rate_limits')
+      .select('hits')
+      .where('key', 'like', 'phone:country-day:%')
+      .execute();
     expect(country.map((r) => r.hits)).toEqual([3]);
   });
 
@@ -439,8 +482,67 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     expect(await outcome('nosuchuser9', 'Wrong1Password')).toEqual({ passed: 3, limited: 27 });
     // The right password after the limit is refused uncompared.
     expect((await new Client(app).signInPassword('rtfold23', PASSWORD)).statusCode).toBe(429);
-    const hits = await ctx.db.selectFrom('rate_limits').select(['key', 'hits']).where('key', 'like', 'pwd:account:%').execute();
+    const hits = await ctx.db
+      .selectFrom('rate_limits')
+      .select(['key', 'hits'])
+      .where('key', 'like', 'pwd:account:%')
+      .execute();
     expect(hits.map((r) => r.hits).sort()).toEqual([30, 31]);
+  });
+
+  // FINDING (fails on PGlite and PostgreSQL, availability): deliverCode's failure path calls
+  // OtpCodes.revokeAll(account, channel, purpose), which withdraws whatever code is live, here the one
+  // journey b was sent and received (one live row per account/channel/purpose, replaced in place);
+  // b's right code then answers 1428 and even counts a wrong try. Fix: countAndIssue returns the
+  // issued row's id and hash, and the failure revokes only `where id = <id> and code_hash = <hash>
+  // and used_at is null and revoked_at is null`.
+  test("a failed delivery withdraws only its own code: another journey's code, sent and delivered meanwhile, still works", async () => {
+    const { app, ctx } = await h.start();
+    const account = await factorAccount(ctx, 'rtfold24', demoContacts('rtfold24', ctx.clock.now()));
+    const a = await atFactor(app, 'rtfold24');
+    const b = await atFactor(app, 'rtfold24');
+    const phone = (await contacts(a)).phone[0]!.value;
+    const send = ctx.phone.send.bind(ctx.phone);
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    ctx.phone.send = async (message) => {
+      if (calls++ === 0) {
+        // The first delivery (journey a) hangs, then the gateway fails it.
+        await gate;
+        throw new Error('gateway down');
+      }
+      return send(message);
+    };
+    const failing = sendSms(a, phone);
+    await sleep(150);
+    expect(code(await sendSms(b, phone))).toBe(1200);
+    const delivered = (await latestMessage(ctx.db, NUMBER)).code!;
+    release();
+    expectFailureEnvelope(await failing, 503, 5003);
+    expect(code(await check(b, 'sms', delivered))).toBe(1200);
+    expect(await liveSessions(account.id)).toHaveLength(1);
+  });
+
+  test('one journey, right text and e-mail codes submitted together (5 each): one 1200, one session, the rest no 5xx', async () => {
+    const { app, ctx } = await h.start();
+    const account = await factorAccount(ctx, 'rtfold25', demoContacts('rtfold25', ctx.clock.now()));
+    const client = await atFactor(app, 'rtfold25');
+    const found = await contacts(client);
+    expect(code(await sendSms(client, found.phone[0]!.value))).toBe(1200);
+    expect(code(await sendEmail(client, found.email[0]!.value))).toBe(1200);
+    const text = (await latestMessage(ctx.db, NUMBER)).code!;
+    const mail = (await latestMessage(ctx.db, 'rtfold25@example.com')).code!;
+    const replies = await Promise.all([
+      ...Array.from({ length: 5 }, () => check(client, 'sms', text)),
+      ...Array.from({ length: 5 }, () => check(client, 'email', mail)),
+    ]);
+    expect(replies.filter((r) => r.statusCode >= 500).map((r) => r.body)).toEqual([]);
+    expect(replies.filter((r) => code(r) === 1200)).toHaveLength(1);
+    expect(await liveSessions(account.id)).toHaveLength(1);
+    expect(await events(account.id, 'sign-in')).toHaveLength(1);
   });
 
   test('step-up by text code: a wrong burst compares exactly CODE_CHECK_SESSION_MAX, then the right code is refused uncompared', async () => {
@@ -466,7 +568,14 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
   test('hostile input on the folded statements (password step, send, check): never a 5xx, nothing counted wrongly', async () => {
     const { app, ctx } = await h.start();
     const account = await factorAccount(ctx, 'rtfold17', demoContacts('rtfold17', ctx.clock.now()));
-    const names = ['rtfold17\u0000', 'a'.repeat(5000), "x' or '1'='1", '\ud83d\ude00'.repeat(50), 'RTFOLD17 ', '\ud800'];
+    const names = [
+      'rtfold17\u0000',
+      'a'.repeat(5000),
+      "x' or '1'='1",
+      '\ud83d\ude00'.repeat(50),
+      'RTFOLD17 ',
+      '\ud800',
+    ];
     for (const name of names) {
       const r = await new Client(app).signInPassword(name, PASSWORD);
       expect(r.statusCode, `${JSON.stringify(name).slice(0, 40)}: ${r.body}`).toBeLessThan(500);
@@ -477,12 +586,24 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       expect(r.statusCode, r.body).toBeLessThan(500);
     }
     expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
-    for (const bad of ['\u0000\u0000\u0000\u0000\u0000\u0000', '1'.repeat(100000), "' or 1=1", '１２３４５６', '-00001', ' 12345']) {
+    for (const bad of [
+      '\u0000\u0000\u0000\u0000\u0000\u0000',
+      '1'.repeat(100000),
+      "' or 1=1",
+      '１２３４５６',
+      '-00001',
+      ' 12345',
+    ]) {
       const r = await check(client, 'sms', bad);
       expect(r.statusCode, r.body).toBeLessThan(500);
       expect(code(r)).not.toBe(1200);
     }
-    for (const body of [{ securityCode: 123456 }, { securityCode: ['123456'] }, { securityCode: { $ne: 1 } }, {}]) {
+    for (const body of [
+      { securityCode: 123456 },
+      { securityCode: ['123456'] },
+      { securityCode: { $ne: 1 } },
+      {},
+    ]) {
       const r = await client.request({ method: 'PUT', url: api(paths.otpSms), body });
       expect(r.statusCode).toBeLessThan(500);
     }
@@ -532,6 +653,11 @@ describe('red team: folded statements on a database closed mid-request (PGlite)'
     }
   });
 
+  // FINDING (fails; pre-existing: it fails the same way at 9135673, before the folds): signInAfter
+  // sets the session cookies on the reply before bindDevice's own statement; when that statement
+  // fails the answer is 503/5003 yet carries a working session cookie (db-faults: "issue no
+  // session"). Fix: set the cookies only once the completion (binding included) has succeeded, or
+  // have the error handler drop pending Set-Cookie session headers on every 5xx.
   test('the database closes right after the folded check signed in, before the device is bound: 503/5003 and no session cookie', async () => {
     const { client: pglite, db } = await freshPGliteClient();
     const { app, ctx } = await buildApp({
