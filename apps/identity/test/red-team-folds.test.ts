@@ -490,7 +490,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     expect(hits.map((r) => r.hits).sort()).toEqual([30, 31]);
   });
 
-  // FINDING (fails on PGlite and PostgreSQL, availability): deliverCode's failure path calls
+  // FINDING (fails on PGlite and PostgreSQL; pre-existing, it fails the same at 9135673; availability): deliverCode's failure path calls
   // OtpCodes.revokeAll(account, channel, purpose), which withdraws whatever code is live, here the one
   // journey b was sent and received (one live row per account/channel/purpose, replaced in place);
   // b's right code then answers 1428 and even counts a wrong try. Fix: countAndIssue returns the
