@@ -308,7 +308,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       PHONE_DESTINATION_HOURLY_MAX: '1000',
       PHONE_DESTINATION_DAILY_MAX: '4',
     });
-    const clients = [];
+    const clients: Client[] = [];
     for (const name of ['rtfold09', 'rtfold10', 'rtfold11']) {
       await factorAccount(ctx, name, demoContacts(name, ctx.clock.now()));
       clients.push(await atFactor(app, name));
@@ -431,7 +431,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       PHONE_COUNTRY_DAILY_MAX: '3',
     });
     const numbers = ['2025550143', '2025550178'];
-    const clients = [];
+    const clients: Client[] = [];
     for (const [i, name] of ['rtfold21', 'rtfold22'].entries()) {
       await factorAccount(ctx, name, {
         phones: [{ value: numbers[i]! }],
@@ -490,12 +490,10 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     expect(hits.map((r) => r.hits).sort()).toEqual([30, 31]);
   });
 
-  // FINDING (fails on PGlite and PostgreSQL; pre-existing, it fails the same at 9135673; availability): deliverCode's failure path calls
-  // OtpCodes.revokeAll(account, channel, purpose), which withdraws whatever code is live, here the one
-  // journey b was sent and received (one live row per account/channel/purpose, replaced in place);
-  // b's right code then answers 1428 and even counts a wrong try. Fix: countAndIssue returns the
-  // issued row's id and hash, and the failure revokes only `where id = <id> and code_hash = <hash>
-  // and used_at is null and revoked_at is null`.
+  // Found by this red team (it failed the same way before the folds): the failure path withdrew
+  // every live code of the account, channel and purpose, here the one journey b was sent and
+  // received, whose right code then answered 1428. Fixed: only the code that failed is withdrawn
+  // (OtpCodes.revokeIssued, by its id and hash).
   test("a failed delivery withdraws only its own code: another journey's code, sent and delivered meanwhile, still works", async () => {
     const { app, ctx } = await h.start();
     const account = await factorAccount(ctx, 'rtfold24', demoContacts('rtfold24', ctx.clock.now()));
@@ -653,11 +651,9 @@ describe('red team: folded statements on a database closed mid-request (PGlite)'
     }
   });
 
-  // FINDING (fails; pre-existing: it fails the same way at 9135673, before the folds): signInAfter
-  // sets the session cookies on the reply before bindDevice's own statement; when that statement
-  // fails the answer is 503/5003 yet carries a working session cookie (db-faults: "issue no
-  // session"). Fix: set the cookies only once the completion (binding included) has succeeded, or
-  // have the error handler drop pending Set-Cookie session headers on every 5xx.
+  // Found by this red team (it failed the same way before the folds): the session cookies were set
+  // before the device's binding, so a fault there answered 503 with a working session cookie.
+  // Fixed: the cookies are set once the whole completion is written (FactorEngine.completeAfter).
   test('the database closes right after the folded check signed in, before the device is bound: 503/5003 and no session cookie', async () => {
     const { client: pglite, db } = await freshPGliteClient();
     const { app, ctx } = await buildApp({

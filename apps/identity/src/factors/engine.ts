@@ -180,9 +180,8 @@ export class FactorEngine {
       setSessionCookies(ctx, request, reply, rotated.token, rotated.session.context);
       return { done: { factor, steppedUpAt: now, trustedUntil: null, session: rotated.session }, row: {} };
     }
-    const { session, row } = await this.signInAfter(
+    const { session, token, row } = await this.signInAfter(
       request,
-      reply,
       fj.journey,
       { from: 'factor', extra: proved },
       before,
@@ -191,6 +190,9 @@ export class FactorEngine {
     const trustedUntil = options.bindDevice
       ? await bindDevice(ctx, request, fj.account.id, session.id)
       : null;
+    // The cookies only once everything of the sign-in is written: a fault in the binding answers
+    // 503 with no session handed out.
+    setSessionCookies(ctx, request, reply, token, session.context);
     return { done: { factor, trustedUntil, session }, row };
   }
 
@@ -210,7 +212,9 @@ export class FactorEngine {
     journey: Journey,
     finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
   ): Promise<Session | null> {
-    return (await this.signInAfter(request, reply, journey, finish)).session;
+    const { session, token } = await this.signInAfter(request, journey, finish);
+    if (session) setSessionCookies(this.ctx, request, reply, token, session.context);
+    return session;
   }
 
   /**
@@ -220,11 +224,10 @@ export class FactorEngine {
    */
   async signInAfter(
     request: FastifyRequest,
-    reply: FastifyReply,
     journey: Journey,
     finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
     before?: StatementPrelude,
-  ): Promise<{ session: Session | null; row: Record<string, unknown> }> {
+  ): Promise<{ session: Session | null; token: string; row: Record<string, unknown> }> {
     const { ctx } = this;
     const session = ctx.sessions.insertFrom('done', {
       clientIp: request.ip,
@@ -279,10 +282,9 @@ export class FactorEngine {
       ctx.db,
     );
     const row = rows[0] ?? {};
-    if (row.id === undefined || row.id === null) return { session: null, row };
+    if (row.id === undefined || row.id === null) return { session: null, token: session.token, row };
     const created = Object.fromEntries(sessionColumns.map((c) => [c, row[c]])) as Session;
-    setSessionCookies(ctx, request, reply, session.token, created.context);
-    return { session: created, row };
+    return { session: created, token: session.token, row };
   }
 
   /**

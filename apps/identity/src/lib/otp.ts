@@ -174,7 +174,11 @@ export class OtpCodes {
      * `counted` (its `unentered_sends`), e.g. the code-issued audit event (AuditTrail.insertFrom).
      */
     also?: RawBuilder<unknown>;
-  }): Promise<{ sends: number; decisions: RateDecision[]; issued?: { code: string; expiresAt: Date } }> {
+  }): Promise<{
+    sends: number;
+    decisions: RateDecision[];
+    issued?: { id: string; code: string; codeHash: string; expiresAt: Date };
+  }> {
     const now = this.clock.now();
     const code = newCode();
     const expiresAt = new Date(now.getTime() + this.config.otp.expiryMs);
@@ -182,7 +186,8 @@ export class OtpCodes {
     const within = sql`(select unentered_sends from counted) <= ${input.maxSends}::int`;
     const steps = input.limits.length ? limitSteps(input.limits, now, within) : undefined;
     const allowed = steps ? steps.allowed : within;
-    const { rows } = await sql<Record<string, unknown> & { sends: number; issued: boolean }>`
+    const codeHash = this.hash(accountId, channel, code);
+    const { rows } = await sql<Record<string, unknown> & { sends: number; issued: string | null }>`
       with counted as (
         insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
         values (${accountId}, ${input.counter}, 0, 1, ${now})
@@ -191,7 +196,7 @@ export class OtpCodes {
         returning unentered_sends
       ), ${steps ? sql`${steps.queries}, ` : sql``}issued as (
         insert into otp_codes (account_id, channel, recipient, code_hash, purpose, journey_id, created_at, expires_at)
-        select ${accountId}, ${channel}, ${input.recipient}, ${this.hash(accountId, channel, code)}, ${purpose},
+        select ${accountId}, ${channel}, ${input.recipient}, ${codeHash}, ${purpose},
           ${input.journeyId}, ${now}::timestamptz, ${expiresAt}::timestamptz
         where ${allowed}
         on conflict (account_id, channel, purpose) where used_at is null and revoked_at is null
@@ -200,12 +205,12 @@ export class OtpCodes {
         returning id, journey_id
       )${input.also ? sql`, with_code as (${input.also})` : sql``}
       select (select unentered_sends from counted) as sends, ${steps ? sql`${steps.columns}, ` : sql``}
-        exists (select 1 from issued) as issued`.execute(this.db);
+        (select id from issued) as issued`.execute(this.db);
     const row = rows[0]!;
     return {
       sends: Number(row.sends),
       decisions: steps ? steps.decisions(row) : [],
-      ...(row.issued ? { issued: { code, expiresAt } } : {}),
+      ...(row.issued ? { issued: { id: row.issued, code, codeHash, expiresAt } } : {}),
     };
   }
 
@@ -268,8 +273,8 @@ export class OtpCodes {
     // matches costs no try (a right one clears the counts, the right one again is a double submit),
     // any other adds one. The accepting UPDATE runs only on a reserved try and only while the code
     // is unused: of simultaneous submissions of the right code exactly one sets used_at (the others
-    // find it set when they get the row), and they are 'used'. The hash is compared again there: a
-    // resend replaces a live code in its row (migration 041).
+    // find it set when they get the row), and they are 'used'. The code's hash, journey, purpose and
+    // expiry are compared again there: a resend replaces a live code in its row (migration 041).
     const queries = sql`${steps ? sql`${steps.queries}, ` : sql``}code as (
         select id, used_at is null as live from otp_codes
         where account_id = ${accountId} and channel = ${channel} and code_hash = ${hash}
@@ -291,7 +296,8 @@ export class OtpCodes {
       ), accepted as (
         update otp_codes set used_at = ${now}
         where id in (select id from code where live) and used_at is null and revoked_at is null
-          and code_hash = ${hash} and exists (select 1 from reserved)
+          and code_hash = ${hash} and journey_id = ${input.journeyId} and purpose = ${input.purpose}
+          and expires_at > ${now} and exists (select 1 from reserved)
         returning id
       )`;
     const columns = sql`(select wrong_tries from reserved) as check_wrong_tries,
@@ -379,6 +385,21 @@ export class OtpCodes {
       .set({ locked_until: until })
       .where('account_id', '=', accountId)
       .where('channel', '=', counter)
+      .execute();
+  }
+
+  /**
+   * Cancels one issued code whose delivery failed, only while it is still that code: a later send
+   * (another journey's, which took the live row's place) keeps its code.
+   */
+  async revokeIssued(issued: { id: string; codeHash: string }): Promise<void> {
+    await this.db
+      .updateTable('otp_codes')
+      .set({ revoked_at: this.clock.now() })
+      .where('id', '=', issued.id)
+      .where('code_hash', '=', issued.codeHash)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
       .execute();
   }
 

@@ -379,8 +379,9 @@ export async function deliverCode(
       await ctx.phone.send({ channel, to, text, code });
     }
   } catch (error) {
-    // Nothing arrived: the code must not stay usable, and the caller may try again.
-    await codes.revokeAll(account.id, channel, input.purpose);
+    // Nothing arrived: the code must not stay usable, and the caller may try again. Only this code:
+    // another journey's send may have taken its place meanwhile, and that one arrived.
+    await codes.revokeIssued(issued);
     await ctx.audit.record(request, {
       event: 'code-delivery-failed',
       outcome: 'failure',
