@@ -625,19 +625,39 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
   });
 });
 
+/**
+ * A login at its text code on an app over a PGlite of its own, which the test closes mid-request:
+ * `run` gets the database's client, the app's context, the browser and the right code.
+ */
+async function atCodeOnOwnDatabase(
+  username: string,
+  run: (t: {
+    pglite: Awaited<ReturnType<typeof freshPGliteClient>>['client'];
+    ctx: Awaited<ReturnType<typeof buildApp>>['ctx'];
+    client: Client;
+    right: string;
+  }) => Promise<void>,
+) {
+  const { client: pglite, db } = await freshPGliteClient();
+  const { app, ctx } = await buildApp({
+    config: loadConfig({ ...baseEnv }),
+    db,
+    logStream: { write: () => {} },
+  });
+  try {
+    await factorAccount(ctx, username, demoContacts(username, ctx.clock.now()));
+    const client = await atFactor(app, username);
+    expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+    await run({ pglite, ctx, client, right: (await latestMessage(ctx.db, NUMBER)).code! });
+  } finally {
+    await app.close();
+    await db.destroy().catch(() => {});
+  }
+}
+
 describe('red team: folded statements on a database closed mid-request (PGlite)', () => {
   test('the database closes between the journey read and the check statement: 503/5003 envelope', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
-    const { app, ctx } = await buildApp({
-      config: loadConfig({ ...baseEnv }),
-      db,
-      logStream: { write: () => {} },
-    });
-    try {
-      await factorAccount(ctx, 'rtfold13', demoContacts('rtfold13', ctx.clock.now()));
-      const client = await atFactor(app, 'rtfold13');
-      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
-      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+    await atCodeOnOwnDatabase('rtfold13', async ({ pglite, ctx, client, right }) => {
       const real = ctx.engine.completeAfter.bind(ctx.engine);
       ctx.engine.completeAfter = async (...args) => {
         await pglite.close();
@@ -645,27 +665,14 @@ describe('red team: folded statements on a database closed mid-request (PGlite)'
       };
       const r = await check(client, 'sms', right);
       expectFailureEnvelope(r, 503, 5003);
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    });
   });
 
   // Found by this red team (it failed the same way before the folds): the session cookies were set
   // before the device's binding, so a fault there answered 503 with a working session cookie.
   // Fixed: the cookies are set once the whole completion is written (FactorEngine.completeAfter).
   test('the database closes right after the folded check signed in, before the device is bound: 503/5003 and no session cookie', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
-    const { app, ctx } = await buildApp({
-      config: loadConfig({ ...baseEnv }),
-      db,
-      logStream: { write: () => {} },
-    });
-    try {
-      await factorAccount(ctx, 'rtfold19', demoContacts('rtfold19', ctx.clock.now()));
-      const client = await atFactor(app, 'rtfold19');
-      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
-      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+    await atCodeOnOwnDatabase('rtfold19', async ({ pglite, ctx, client, right }) => {
       const real = ctx.engine.signInAfter.bind(ctx.engine);
       ctx.engine.signInAfter = async (...args) => {
         const done = await real(...args);
@@ -675,9 +682,6 @@ describe('red team: folded statements on a database closed mid-request (PGlite)'
       const r = await check(client, 'sms', right, true);
       expectFailureEnvelope(r, 503, 5003);
       expect(setCookieLine(r, cookies.session)).toBeUndefined();
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    });
   });
 });
