@@ -652,6 +652,13 @@ describe.each(targets)('the security page ($name)', (target) => {
       address: '198.51.100.9',
     });
     expect(activity.map((a) => a.event)).toEqual(expect.arrayContaining(['sign-in', 'step-up']));
+    // In the page's language: the Spanish page reads every line in Spanish, from the catalog.
+    const spanish = data<SecurityOverviewData>(
+      await mine.get(api(securityPaths.securityOverview), { 'accept-language': 'es' }),
+    ).activity;
+    expect(spanish[0]!.description).toBe('Se cerró una sesión iniciada');
+    expect(spanish.find((a) => a.event === 'sign-in')!.description).toBe('Inicio de sesión');
+    expect(spanish.find((a) => a.event === 'step-up')!.description).toBe('Identidad verificada de nuevo');
     const times = activity.map((a) => new Date(a.at).getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect((await notices('session01@example.com')).map((m) => m.text)).toEqual([

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type ServerMessageKey, serverMessages } from '@gatehouse/contract';
-import type { mail, oidc, phone } from '@gatehouse/contract/messages/en.json';
+import type { activity, mail, oidc, phone } from '@gatehouse/contract/messages/en.json';
 import { acceptedLanguages, defaultLanguage, isLanguage, type Language, pickLanguage } from '@gatehouse/i18n';
 import { compileCatalogs } from '@gatehouse/i18n/node';
 import type { FastifyRequest } from 'fastify';
@@ -9,7 +9,12 @@ import type { FastifyRequest } from 'fastify';
  * The service's texts in every shipped language (packages/contract/messages, compiled once at
  * start; docs/decisions/029-languages.md). English is the specs' wording, verbatim.
  */
-export type ServiceTextKey = ServerMessageKey | keyof typeof mail | keyof typeof phone | keyof typeof oidc;
+export type ServiceTextKey =
+  | ServerMessageKey
+  | keyof typeof mail
+  | keyof typeof phone
+  | keyof typeof oidc
+  | keyof typeof activity;
 const catalogs = compileCatalogs<ServiceTextKey>(
   fileURLToPath(new URL('../../../../packages/contract/messages', import.meta.url)),
 );

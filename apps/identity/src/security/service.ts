@@ -1,6 +1,7 @@
 import {
   appDefaults,
   type SecurityActivityItem,
+  type SecurityActivityKey,
   type SecurityAppItem,
   type SecurityChange,
   type SecurityEmailItem,
@@ -19,6 +20,7 @@ import type { Credential } from '../credentials/store.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Contact, Session } from '../db/schema.ts';
 import { ApiError, answer } from '../lib/http.ts';
+import { requestLanguage, serverText } from '../lib/language.ts';
 import { type NoticeDetails, notifyOwner } from '../services/account-security.ts';
 import { deviceKey } from '../services/cookies.ts';
 import { requireSession } from '../services/session-guard.ts';
@@ -87,6 +89,7 @@ export function emailItem(ctx: Context, contact: Contact): SecurityEmailItem {
 export async function overview(ctx: Context, request: FastifyRequest, guarded: Guarded) {
   const { account, session } = guarded;
   const now = ctx.clock.now();
+  const language = requestLanguage(request);
   const credentials = await ctx.credentials.list(account.id);
   // Each factor writes its entries: under credentials.<key>, and its typed list where it has one.
   const byFactor: Record<string, SecurityAppItem[]> = {};
@@ -169,9 +172,13 @@ export async function overview(ctx: Context, request: FastifyRequest, guarded: G
         browser: agent?.browser ?? null,
         os: agent?.os ?? null,
         address: e.client_ip,
-        description:
-          securityActivityMessages[e.event as keyof typeof securityActivityMessages] ??
-          securityActivityMessages.other,
+        // In the request's language (the page's own): the catalog's line of the event, or `other`.
+        description: serverText(
+          language,
+          e.event in securityActivityMessages
+            ? (`activity.${e.event}` as SecurityActivityKey)
+            : 'activity.other',
+        ),
       };
     }),
   };
