@@ -31,7 +31,6 @@ import {
 import { checkBy, identify, postPassword, sendBy, wrongCode } from './support/recovery.ts';
 
 const NUMBER = '+12025550143';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Red team of the folded statements (c9bc931..b949570, issue 25): a password step's limits with
@@ -47,6 +46,23 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       .where('account_id', '=', accountId)
       .where('event', '=', event)
       .execute();
+  /**
+   * Until a statement of this database waits for a lock (PostgreSQL): the request under test has
+   * reached the row another transaction of the test holds. Another test file's waiter on the same
+   * server may end the wait early; the request then runs after the commit, and the test's answer
+   * must hold all the same.
+   */
+  const lockWaiter = () =>
+    expect
+      .poll(
+        async () =>
+          (
+            await sql<{ waiting: boolean }>`select exists (select 1 from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock') as waiting`.execute(h.db)
+          ).rows[0]!.waiting,
+        { timeout: 10_000, interval: 10 },
+      )
+      .toBe(true);
   const liveSessions = (accountId: string) =>
     h.db
       .selectFrom('sessions')
@@ -139,7 +155,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
           trx,
         );
         pending = check(client, 'sms', old);
-        await sleep(400);
+        await lockWaiter();
       });
       expect(code(await pending!)).not.toBe(1200);
       expect(await liveSessions(account.id)).toHaveLength(0);
@@ -162,7 +178,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
           trx,
         );
         pending = check(client, 'sms', right);
-        await sleep(400);
+        await lockWaiter();
       });
       await pending;
       const after = code(await client.sessionLogin());
@@ -187,7 +203,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
           recovery: true,
         });
         pending = check(client, 'sms', right);
-        await sleep(400);
+        await lockWaiter();
       });
       const answer = await pending!;
       expect(answer.statusCode).toBeLessThan(500);
@@ -213,7 +229,9 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
         oldPassword: PASSWORD,
         newPassword: 'Cedar5Brook',
       });
-      await sleep(20);
+      // The change and the check race, and the answer must hold in whatever order they land.
+      // wait: a race's interleaving, not an event: 20 ms lets the change's statements start first
+      await new Promise((r) => setTimeout(r, 20));
       return real(...args);
     };
     const answer = code(await check(attacker, 'sms', right));
@@ -415,7 +433,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
         await sql`update otp_codes set code_hash = ${codeHash(ctx.config.otp.pepper, account.id, 'sms', wrongCode(old))}
           where account_id = ${account.id} and used_at is null and revoked_at is null`.execute(trx);
         pending = checkBy(client, 'TEXT', old);
-        await sleep(400);
+        await lockWaiter();
       });
       const r = await pending!;
       expect(r.statusCode).toBeLessThan(500);
@@ -515,7 +533,8 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       return send(message);
     };
     const failing = sendSms(a, phone);
-    await sleep(150);
+    // Until journey a's delivery is at the gateway (its code written, then held there).
+    await expect.poll(() => calls, { timeout: 10_000, interval: 10 }).toBe(1);
     expect(code(await sendSms(b, phone))).toBe(1200);
     const delivered = (await latestMessage(ctx.db, NUMBER)).code!;
     release();
