@@ -20,6 +20,7 @@
  *   from a client process of their own (bench/probe-client.ts), as a load balancer's are: once at
  *   the bench's priority, once at BENCH_PROBE_NICE (-10), as a load balancer whose own machine it
  *   is (at the same priority on two saturated cores, its wait for a core is in its figures);
+ *   BENCH_SERVICE_NICE sets the service's event loop's priority, a diagnosis of that wait;
  * - statements, transactions and Parse messages per sign-in, counted at the PostgreSQL protocol
  *   (countingProxy), password-only and with a code by text; --statements lists them.
  *
@@ -37,7 +38,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer } from 'node:net';
-import { availableParallelism, setPriority } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { parseArgs } from 'node:util';
 import { format, smsTemplate } from '@gatehouse/contract';
 import { CredentialCipher, CredentialStore } from '@gatehouse/identity';
@@ -81,6 +82,8 @@ const SIGNIN_ACCOUNTS = 64;
 const LOADED_SIGNINS = 24;
 /** The loaded probes' client's priority in their second window (BENCH_PROBE_NICE, default -10). */
 const PROBE_NICE = Number(process.env.BENCH_PROBE_NICE ?? -10);
+/** The service's main thread's priority (BENCH_SERVICE_NICE, default 0: as the bench's own). */
+const SERVICE_NICE = Number(process.env.BENCH_SERVICE_NICE ?? 0);
 /** Sequential sign-ins counted at the protocol, after the warm-up ones. */
 const COUNTED = { password: 20, otp: 10, warmUp: 5 };
 /** The hashing threads' priority (ARGON2_NICE, as the service reads it). */
@@ -282,11 +285,10 @@ function cpuMicros(pid: number | undefined): number | undefined {
  */
 function hashThreadsCpu(pid: number): { us: number; threads: number } | undefined {
   if (hashNice === 0) return undefined;
-  // nice is field 19 of stat. The workers' is the process's own plus ARGON2_NICE (the bench itself
-  // may run under `nice`), at most 19.
-  const base = Number(statFields(`/proc/${pid}/stat`)?.[16] ?? 0);
-  const workers = Math.min(19, base + hashNice);
-  if (workers === base) return undefined;
+  // nice is field 19 of stat. The workers' is the service's at its start (the bench's own: it may
+  // run under `nice`) plus ARGON2_NICE, at most 19; BENCH_SERVICE_NICE moves the main thread only.
+  const workers = Math.min(19, getPriority() + hashNice);
+  if (workers === getPriority()) return undefined;
   let us = 0;
   let threads = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -871,6 +873,10 @@ async function main() {
     });
     children.push(service, bareApp);
     await waitFor(`${base}/api/health`, service, 'the identity service');
+    // A diagnosis, not a setting of the product: the service's event loop (its main thread only,
+    // once started: the hashing threads keep theirs) at another priority than the load generator
+    // and PostgreSQL that share its cores here.
+    if (SERVICE_NICE !== 0) setPriority(service.pid!, SERVICE_NICE);
     await waitFor(`http://127.0.0.1:${barePort}/health`, bareApp, 'the bare app');
     if (!browser.size) await call(browser, 'GET', '/api/health');
 
@@ -1057,7 +1063,7 @@ async function main() {
     const ratio = (r: Row | undefined, of: Row | undefined) => (r && of ? rps(r) / rps(of) : undefined);
     const p99 = (r: Row | undefined) => (r ? median(r.results.map((x) => x.p99)) : undefined);
     console.log(
-      `\nServer throughput: ${cores} cores, ${rounds} rounds of ${duration} s per row, ${connections} connections (sign-ins: ${signInConnections}), argon2id pool ${process.env.ARGON2_THREADS ?? cores} threads at nice +${hashNice}, LOG_LEVEL=info, production mode\n`,
+      `\nServer throughput: ${cores} cores, ${rounds} rounds of ${duration} s per row, ${connections} connections (sign-ins: ${signInConnections}), argon2id pool ${process.env.ARGON2_THREADS ?? cores} threads at nice +${hashNice}${SERVICE_NICE ? `, the service's event loop at nice ${SERVICE_NICE} (BENCH_SERVICE_NICE)` : ''}, LOG_LEVEL=info, production mode\n`,
     );
     const width = Math.max(...rows.map((r) => r.name.length));
     const line = (name: string, cells: string[]) =>
