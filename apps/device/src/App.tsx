@@ -1,7 +1,7 @@
 import type { Language } from '@gatehouse/i18n';
 import { useShownLanguage } from '@gatehouse/signin';
 import { Announcer } from '@gatehouse/ui';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useLayoutEffect } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { DeviceKeyProvider } from './device/DeviceKeyContext.tsx';
 import type { KeyStore } from './device/keyStore.ts';
@@ -28,9 +28,13 @@ export function App({
   language?: Language;
 }) {
   const shown = useShownLanguage(language, loadTexts, textsLanguage);
+  // The page's language changes in the same commit as its texts, before the browser paints or an
+  // assistive technology reads them (an effect ran a moment later: Spanish text read as English).
+  useLayoutEffect(() => {
+    if (shown) document.documentElement.lang = shown;
+  }, [shown]);
   useEffect(() => {
     if (!shown) return;
-    document.documentElement.lang = shown;
     // The add-an-account page (and its texts) while the browser is idle.
     pages.prefetch();
   }, [shown]);
