@@ -14,6 +14,13 @@ describe('a drop under the migrator’s introspection', () => {
     expect(
       droppedUnderIntrospection({ code: '3F000', message: 'schema "api_2_bbbb" does not exist' }, ours),
     ).toBe(true);
+    // A clean-clone run (stop 35): a column read while its schema was dropped.
+    expect(
+      droppedUnderIntrospection(
+        { code: '42703', message: 'column "code_hash" of relation "rep_codes" does not exist' },
+        ours,
+      ),
+    ).toBe(true);
   });
   test('our own schema or table missing, or any other error: the failure stands', () => {
     expect(

@@ -75,10 +75,17 @@ export async function migrate(db: Kysely<unknown>): Promise<string[]> {
   }
 }
 
-/** An undefined-table or -schema error about another schema: another client's drop, not ours. */
+/**
+ * An undefined-table or -schema error about another schema: another client's drop, not ours. Or a
+ * column of a table vanishing while the introspection read it (42703, which names no schema): a
+ * schema dropped whole meanwhile (a parallel test run's); nothing drops a column of ours under a
+ * migration, which holds the lock.
+ */
 export function droppedUnderIntrospection(error: unknown, schema: string | undefined): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (typeof e?.message !== 'string') return false;
+  if (e.code === '42703' && /^column "[^"]+" of relation "[^"]+" does not exist$/.test(e.message))
+    return true;
   const named =
     e.code === '42P01'
       ? /relation "([^".]+)\./.exec(e.message)?.[1]
