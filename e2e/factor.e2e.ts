@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, spokenText } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { latestCode as latestCodeOf, useServerAndBrowser } from './support/server.ts';
 
 const otpOnly = { username: 'otponly01', password: 'River8Stone' };
 const emailOnly = { username: 'emailonly1', password: 'Cedar5Brook' };
@@ -13,13 +13,7 @@ describe('one-time code second factor: login and step-up', () => {
 
   const heading = (name: string) => page.getByRole('heading', { name, exact: true });
 
-  async function latestCode(to: string): Promise<string> {
-    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await response.json()) as { messages: Array<{ code: string | null; text: string }> };
-    const code = body.messages[0]?.code;
-    if (!code) throw new Error(`no code sent to ${to}`);
-    return code;
-  }
+  const latestCode = (to: string) => latestCodeOf(env.server, to);
 
   async function signIn(account: { username: string; password: string }, path = '/#/login') {
     await page.goto(`${env.server.origin}${path}`);

@@ -162,13 +162,16 @@ describe('component gallery', () => {
     const trigger = page.getByRole('button', { name: 'Sign out' });
     await trigger.click();
     const dialog = page.getByRole('dialog', { name: 'Sign out?' });
+    // Radix moves focus in from an effect after the dialog mounts, and back to the trigger from a
+    // timer after it unmounts: each is waited for as a person would see it, then held.
+    await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
       expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
     }
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await trigger.evaluate((t) => t === document.activeElement)).toBe(true);
+    await expect.poll(() => trigger.evaluate((t) => t === document.activeElement)).toBe(true);
     await page.context().close();
   });
 

@@ -6,7 +6,7 @@ import {
   expectNoSidewaysScroll as noSidewaysScroll,
   spokenText,
 } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { latestCode as latestCodeOf, useServerAndBrowser } from './support/server.ts';
 
 type Account = { username: string; password: string };
 
@@ -73,13 +73,7 @@ describe('the portal: shell, recovery by e-mail code, reset password, logout, gu
     await page.goto(`${env.server.origin}${path}`);
   }
 
-  async function latestCode(address: string): Promise<string> {
-    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(address)}`);
-    const body = (await response.json()) as { messages: Array<{ code: string | null }> };
-    const code = body.messages[0]?.code;
-    if (!code) throw new Error(`no code sent to ${address}`);
-    return code;
-  }
+  const latestCode = (address: string) => latestCodeOf(env.server, address);
 
   async function signIn(account: Account) {
     await page.getByRole('textbox', { name: /Username/ }).fill(account.username);

@@ -5,7 +5,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorSummary, expectAnnounced, expectNoAxeViolations, spokenText } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { latestCode as latestCodeOf, useServerAndBrowser } from './support/server.ts';
 
 type DemoAccount = { username: string; password: string; totp?: { secret: string } };
 const accounts = JSON.parse(
@@ -50,13 +50,7 @@ describe('the security page: step-up, authenticator by QR, sessions, trusted bro
   /** A code is accepted once per time step: the next use of the same app waits for the next step. */
   const nextStep = () => env.server.clock.advance(30_000);
 
-  async function latestCode(to: string): Promise<string> {
-    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await response.json()) as { messages: Array<{ code: string | null }> };
-    const code = body.messages[0]?.code;
-    if (!code) throw new Error(`no code sent to ${to}`);
-    return code;
-  }
+  const latestCode = (to: string) => latestCodeOf(env.server, to);
 
   async function logIn(page: Page, who: { username: string; password: string }) {
     await page.goto(`${env.server.origin}/#/login`);

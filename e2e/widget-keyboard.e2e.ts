@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, spokenText } from './support/browser.ts';
-import { useServerAndBrowser } from './support/server.ts';
+import { latestCode as latestCodeOf, useServerAndBrowser } from './support/server.ts';
 
 /**
  * Issue 9 (widget part): the widget journeys by keyboard alone on a plain page, every failed
@@ -94,13 +94,7 @@ describe('the sign-in widget by keyboard: announcements, titles, focus, layout',
       return !!active && /^H[1-6]$/.test(active.tagName) && active.textContent === text;
     }, name);
 
-  async function latestCode(to: string): Promise<string> {
-    const response = await fetch(`${env.server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
-    const body = (await response.json()) as { messages: Array<{ code: string | null }> };
-    const code = body.messages[0]?.code;
-    if (!code) throw new Error(`no code sent to ${to}`);
-    return code;
-  }
+  const latestCode = (to: string) => latestCodeOf(env.server, to);
 
   it('login and a texted code by keyboard alone: each failed submit announced, titles, both links, voice switch clears errors, finish ends input', async () => {
     await open();

@@ -117,11 +117,35 @@ export async function freePort(from = 8500, to = 8549): Promise<number> {
   throw new Error(`no free port in ${from}-${to}`);
 }
 
-/** The newest message the dev outbox holds for an address (a code is in it, or the test fails). */
+/** The messages each test server's outbox has handed to a test, by address. */
+const handedOut = new Map<string, Set<string>>();
+
+/**
+ * The newest message the dev outbox holds for an address, once it is one no test has read before:
+ * a read right after a click that sends waits for that send, rather than returning the code an
+ * earlier step (or test) already used (a clean-clone run read a used code that way and failed).
+ * No new message with a code within 15 s fails the test.
+ */
 export async function latestMail(server: RunningServer, to: string): Promise<{ code: string; text: string }> {
-  const response = await fetch(`${server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
-  const body = (await response.json()) as { messages: Array<{ code: string | null; text: string }> };
-  const mail = body.messages[0];
-  if (!mail?.code) throw new Error(`no code sent to ${to}`);
-  return { code: mail.code, text: mail.text };
+  const seen = handedOut.get(`${server.origin} ${to}`) ?? new Set<string>();
+  handedOut.set(`${server.origin} ${to}`, seen);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const response = await fetch(`${server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
+    const body = (await response.json()) as {
+      messages: Array<{ code: string | null; text: string; sentAt: string }>;
+    };
+    const mail = body.messages[0];
+    const key = mail && `${mail.sentAt} ${mail.code} ${mail.text}`;
+    if (mail?.code && key && !seen.has(key)) {
+      seen.add(key);
+      return { code: mail.code, text: mail.text };
+    }
+    if (Date.now() > deadline) throw new Error(`no new code sent to ${to} within 15 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // wait: the outbox's poll interval
+  }
 }
+
+/** The code of the newest message for an address that no test has read before (see latestMail). */
+export const latestCode = async (server: RunningServer, to: string): Promise<string> =>
+  (await latestMail(server, to)).code;
