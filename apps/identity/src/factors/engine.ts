@@ -9,7 +9,7 @@ import { passed } from '../journeys/store.ts';
 import { sessionExpired } from '../lib/http.ts';
 import type { FactorState } from '../lib/otp.ts';
 import { notifyOwner } from '../services/account-security.ts';
-import { afterSignIn, findAccountById } from '../services/accounts.ts';
+import { afterSignIn } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { sessionColumns } from '../services/sessions.ts';
 import { bindDevice } from '../services/trusted-devices.ts';
@@ -77,17 +77,16 @@ export class FactorEngine {
   async resolve(request: FastifyRequest): Promise<FactorJourney | null> {
     const { ctx } = this;
     const token = request.cookies[ctx.cookieNames.session];
-    const login = await ctx.journeys.byTokenWithAccount('login', token);
-    if (login) {
-      if (login.journey.state !== 'factor') return null;
-      await ctx.journeys.touch(login.journey);
-      const { journey, account, credentials, factorState } = login;
+    // The login journey or the signed-in session, with the account, in one statement (issue 25).
+    const read = await ctx.sessions.loginOrSession(token);
+    if (!read) return null;
+    if ('login' in read) {
+      if (read.login.journey.state !== 'factor') return null;
+      await ctx.journeys.touch(read.login.journey);
+      const { journey, account, credentials, factorState } = read.login;
       return { kind: 'login', journey, account, held: HeldCredentials.of(credentials), factorState };
     }
-    const session = await ctx.sessions.load(token);
-    if (!session) return null;
-    const account = await findAccountById(ctx.db, session.account_id);
-    if (!account) return null;
+    const { session, account } = read;
     await ctx.sessions.touch(session);
     const journey = await ctx.journeys.openStepUp(session, request.ip);
     // Activity keeps the step-up open (a code sent near its end is still its own), never past the

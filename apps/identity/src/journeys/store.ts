@@ -51,6 +51,32 @@ export const journeyColumns = [
   'user_agent',
 ] as const satisfies readonly (keyof Journey)[];
 
+/** A login journey read with its account, its credentials and its codes' state (one statement). */
+export type LoginRead = {
+  journey: Journey;
+  account: Account;
+  credentials: Credential[];
+  factorState: FactorState;
+};
+
+/**
+ * The parts of a row read as `byTokenWithAccount` reads it: the account's columns bare, the
+ * journey's under `journey_`, the credentials and factor state as JSON.
+ */
+export function loginFromRow(fields: Record<string, unknown>, otherPrefix?: string): LoginRead {
+  const journey = Object.fromEntries(journeyColumns.map((c) => [c, fields[`journey_${c}`]])) as Journey;
+  const account = accountFromRow(fields, ['journey_', ...(otherPrefix ? [otherPrefix] : [])]);
+  const credentials = credentialsFromJson(fields.journey_account_credentials);
+  const factorState = factorStateFromJson(fields.journey_account_counters, fields.journey_account_holds);
+  return { journey, account, credentials, factorState };
+}
+
+/** The account's columns of a row that reads others under prefixes. */
+export const accountFromRow = (fields: Record<string, unknown>, prefixes: readonly string[]): Account =>
+  Object.fromEntries(
+    Object.entries(fields).filter(([name]) => !prefixes.some((prefix) => name.startsWith(prefix))),
+  ) as Account;
+
 export class JourneyStore {
   constructor(
     private readonly db: DB,
@@ -176,15 +202,7 @@ export class JourneyStore {
    * `byToken` with the journey's account, in one statement (issue 25: session login reads both).
    * The journey's columns come under a prefix, since the two tables share names.
    */
-  async byTokenWithAccount(
-    kind: JourneyKind,
-    token: string | undefined,
-  ): Promise<{
-    journey: Journey;
-    account: Account;
-    credentials: Credential[];
-    factorState: FactorState;
-  } | null> {
+  async byTokenWithAccount(kind: JourneyKind, token: string | undefined): Promise<LoginRead | null> {
     if (!token || token.length > 100) return null;
     const state = factorStateJson(sql.ref('accounts.id'));
     const row = await this.db
@@ -202,14 +220,8 @@ export class JourneyStore {
       .where('journeys.kind', '=', kind)
       .executeTakeFirst();
     if (!row) return null;
-    const fields = row as unknown as Record<string, unknown>;
-    const journey = Object.fromEntries(journeyColumns.map((c) => [c, fields[`journey_${c}`]])) as Journey;
-    const account = Object.fromEntries(
-      Object.entries(fields).filter(([name]) => !name.startsWith('journey_')),
-    ) as Account;
-    const credentials = credentialsFromJson(fields.journey_account_credentials);
-    const factorState = factorStateFromJson(fields.journey_account_counters, fields.journey_account_holds);
-    return this.live(journey) ? { journey, account, credentials, factorState } : null;
+    const login = loginFromRow(row as unknown as Record<string, unknown>);
+    return this.live(login.journey) ? login : null;
   }
 
   live(journey: Journey): boolean {

@@ -63,13 +63,14 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
     body: emptyBody,
     handler: async ({ request, reply }) => {
       const token = request.cookies[ctx.cookieNames.session];
-      const found = await journeys.byTokenWithAccount('login', token);
+      // The login journey the cookie binds, or, already signed in (by a second factor, or an earlier
+      // call), its session: either with its account, in one statement (issue 25). Signed in, the
+      // context of this call is recorded and the answer is 1200 again.
+      const read = await sessions.loginOrSession(token);
+      const found = read && 'login' in read ? read.login : null;
       const journey = found?.journey ?? null;
-      // Already signed in (by a second factor, or an earlier call): the context of this call is
-      // recorded and the answer is 1200 again. The session comes with its account (one statement).
-      const current = journey ? null : await sessions.loadWithAccount(token);
-      const signedIn = current?.session ?? null;
-      const account = found?.account ?? current?.account;
+      const signedIn = read && 'session' in read ? read.session : null;
+      const account = read && 'login' in read ? read.login.account : read?.account;
       if (!account) throw noLoginInProgress();
       const end = async (reason: string) => {
         if (journey)

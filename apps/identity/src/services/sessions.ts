@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
+import { credentialsJson } from '../credentials/columns.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, PassedFactor, Session } from '../db/schema.ts';
-import { JourneyStore } from '../journeys/store.ts';
+import {
+  accountFromRow,
+  JourneyStore,
+  journeyColumns,
+  type LoginRead,
+  loginFromRow,
+} from '../journeys/store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
+import { factorStateJson } from '../lib/otp.ts';
 
 /** What session login records when a trusted device stood in for the second factor. */
 export const TRUSTED_DEVICE = 'TRUSTED-DEVICE';
@@ -19,7 +27,7 @@ export type SessionFactor = {
   phishingResistant: boolean;
 };
 
-/** Every column of the sessions table (`loadWithAccount` reads them beside the account's). */
+/** Every column of the sessions table (`loginOrSession` reads them beside the account's). */
 export const sessionColumns = [
   'id',
   'account_id',
@@ -181,22 +189,38 @@ export class SessionStore {
     return (await this.current(row, account_status)) ? row : null;
   }
 
-  /** `load` with the session's account, in the same statement (session login once signed in: issue 25). */
-  async loadWithAccount(token: string | undefined): Promise<{ session: Session; account: Account } | null> {
+  /**
+   * What a customer cookie's token names, with its account, in one statement (issue 25): the live
+   * login journey it binds, read as `JourneyStore.byTokenWithAccount` reads it, or else the current
+   * session it is. Session login and the factor calls used to read the journey, miss, and read the
+   * session in a second statement.
+   */
+  async loginOrSession(
+    token: string | undefined,
+  ): Promise<{ login: LoginRead } | { session: Session; account: Account } | null> {
     if (!token || token.length > 100) return null;
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-      .selectAll('accounts')
-      .select(sessionColumns.map((c) => sql.ref(`sessions.${c}`).as(`session_${c}`)))
-      .where('sessions.id', '=', sha256(token))
-      .executeTakeFirst();
-    if (!row) return null;
-    const fields = row as unknown as Record<string, unknown>;
+    const state = factorStateJson(sql.ref('accounts.id'));
+    const ifJourney = (value: RawBuilder<unknown>) =>
+      sql`case when journeys.id is null then null else ${value} end`;
+    const { rows } = await sql<Record<string, unknown>>`
+      select accounts.*,
+        ${sql.join(journeyColumns.map((c) => sql`${sql.ref(`journeys.${c}`)} as ${sql.ref(`journey_${c}`)}`))},
+        ${sql.join(sessionColumns.map((c) => sql`${sql.ref(`sessions.${c}`)} as ${sql.ref(`session_${c}`)}`))},
+        ${ifJourney(credentialsJson(sql.ref('accounts.id')))} as journey_account_credentials,
+        ${ifJourney(state.counters)} as journey_account_counters,
+        ${ifJourney(state.held)} as journey_account_holds
+      from (select ${sha256(token)}::text as hash) as cookie
+      left join journeys on journeys.token_hash = cookie.hash and journeys.kind = 'login'
+      left join sessions on sessions.id = cookie.hash
+      join accounts on accounts.id = coalesce(journeys.account_id, sessions.account_id)`.execute(this.db);
+    const fields = rows[0];
+    if (!fields) return null;
+    if (fields.journey_id !== null) {
+      const login = loginFromRow(fields, 'session_');
+      return new JourneyStore(this.db, this.clock, this.config).live(login.journey) ? { login } : null;
+    }
     const session = Object.fromEntries(sessionColumns.map((c) => [c, fields[`session_${c}`]])) as Session;
-    const account = Object.fromEntries(
-      Object.entries(fields).filter(([name]) => !name.startsWith('session_')),
-    ) as Account;
+    const account = accountFromRow(fields, ['journey_', 'session_']);
     return (await this.current(session, account.status)) ? { session, account } : null;
   }
 
