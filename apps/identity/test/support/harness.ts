@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type Envelope, headers as headerNames, paths } from '@gatehouse/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -176,20 +176,58 @@ export type Harness = {
 };
 
 /** Registers the hooks of one database target and returns the harness for the tests inside. */
+/** The tables every test starts without rows in; and, through their foreign keys, those that refer to them. */
+const emptiedTables = [
+  'accounts',
+  'sessions',
+  'rate_limits',
+  'outbox',
+  'password_history',
+  'credentials',
+  'audit_events',
+  'oidc_payloads',
+];
+
+/**
+ * One statement that deletes every row of `emptiedTables` and of the tables that refer to them,
+ * each in a data-modifying CTE (the foreign keys are checked at the statement's end, when all are
+ * gone). It does what `truncate … cascade` did in a third to a half of its time on PGlite, where
+ * a truncate writes new files for every table.
+ */
+async function emptyingStatement(db: DB): Promise<RawBuilder<unknown>> {
+  const { rows } = await sql<{ child: string; parent: string }>`
+    select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent
+    from pg_constraint c join pg_class r on r.oid = c.conrelid
+    where c.contype = 'f' and r.relnamespace = current_schema()::regnamespace`.execute(db);
+  const tables = new Set(emptiedTables);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const { child, parent } of rows) {
+      const name = (t: string) => t.replace(/^.*\./, '').replaceAll('"', '');
+      if (tables.has(name(parent)) && !tables.has(name(child))) {
+        tables.add(name(child));
+        grown = true;
+      }
+    }
+  }
+  const deletes = [...tables].map((table, i) => sql`${sql.id(`d${i}`)} as (delete from ${sql.id(table)})`);
+  return sql`with ${sql.join(deletes)} select 1`;
+}
+
 export function useHarness(target: Target): Harness {
   let db: DB | undefined;
   let clock = new TestClock();
   const apps: FastifyInstance[] = [];
   const extraDbs: DB[] = [];
 
+  let emptyTables: RawBuilder<unknown> | undefined;
   beforeAll(async () => {
     db = await target.open();
+    emptyTables = await emptyingStatement(db);
   });
   beforeEach(async () => {
     clock = new TestClock();
-    await sql`truncate accounts, sessions, rate_limits, outbox, password_history, credentials, audit_events, oidc_payloads cascade`.execute(
-      db!,
-    );
+    await emptyTables!.execute(db!);
   });
   afterEach(async () => {
     for (const app of apps.splice(0)) await app.close();
