@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
 import { contactCredential } from '../src/credentials/contacts.ts';
 import { type DB, openDatabase } from '../src/db/database.ts';
+import { atFactor, check, contacts, factorAccount, latestMessage, sendSms } from './support/factors.ts';
 import {
   api,
   baseEnv,
@@ -294,6 +295,83 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
       expect(password.ms).toBeLessThan(STATEMENT_TIMEOUT + SLACK);
     });
     expect(code(await client.signInPassword('lockeduser1', PASSWORD))).toBe(1200);
+  });
+
+  /** What a code's send or check may write: rows a statement stopped halfway must leave as they were. */
+  async function codeTrail(accountId: string) {
+    const counts = async (table: 'rate_limits' | 'otp_codes' | 'audit_events' | 'outbox' | 'sessions') =>
+      Number(
+        (await sql<{ n: string }>`select count(*) as n from ${sql.id(schema, table)}`.execute(admin)).rows[0]!
+          .n,
+      );
+    return {
+      hits: (
+        await sql<{
+          hits: string;
+        }>`select coalesce(sum(hits), 0) as hits from ${sql.id(schema, 'rate_limits')}`.execute(admin)
+      ).rows[0]!.hits,
+      counters: (
+        await sql`select channel, wrong_tries, unentered_sends, locked_until from ${sql.id(schema, 'otp_counters')}
+          where account_id = ${accountId} order by channel`.execute(admin)
+      ).rows,
+      codes: (
+        await sql`select id, used_at, revoked_at from ${sql.id(schema, 'otp_codes')} where account_id = ${accountId} order by id`.execute(
+          admin,
+        )
+      ).rows,
+      journeys: (
+        await sql`select id, state from ${sql.id(schema, 'journeys')} where account_id = ${accountId} order by id`.execute(
+          admin,
+        )
+      ).rows,
+      audit: await counts('audit_events'),
+      outbox: await counts('outbox'),
+      sessions: await counts('sessions'),
+    };
+  }
+
+  // Issue 25 folded a send and a check into one statement each (limits, counters, the code, the
+  // session, the audit rows). Here another session holds a row that statement writes, so it stops
+  // at the statement timeout after its other parts ran: all of it is rolled back, none half-written.
+  test('a code send and a code check stopped inside their one statement write nothing: 503/5003, then both complete once', async () => {
+    const account = await factorAccount(ctx, 'foldfault1', { phones: [{ value: '2025550143' }] });
+    const client = await atFactor(app, 'foldfault1');
+    const phone = (await contacts(client)).phone[0]!.value;
+    expect(code(await sendSms(client, phone))).toBe(1200);
+
+    // The send: its counter row is held.
+    let before = await codeTrail(account.id);
+    await admin.transaction().execute(async (trx) => {
+      await sql`select 1 from ${sql.id(schema, 'otp_counters')} where account_id = ${account.id} for update`.execute(
+        trx,
+      );
+      const sent = await timed(() => sendSms(client, phone));
+      expectUnavailable(sent.result);
+      expect(sent.ms).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT - 50);
+    });
+    expect(await codeTrail(account.id)).toEqual(before);
+    expect(code(await sendSms(client, phone))).toBe(1200);
+    const live = await sql`select id from ${sql.id(schema, 'otp_codes')}
+      where account_id = ${account.id} and used_at is null and revoked_at is null`.execute(admin);
+    expect(live.rows).toHaveLength(1);
+
+    // The check: the code's row is held, so the statement that counts, matches and signs in waits.
+    const right = (await latestMessage(ctx.db, '+12025550143')).code!;
+    before = await codeTrail(account.id);
+    await admin.transaction().execute(async (trx) => {
+      await sql`select 1 from ${sql.id(schema, 'otp_codes')} where account_id = ${account.id} for update`.execute(
+        trx,
+      );
+      const checked = await timed(() => check(client, 'sms', right));
+      expectUnavailable(checked.result);
+      expect(checked.ms).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT - 50);
+    });
+    expect(await codeTrail(account.id)).toEqual(before);
+    const signedIn = await check(client, 'sms', right);
+    expect(code(signedIn)).toBe(1200);
+    expect(setCookieLine(signedIn, cookies.session)).toMatch(/HttpOnly/);
+    expect(code(await check(client, 'sms', right))).not.toBe(1200);
+    expect(escaped).toEqual([]);
   });
 
   test('logs: the fault is logged with its code, never the connection settings or the SQL parameters', () => {
