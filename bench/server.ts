@@ -35,7 +35,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer } from 'node:net';
@@ -86,6 +86,8 @@ const LOADED_SIGNINS = 24;
  * round, not from its slowest one or two (at 4 s a round's p99 moved by 10-15 ms between runs).
  */
 const loadedSeconds = Math.max(Number(args.duration), 10);
+/** Where the measured service writes its event loop's delay each second (bench/loop-monitor.mjs). */
+const loopFile = `${args['log-file']}.loop`;
 /** The loaded probes' client's priority in their second window (BENCH_PROBE_NICE, default -10). */
 const PROBE_NICE = Number(process.env.BENCH_PROBE_NICE ?? -10);
 /** The service's main thread's priority (BENCH_SERVICE_NICE, default 0: as the bench's own). */
@@ -305,6 +307,40 @@ function hashThreadsCpu(pid: number): { us: number; threads: number } | undefine
   }
   return threads ? { us, threads } : undefined;
 }
+
+/**
+ * A thread's scheduling so far (Linux /proc/<pid>/task/<tid>/schedstat, with the kernel's
+ * schedstats): nanoseconds on a core, nanoseconds runnable but waiting for one, and the number of
+ * times it was given a core. Undefined elsewhere.
+ */
+function schedOf(
+  pid: number | undefined,
+  tid = pid,
+): { run: number; wait: number; slices: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const [run, wait, slices] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8')
+      .trim()
+      .split(' ')
+      .map(Number);
+    return run === undefined || wait === undefined || slices === undefined
+      ? undefined
+      : { run, wait, slices };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One second of the service's event loop, as bench/loop-monitor.mjs writes it. */
+type LoopSecond = {
+  at: number;
+  p50: number;
+  p99: number;
+  max: number;
+  gcCount: number;
+  gcMs: number;
+  gcLongest: number;
+};
 
 /** Starts measuring PostgreSQL's CPU; the function it answers stops and gives the µs spent. */
 type CpuMeter = () => Promise<() => Promise<number>>;
@@ -866,9 +902,11 @@ async function main() {
       webhook.close();
     }
 
+    // The event loop's delay and the GC's pauses, once a second (bench/loop-monitor.mjs).
+    writeFileSync(loopFile, '');
     const service = node(
-      ['apps/identity/src/main.ts'],
-      serviceEnv,
+      ['--import', './bench/loop-monitor.mjs', 'apps/identity/src/main.ts'],
+      { ...serviceEnv, BENCH_LOOP_FILE: loopFile },
       args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [],
     );
     const bareApp = node(['bench/server.ts', '--bare', String(barePort)], {
@@ -973,6 +1011,8 @@ async function main() {
     let healthLoadedRow: Row | undefined;
     /** When the loaded rows ran (the service's log lines of those windows are its own timing). */
     const loadedWindows: Array<[number, number]> = [];
+    /** The service's event loop's scheduling over those windows (ns; `ms`: the windows' length). */
+    const loopSched = { ms: 0, run: 0, wait: 0, slices: 0 };
     let rememberLoadedRow: Row | undefined;
     /** The same probes, their client at PROBE_NICE. */
     let probeFirst: { health: Row; remember: Row } | undefined;
@@ -1041,10 +1081,18 @@ async function main() {
             nice,
           );
           const from = Date.now();
+          const schedFrom = schedOf(service.pid);
           const [loaded, [health, remember]] = await Promise.all([
             signIns(usernames, loadedSeconds, undefined, LOADED_SIGNINS),
             probes.go() as Promise<[Result, Result]>,
           ]);
+          const schedTo = schedOf(service.pid);
+          if (schedFrom && schedTo) {
+            loopSched.ms += Date.now() - from;
+            loopSched.run += schedTo.run - schedFrom.run;
+            loopSched.wait += schedTo.wait - schedFrom.wait;
+            loopSched.slices += schedTo.slices - schedFrom.slices;
+          }
           loadedWindows.push([from, Date.now()]);
           loadedRow.results.push(loaded);
           (nice === 0 ? healthLoadedRow : healthFirstRow).results.push(health);
@@ -1131,6 +1179,28 @@ async function main() {
         console.log(
           `  ${label.padEnd(9)} ${times.length} requests: p50 ${f(q(times, 0.5), 1)} ms, p99 ${f(q(times, 0.99), 1)} ms, max ${f(Math.max(...times), 1)} ms`,
         );
+      // Where the rest of the client's time goes: a request that arrives while the event loop is
+      // runnable but has no core waits in the socket's queue, before the service's own timing
+      // starts. The kernel's schedstat of the main thread says how often and how long that was.
+      // The seconds of the loaded windows, as the service's event loop saw them.
+      const seconds = readFileSync(loopFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as LoopSecond)
+        .filter((s) => loadedWindows.some(([from, to]) => s.at > from + 1000 && s.at <= to));
+      if (seconds.length) {
+        const gcCount = seconds.reduce((a, s) => a + s.gcCount, 0);
+        const gcMs = seconds.reduce((a, s) => a + s.gcMs, 0);
+        console.log(
+          `  the service's event loop in those windows (${seconds.length} s, perf_hooks): late by p50 ${f(median(seconds.map((s) => s.p50)), 1)} ms, p99 ${f(median(seconds.map((s) => s.p99)), 1)} ms (the median second's), ${f(Math.max(...seconds.map((s) => s.p99)), 1)} ms (the worst second's), max ${f(Math.max(...seconds.map((s) => s.max)), 1)} ms; GC: ${gcCount} pauses, ${f(gcMs / seconds.length, 1)} ms a second, the longest ${f(Math.max(...seconds.map((s) => s.gcLongest)), 1)} ms`,
+        );
+      }
+      if (loopSched.slices > 0) {
+        const share = (ns: number) => (100 * ns) / (loopSched.ms * 1e6);
+        console.log(
+          `  the service's event loop in those windows (its main thread's schedstat): on a core ${f(share(loopSched.run), 0)} % of the time, runnable and waiting for a core ${f(share(loopSched.wait), 0)} % (${loopSched.slices} waits, ${f(loopSched.wait / loopSched.slices / 1e6, 2)} ms each on average)`,
+        );
+      }
     }
 
     const counted = (label: string, c: Counted | undefined) => {
