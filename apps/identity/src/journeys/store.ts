@@ -1,12 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
-import { credentialsFromJson, credentialsJson } from '../credentials/columns.ts';
+import { credentialsFromJson } from '../credentials/columns.ts';
 import type { Credential } from '../credentials/store.ts';
 import type { DB } from '../db/database.ts';
 import type { Account, Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
-import { type FactorState, factorStateFromJson, factorStateJson } from '../lib/otp.ts';
+import { type FactorState, factorStateFromJson } from '../lib/otp.ts';
 
 /**
  * Journeys as records (docs/decisions/008-journeys-as-records.md, Ory Kratos's flows): a login
@@ -60,7 +60,7 @@ export type LoginRead = {
 };
 
 /**
- * The parts of a row read as `byTokenWithAccount` reads it: the account's columns bare, the
+ * The parts of a row read as `SessionStore.loginOrSession` reads it: the account's columns bare, the
  * journey's under `journey_`, the credentials and factor state as JSON.
  */
 export function loginFromRow(fields: Record<string, unknown>, otherPrefix?: string): LoginRead {
@@ -196,32 +196,6 @@ export class JourneyStore {
       .where('kind', '=', kind)
       .executeTakeFirst();
     return journey && this.live(journey) ? journey : null;
-  }
-
-  /**
-   * `byToken` with the journey's account, in one statement (issue 25: session login reads both).
-   * The journey's columns come under a prefix, since the two tables share names.
-   */
-  async byTokenWithAccount(kind: JourneyKind, token: string | undefined): Promise<LoginRead | null> {
-    if (!token || token.length > 100) return null;
-    const state = factorStateJson(sql.ref('accounts.id'));
-    const row = await this.db
-      .selectFrom('journeys')
-      .innerJoin('accounts', 'accounts.id', 'journeys.account_id')
-      .selectAll('accounts')
-      .select(journeyColumns.map((c) => sql.ref(`journeys.${c}`).as(`journey_${c}`)))
-      // The account's credentials in the same read (issue 25): session login's offers and the
-      // factor calls' contacts read them from here, not again.
-      .select(credentialsJson(sql.ref('accounts.id')).as('journey_account_credentials'))
-      // And its codes' counters and held factors: a code's send or check reads them from here.
-      .select(state.counters.as('journey_account_counters'))
-      .select(state.held.as('journey_account_holds'))
-      .where('journeys.token_hash', '=', sha256(token))
-      .where('journeys.kind', '=', kind)
-      .executeTakeFirst();
-    if (!row) return null;
-    const login = loginFromRow(row as unknown as Record<string, unknown>);
-    return this.live(login.journey) ? login : null;
   }
 
   live(journey: Journey): boolean {

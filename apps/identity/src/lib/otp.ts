@@ -40,7 +40,7 @@ export type Counters = {
 
 /**
  * An account's counters under every key and the factors held for it, read with its login journey
- * (JourneyStore.byTokenWithAccount), so a code's send or check needs no read of its own (issue 25).
+ * (SessionStore.loginOrSession), so a code's send or check needs no read of its own (issue 25).
  */
 export type FactorState = { counters: ReadonlyMap<string, Counters>; held: ReadonlySet<string> };
 

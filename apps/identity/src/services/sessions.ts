@@ -191,7 +191,8 @@ export class SessionStore {
 
   /**
    * What a customer cookie's token names, with its account, in one statement (issue 25): the live
-   * login journey it binds, read as `JourneyStore.byTokenWithAccount` reads it, or else the current
+   * login journey it binds (with the account's credentials, for the factors offered and the
+   * contacts, and its codes' counters and held factors, for a send or a check), or else the current
    * session it is. Session login and the factor calls used to read the journey, miss, and read the
    * session in a second statement.
    */
