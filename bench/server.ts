@@ -22,6 +22,7 @@
  *   the bench's priority, once at BENCH_PROBE_NICE (-10), as a load balancer whose own machine it
  *   is (at the same priority on two saturated cores, its wait for a core is in its figures);
  *   BENCH_SERVICE_NICE sets the service's event loop's priority, a diagnosis of that wait;
+ *   BENCH_SERVICE_FLAGS passes Node/V8 flags to the measured service only (a diagnosis of its GC);
  * - statements, transactions and Parse messages per sign-in, counted at the PostgreSQL protocol
  *   (countingProxy), password-only and with a code by text; --statements lists them.
  *
@@ -907,7 +908,11 @@ async function main() {
     const service = node(
       ['--import', './bench/loop-monitor.mjs', 'apps/identity/src/main.ts'],
       { ...serviceEnv, BENCH_LOOP_FILE: loopFile },
-      args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [],
+      [
+        ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
+        // A diagnosis like BENCH_SERVICE_NICE: V8 flags for the measured service only (its heap, GC).
+        ...(process.env.BENCH_SERVICE_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ],
     );
     const bareApp = node(['bench/server.ts', '--bare', String(barePort)], {
       BENCH_DATABASE_URL: databaseUrl,
