@@ -17,7 +17,7 @@ import {
   code,
   createAccount,
   expectFailureEnvelope,
-  freshPGliteClient,
+  onOwnPGlite,
   setCookieLine,
 } from './support/harness.ts';
 import { checkBy, identify, sendBy } from './support/recovery.ts';
@@ -395,14 +395,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
 
 describe('database faults (PGlite)', () => {
   test('a closed PGlite: 503/5003 in the envelope, readiness 503, no session', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
-    const logs: string[] = [];
-    const { app, ctx } = await buildApp({
-      config: loadConfig({ ...baseEnv }),
-      db,
-      logStream: { write: (line: string) => logs.push(line) },
-    });
-    try {
+    await onOwnPGlite(async ({ pglite, app, ctx, logs }) => {
       await createAccount(ctx, { username: 'closeduser1', password: PASSWORD });
       const client = new Client(app);
       expect(code(await client.signInPassword('closeduser1', PASSWORD))).toBe(1200);
@@ -414,42 +407,33 @@ describe('database faults (PGlite)', () => {
       expectUnavailable(await app.inject({ method: 'GET', url: api(paths.ready) }));
       expect(logs.some((l) => l.includes('PGlite is closed'))).toBe(true);
       expect(logs.some((l) => l.includes('closeduser1'))).toBe(false);
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    });
   });
 
   test("issue 26's calls under a closed PGlite: recovery by text and the representative's code, and the device-risk beacon, answer 503/5003", async () => {
-    const { client: pglite, db } = await freshPGliteClient();
-    const { app, ctx } = await buildApp({
-      config: loadConfig({
-        ...baseEnv,
-        RISK_SCRIPT_URL: 'https://risk.provider.example/profile.js',
-        RISK_BEACON_URL: 'https://rtc.provider.example/beacon',
-      }),
-      db,
-      logStream: { write: () => {} },
-    });
-    try {
-      const row = await createAccount(ctx, { username: 'closedrec1', password: PASSWORD });
-      await ctx.credentials.add({
-        accountId: row.id,
-        ...contactCredential({ kind: 'phone', value: '2025550143', countryCode: '1', voice: true }),
-        createdAt: new Date(0),
-      });
-      const recovering = new Client(app);
-      expect(code(await identify(recovering, 'closedrec1'))).toBe(1200);
-      const signingIn = new Client(app);
-      expect(code(await signingIn.signInPassword('closedrec1', PASSWORD))).toBe(1200);
-      await pglite.close();
-      expectUnavailable(await sendBy(recovering, 'TEXT', '******0143'));
-      expectUnavailable(await checkBy(recovering, 'TEXT', '123456'));
-      expectUnavailable(await checkBy(recovering, 'REP', '123456'));
-      expectUnavailable(await signingIn.post(api(paths.deviceRiskBeacon), { provider: 'acme', score: 10 }));
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    const risk = {
+      RISK_SCRIPT_URL: 'https://risk.provider.example/profile.js',
+      RISK_BEACON_URL: 'https://rtc.provider.example/beacon',
+    };
+    await onOwnPGlite(
+      async ({ pglite, app, ctx }) => {
+        const row = await createAccount(ctx, { username: 'closedrec1', password: PASSWORD });
+        await ctx.credentials.add({
+          accountId: row.id,
+          ...contactCredential({ kind: 'phone', value: '2025550143', countryCode: '1', voice: true }),
+          createdAt: new Date(0),
+        });
+        const recovering = new Client(app);
+        expect(code(await identify(recovering, 'closedrec1'))).toBe(1200);
+        const signingIn = new Client(app);
+        expect(code(await signingIn.signInPassword('closedrec1', PASSWORD))).toBe(1200);
+        await pglite.close();
+        expectUnavailable(await sendBy(recovering, 'TEXT', '******0143'));
+        expectUnavailable(await checkBy(recovering, 'TEXT', '123456'));
+        expectUnavailable(await checkBy(recovering, 'REP', '123456'));
+        expectUnavailable(await signingIn.post(api(paths.deviceRiskBeacon), { provider: 'acme', score: 10 }));
+      },
+      { env: risk },
+    );
   });
 });

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { type AuthenticatorItem, paths } from '@gatehouse/contract';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
 import { HeldCredentials } from '../src/credentials/held.ts';
 import { allowedAuthenticators, factors } from '../src/factors/registry.ts';
@@ -24,12 +22,11 @@ import { atFactor, authenticators, demoContacts, factorAccount, PASSWORD } from 
 import {
   api,
   auditTrail,
-  baseEnv,
   Client,
   code,
   expectFailureEnvelope,
-  freshPGliteClient,
   json,
+  onOwnPGlite,
   targets,
   useHarness,
 } from './support/harness.ts';
@@ -494,13 +491,7 @@ describe.each(targets)('authenticator app and token app ($name)', (target) => {
   });
 
   test('a closed database: the token and authenticator calls answer 503/5003 in the envelope', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
-    const { app, ctx } = await buildApp({
-      config: loadConfig({ ...baseEnv }),
-      db,
-      logStream: { write: () => {} },
-    });
-    try {
+    await onOwnPGlite(async ({ pglite, app, ctx }) => {
       const account = await factorAccount(ctx, 'faultuser1');
       await ctx.credentials.add({
         accountId: account.id,
@@ -514,9 +505,6 @@ describe.each(targets)('authenticator app and token app ($name)', (target) => {
       expectFailureEnvelope(await tokenStatus(browser), 503, 5003);
       expectFailureEnvelope(await tokenCheck(browser, 'VSST12345678', '123456'), 503, 5003);
       expectFailureEnvelope(await tokenSync(browser, '123456', '654321'), 503, 5003);
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    });
   });
 });

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { TOTP, URI } from 'otpauth';
 import { describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { allowedAuthenticators } from '../src/factors/registry.ts';
 import { sha256 } from '../src/lib/crypto.ts';
@@ -21,13 +20,12 @@ import {
 import {
   api,
   auditTrail,
-  baseEnv,
   Client,
   code,
   expectFailureEnvelope,
-  freshPGliteClient,
   json,
   liveSessionCount,
+  onOwnPGlite,
   productionMail,
   productionSecret,
   rememberSecret,
@@ -859,13 +857,7 @@ describe('the device stream and the push webhook', () => {
   });
 
   test('a closed database: the push calls answer 503/5003 in the envelope', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
-    const { app, ctx } = await buildApp({
-      config: loadConfig({ ...baseEnv }),
-      db,
-      logStream: { write: () => {} },
-    });
-    try {
+    await onOwnPGlite(async ({ pglite, app, ctx }) => {
       const device = await TestDevice.create(h.clock);
       const account = await factorAccount(ctx, 'faultuser1');
       await device.enrol(ctx, account.id);
@@ -876,9 +868,6 @@ describe('the device stream and the push webhook', () => {
       expectFailureEnvelope(await send(browser), 503, 5003);
       expectFailureEnvelope(await poll(browser, '00000000-0000-4000-8000-000000000000'), 503, 5003);
       expectFailureEnvelope(await phone.pushes(), 503, 5003);
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    });
   });
 });

@@ -6,16 +6,14 @@ import { paths } from '@gatehouse/contract';
 import fc from 'fast-check';
 import * as openid from 'openid-client';
 import { describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { cleanUp } from '../src/services/cleanup.ts';
 import {
   api,
   auditTrail,
-  baseEnv,
   Client,
   createAccount,
-  freshPGliteClient,
+  onOwnPGlite,
   productionMail,
   productionSecret,
   targets,
@@ -673,31 +671,24 @@ describe.each(targets)('OpenID Provider in production mode ($name)', (target) =>
 
 describe('OpenID Provider: database faults (PGlite)', () => {
   test('the database gone under the provider: 503 with Retry-After, temporarily_unavailable, never a stack', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
-    const logs: string[] = [];
-    const { app } = await buildApp({
-      config: loadConfig({ ...baseEnv, ...oidcEnv }),
-      db,
-      logStream: { write: (line: string) => logs.push(line) },
-    });
-    try {
-      expect((await app.inject({ url: '/oidc/jwks' })).statusCode).toBe(200);
-      await pglite.close();
-      const token = await providerPost(app, '/token', {
-        grant_type: 'refresh_token',
-        refresh_token: 'x'.repeat(43),
-      });
-      expect(token.statusCode).toBe(503);
-      expect(token.headers['retry-after']).toBe('5');
-      expect(token.json()).toEqual({
-        error: 'temporarily_unavailable',
-        error_description: 'the service is unavailable; retry later',
-      });
-      expect(logs.some((l) => l.includes('database error under the OpenID Provider'))).toBe(true);
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    await onOwnPGlite(
+      async ({ pglite, app, logs }) => {
+        expect((await app.inject({ url: '/oidc/jwks' })).statusCode).toBe(200);
+        await pglite.close();
+        const token = await providerPost(app, '/token', {
+          grant_type: 'refresh_token',
+          refresh_token: 'x'.repeat(43),
+        });
+        expect(token.statusCode).toBe(503);
+        expect(token.headers['retry-after']).toBe('5');
+        expect(token.json()).toEqual({
+          error: 'temporarily_unavailable',
+          error_description: 'the service is unavailable; retry later',
+        });
+        expect(logs.some((l) => l.includes('database error under the OpenID Provider'))).toBe(true);
+      },
+      { env: oidcEnv },
+    );
   });
 });
 

@@ -1,8 +1,7 @@
 import { cookies, paths } from '@gatehouse/contract';
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import type { buildApp } from '../src/app.ts';
 import { codeHash } from '../src/lib/otp.ts';
 import { SessionStore } from '../src/services/sessions.ts';
 import {
@@ -18,12 +17,12 @@ import {
 } from './support/factors.ts';
 import {
   api,
-  baseEnv,
   Client,
   code,
   createAccount,
   expectFailureEnvelope,
-  freshPGliteClient,
+  type freshPGliteClient,
+  onOwnPGlite,
   setCookieLine,
   targets,
   useHarness,
@@ -657,21 +656,12 @@ async function atCodeOnOwnDatabase(
     right: string;
   }) => Promise<void>,
 ) {
-  const { client: pglite, db } = await freshPGliteClient();
-  const { app, ctx } = await buildApp({
-    config: loadConfig({ ...baseEnv }),
-    db,
-    logStream: { write: () => {} },
-  });
-  try {
+  await onOwnPGlite(async ({ pglite, app, ctx }) => {
     await factorAccount(ctx, username, demoContacts(username, ctx.clock.now()));
     const client = await atFactor(app, username);
     expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
     await run({ pglite, ctx, client, right: (await latestMessage(ctx.db, NUMBER)).code! });
-  } finally {
-    await app.close();
-    await db.destroy().catch(() => {});
-  }
+  });
 }
 
 describe('red team: folded statements on a database closed mid-request (PGlite)', () => {

@@ -2,19 +2,16 @@ import { headers as headerNames, paths } from '@gatehouse/contract';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { TestClock } from '../src/lib/clock.ts';
 import { DeviceApp, prepared, pushContent, pushSendBody, TestDevice } from './support/device.ts';
 import { atFactor, demoContacts, factorAccount, proveTextCode } from './support/factors.ts';
 import {
   api,
-  baseEnv,
   Client,
   code,
   expectFailureEnvelope,
-  freshPGliteClient,
   json,
+  onOwnPGlite,
   productionMail,
   productionSecret,
   targets,
@@ -345,45 +342,38 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
 
 describe('red team: push and device calls on a closed database (PGlite)', () => {
   test('send, poll, answer, list, stream and register answer 503/5003 in the envelope; nothing half-written', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
     const clock = new TestClock();
-    const { app, ctx } = await buildApp({
-      config: loadConfig({ ...baseEnv }),
-      db,
-      clock,
-      logStream: { write: () => true },
-    });
-    try {
-      const device = await TestDevice.create(clock);
-      const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
-      await device.enrol(ctx, account.id);
-      const browser = await atFactor(app, 'pushuser01');
-      const sent = json<{ id: string; number?: string }>(
-        await browser.post(api(paths.pushAuthentication), pushSendBody),
-      ).successData!;
-      const phone = new DeviceApp(app, device);
-      await phone.client.get(api(paths.health));
-      const answerBody = await device.answerBody(sent.id, 'APPROVE', sent.number);
-      const pushesProof = await device.proof('pushes');
-      const streamProof = await device.proof('stream');
-      const registerBody = {
-        publicKey: device.publicKey,
-        name: 'Phone',
-        proof: await device.proof('register'),
-      };
-      await pglite.close();
-      const unavailable = (r: Awaited<ReturnType<typeof browser.post>>) =>
-        expectFailureEnvelope(r, 503, 5003);
-      unavailable(await browser.post(api(paths.pushAuthentication), pushSendBody));
-      unavailable(await browser.post(api(paths.pushStatus), { id: sent.id }));
-      unavailable(await phone.client.post(api(paths.devicePushAnswer), answerBody));
-      unavailable(await phone.client.post(api(paths.devicePushes), { proof: pushesProof }));
-      unavailable(await phone.client.post(api(paths.deviceStream), { proof: streamProof }));
-      unavailable(await browser.post(api(paths.deviceRegister), registerBody));
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    await onOwnPGlite(
+      async ({ pglite, app, ctx }) => {
+        const device = await TestDevice.create(clock);
+        const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
+        await device.enrol(ctx, account.id);
+        const browser = await atFactor(app, 'pushuser01');
+        const sent = json<{ id: string; number?: string }>(
+          await browser.post(api(paths.pushAuthentication), pushSendBody),
+        ).successData!;
+        const phone = new DeviceApp(app, device);
+        await phone.client.get(api(paths.health));
+        const answerBody = await device.answerBody(sent.id, 'APPROVE', sent.number);
+        const pushesProof = await device.proof('pushes');
+        const streamProof = await device.proof('stream');
+        const registerBody = {
+          publicKey: device.publicKey,
+          name: 'Phone',
+          proof: await device.proof('register'),
+        };
+        await pglite.close();
+        const unavailable = (r: Awaited<ReturnType<typeof browser.post>>) =>
+          expectFailureEnvelope(r, 503, 5003);
+        unavailable(await browser.post(api(paths.pushAuthentication), pushSendBody));
+        unavailable(await browser.post(api(paths.pushStatus), { id: sent.id }));
+        unavailable(await phone.client.post(api(paths.devicePushAnswer), answerBody));
+        unavailable(await phone.client.post(api(paths.devicePushes), { proof: pushesProof }));
+        unavailable(await phone.client.post(api(paths.deviceStream), { proof: streamProof }));
+        unavailable(await browser.post(api(paths.deviceRegister), registerBody));
+      },
+      { clock },
+    );
   });
 });
 

@@ -10,7 +10,6 @@ import {
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Secret } from 'otpauth';
 import { describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Context } from '../src/context.ts';
 import { TestClock } from '../src/lib/clock.ts';
@@ -19,12 +18,11 @@ import { addApp, appClock, STEP, totpCheck, wrongOf } from './support/app-codes.
 import { atFactor, contacts, DAY, factorAccount, latestMessage, PASSWORD } from './support/factors.ts';
 import {
   api,
-  baseEnv,
   Client,
   code,
   expectFailureEnvelope,
-  freshPGliteClient,
   json,
+  onOwnPGlite,
   rememberSecret,
   targets,
   useHarness,
@@ -739,32 +737,25 @@ describe.each(targets)('the security page ($name)', (target) => {
 
 describe('the security page: a database fault (PGlite)', () => {
   test('a closed database: 503/5003 in the envelope', async () => {
-    const { client: pglite, db } = await freshPGliteClient();
     const clock = new TestClock();
-    const { app, ctx } = await buildApp({
-      config: loadConfig({ ...baseEnv }),
-      db,
-      clock,
-      logStream: { write: () => {} },
-    });
-    try {
-      const row = await factorAccount(ctx, 'dbfault01', {}, { secondFactor: false });
-      // Established (added long ago): a recent app cannot step up (decision 030).
-      const { secret } = await addApp(ctx, row.id);
-      const browser = new Client(app);
-      await browser.signIn('dbfault01', PASSWORD);
-      clock.advance(STEP);
-      const stepped = await totpCheck(browser, appClock({ clock }).codeOf(secret));
-      expect(code(stepped)).toBe(1200);
-      expect(code(await overviewOf(browser))).toBe(1200);
-      await pglite.close();
-      for (const r of [await overviewOf(browser), await endSession(browser, { allOthers: true })]) {
-        const body = expectFailureEnvelope(r, 503, 5003);
-        expect(body.errorType).toBe('SYSTEM_ERROR');
-      }
-    } finally {
-      await app.close();
-      await db.destroy().catch(() => {});
-    }
+    await onOwnPGlite(
+      async ({ pglite, app, ctx }) => {
+        const row = await factorAccount(ctx, 'dbfault01', {}, { secondFactor: false });
+        // Established (added long ago): a recent app cannot step up (decision 030).
+        const { secret } = await addApp(ctx, row.id);
+        const browser = new Client(app);
+        await browser.signIn('dbfault01', PASSWORD);
+        clock.advance(STEP);
+        const stepped = await totpCheck(browser, appClock({ clock }).codeOf(secret));
+        expect(code(stepped)).toBe(1200);
+        expect(code(await overviewOf(browser))).toBe(1200);
+        await pglite.close();
+        for (const r of [await overviewOf(browser), await endSession(browser, { allOthers: true })]) {
+          const body = expectFailureEnvelope(r, 503, 5003);
+          expect(body.errorType).toBe('SYSTEM_ERROR');
+        }
+      },
+      { clock },
+    );
   });
 });

@@ -65,6 +65,39 @@ export async function freshPGliteClient(): Promise<{ client: PGlite; db: DB }> {
   return { client, db };
 }
 
+/** What `onOwnPGlite` hands a test: its own database (to break), the app on it, its log lines. */
+export type OwnPGlite = { pglite: PGlite; db: DB; app: FastifyInstance; ctx: Context; logs: string[] };
+
+/**
+ * Runs `work` against an app on a PGlite of its own, which the test may close under it (a database
+ * fault) without touching the file's shared database; the app and the database are closed after.
+ * Its log lines are checked for secrets with every other line of the file (assertNoSecretsLogged).
+ */
+export async function onOwnPGlite<T>(
+  work: (own: OwnPGlite) => Promise<T>,
+  options: { env?: Record<string, string>; clock?: TestClock } = {},
+): Promise<T> {
+  const { client: pglite, db } = await freshPGliteClient();
+  const logs: string[] = [];
+  const { app, ctx } = await buildApp({
+    config: loadConfig({ ...baseEnv, ...options.env }),
+    db,
+    ...(options.clock ? { clock: options.clock } : {}),
+    logStream: {
+      write(line: string) {
+        logs.push(line);
+        logLines.push(line);
+      },
+    },
+  });
+  try {
+    return await work({ pglite, db, app, ctx, logs });
+  } finally {
+    await app.close();
+    await db.destroy().catch(() => {});
+  }
+}
+
 const pglite: Target = {
   name: 'pglite',
   open: freshPGlite,
