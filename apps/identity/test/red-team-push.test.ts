@@ -2,6 +2,7 @@ import { headers as headerNames, paths } from '@gatehouse/contract';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, test } from 'vitest';
+import type { Context } from '../src/context.ts';
 import { TestClock } from '../src/lib/clock.ts';
 import { DeviceApp, prepared, pushContent, pushSendBody, TestDevice } from './support/device.ts';
 import { atFactor, demoContacts, factorAccount, proveTextCode } from './support/factors.ts';
@@ -340,18 +341,24 @@ describe.each(targets)('red team: push and device ($name)', (target) => {
   });
 });
 
+/** A device enrolled to 'pushuser01', and a browser at that login's factor that sent it a push. */
+async function pushSent(app: FastifyInstance, ctx: Context, clock: TestClock) {
+  const device = await TestDevice.create(clock);
+  const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
+  await device.enrol(ctx, account.id);
+  const browser = await atFactor(app, 'pushuser01');
+  const sent = json<{ id: string; number?: string }>(
+    await browser.post(api(paths.pushAuthentication), pushSendBody),
+  ).successData!;
+  return { device, account, browser, sent };
+}
+
 describe('red team: push and device calls on a closed database (PGlite)', () => {
   test('send, poll, answer, list, stream and register answer 503/5003 in the envelope; nothing half-written', async () => {
     const clock = new TestClock();
     await onOwnPGlite(
       async ({ pglite, app, ctx }) => {
-        const device = await TestDevice.create(clock);
-        const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
-        await device.enrol(ctx, account.id);
-        const browser = await atFactor(app, 'pushuser01');
-        const sent = json<{ id: string; number?: string }>(
-          await browser.post(api(paths.pushAuthentication), pushSendBody),
-        ).successData!;
+        const { device, browser, sent } = await pushSent(app, ctx, clock);
         const phone = new DeviceApp(app, device);
         await phone.client.get(api(paths.health));
         const answerBody = await device.answerBody(sent.id, 'APPROVE', sent.number);
@@ -397,13 +404,7 @@ describe.each(targets)('red team: hostile bodies on the push and device routes (
 
   test('never a 5xx, always the envelope', { timeout: 120_000 }, async () => {
     const { app, ctx } = await h.start();
-    const device = await TestDevice.create(h.clock);
-    const account = await factorAccount(ctx, 'pushuser01', demoContacts('pushuser01', new Date(0)));
-    await device.enrol(ctx, account.id);
-    const browser = await atFactor(app, 'pushuser01');
-    const sent = json<{ id: string; number?: string }>(
-      await browser.post(api(paths.pushAuthentication), pushSendBody),
-    ).successData!;
+    const { device, browser, sent } = await pushSent(app, ctx, h.clock);
     const jwk = fc.oneof(
       fc.record({ kty: fc.constant('EC'), crv: fc.constant('P-256'), x: b64(43, 43), y: b64(43, 43) }),
       fc.record({ kty: weird, crv: weird, x: weird, y: weird }),
