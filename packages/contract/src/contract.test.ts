@@ -8,6 +8,7 @@ import {
   paths,
   requestIdPattern,
   Status,
+  securityActivityKey,
   statusOf,
   UNKNOWN_ERROR,
 } from './index.ts';
@@ -55,5 +56,21 @@ describe('contract', () => {
     expect(paths.sessionLogout).toBe('/user/session/login/');
     expect(paths.otpEmail).toBe('/user/factor/otp/email/authentication');
     expect(Status.UNKNOWN).toBe(5000);
+  });
+});
+
+describe('securityActivityKey', () => {
+  it("names an audit event's own line, and `activity.other` for any other name, however hostile", () => {
+    expect(securityActivityKey('sign-in')).toBe('activity.sign-in');
+    expect(securityActivityKey('security.contact-added')).toBe('activity.security.contact-added');
+    for (const event of ['no-such-event', '', 'other', 'toString', '__proto__', 'constructor', 'sign-in ']) {
+      expect(securityActivityKey(event)).toBe('activity.other');
+    }
+    fc.assert(
+      fc.property(fc.string(), (event) => {
+        const key = securityActivityKey(event);
+        expect(key === `activity.${event}` || key === 'activity.other').toBe(true);
+      }),
+    );
   });
 });

@@ -9,19 +9,14 @@ export const securityMessages = security;
 
 /** The catalog's key of an audit event's line in the page's recent activity: `activity.<event>`. */
 export type SecurityActivityKey = keyof typeof activity;
-export type SecurityActivityEvent = Exclude<
-  SecurityActivityKey extends `activity.${infer E}` ? E : never,
-  'other'
->;
 
 /**
- * The customer-facing line of each audit event in the page's recent activity, in English (by event
- * name of apps/identity/src/audit/audit.ts; the catalog's `activity` group, which the service
- * answers in the request's language); an event without one shows `other`.
+ * The catalog key of an audit event's customer-facing line in the page's recent activity (by event
+ * name of apps/identity/src/audit/audit.ts; the service answers it in the request's language): an
+ * event without a line of its own shows `activity.other`.
  */
-export const securityActivityMessages = /* @__PURE__ */ Object.fromEntries(
-  Object.entries(activity).map(([key, text]) => [key.slice('activity.'.length), text]),
-) as Record<SecurityActivityEvent | 'other', string>;
+export const securityActivityKey = (event: string): SecurityActivityKey =>
+  `activity.${event}` in activity ? (`activity.${event}` as SecurityActivityKey) : 'activity.other';
 
 /**
  * The e-mail notice of a change (never a secret or a code): subject, the change (one line of

@@ -100,7 +100,7 @@ export type SignedInSessionItem = z.infer<typeof signedInSessionItem>;
 /**
  * A security event of the account's audit trail. `event` is the audit event name (for example
  * `login.password`, `security.contact.added`); `description` is its customer-facing text
- * (securityActivityMessages, by event); `outcome` is success or failure.
+ * (securityActivityKey, by event); `outcome` is success or failure.
  */
 export const securityActivityItem = z.object({
   id: z.string(),

@@ -1,14 +1,13 @@
 import {
   appDefaults,
   type SecurityActivityItem,
-  type SecurityActivityKey,
   type SecurityAppItem,
   type SecurityChange,
   type SecurityEmailItem,
   type SecurityPhoneItem,
   type SignedInSessionItem,
   Status,
-  securityActivityMessages,
+  securityActivityKey,
   serverMessages,
   type TrustedBrowserItem,
 } from '@gatehouse/contract';
@@ -173,12 +172,7 @@ export async function overview(ctx: Context, request: FastifyRequest, guarded: G
         os: agent?.os ?? null,
         address: e.client_ip,
         // In the request's language (the page's own): the catalog's line of the event, or `other`.
-        description: serverText(
-          language,
-          e.event in securityActivityMessages
-            ? (`activity.${e.event}` as SecurityActivityKey)
-            : 'activity.other',
-        ),
+        description: serverText(language, securityActivityKey(e.event)),
       };
     }),
   };
