@@ -51,6 +51,11 @@ export const journeyColumns = [
   'user_agent',
 ] as const satisfies readonly (keyof Journey)[];
 
+/** Whether a journey can still move: not in a final state, not expired at `now`. */
+export const isLive = (journey: Journey, now: Date): boolean =>
+  !(finalStates as readonly string[]).includes(journey.state) &&
+  now.getTime() < new Date(journey.expires_at).getTime();
+
 /** A login journey read with its account, its credentials and its codes' state (one statement). */
 export type LoginRead = {
   journey: Journey;
@@ -195,14 +200,7 @@ export class JourneyStore {
       .where('token_hash', '=', sha256(token))
       .where('kind', '=', kind)
       .executeTakeFirst();
-    return journey && this.live(journey) ? journey : null;
-  }
-
-  live(journey: Journey): boolean {
-    return (
-      !(finalStates as readonly string[]).includes(journey.state) &&
-      this.clock.now().getTime() < new Date(journey.expires_at).getTime()
-    );
+    return journey && isLive(journey, this.clock.now()) ? journey : null;
   }
 
   /**

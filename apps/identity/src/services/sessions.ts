@@ -6,6 +6,7 @@ import type { DB } from '../db/database.ts';
 import type { Account, PassedFactor, Session } from '../db/schema.ts';
 import {
   accountFromRow,
+  isLive,
   JourneyStore,
   journeyColumns,
   type LoginRead,
@@ -218,7 +219,7 @@ export class SessionStore {
     if (!fields) return null;
     if (fields.journey_id !== null) {
       const login = loginFromRow(fields, 'session_');
-      return new JourneyStore(this.db, this.clock, this.config).live(login.journey) ? { login } : null;
+      return isLive(login.journey, this.clock.now()) ? { login } : null;
     }
     const session = Object.fromEntries(sessionColumns.map((c) => [c, fields[`session_${c}`]])) as Session;
     const account = accountFromRow(fields, ['journey_', 'session_']);
