@@ -1,7 +1,9 @@
 import { cookies, paths } from '@gatehouse/contract';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import type { buildApp } from '../src/app.ts';
+import type { Context } from '../src/context.ts';
 import { codeHash } from '../src/lib/otp.ts';
 import { SessionStore } from '../src/services/sessions.ts';
 import {
@@ -563,15 +565,7 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
 
   test('step-up by text code: a wrong burst compares exactly CODE_CHECK_SESSION_MAX, then the right code is refused uncompared', async () => {
     const { app, ctx } = await h.start({ CODE_CHECK_SESSION_MAX: '3', FACTOR_MAX_WRONG_TRIES: '100' });
-    const account = await factorAccount(ctx, 'rtfold15', demoContacts('rtfold15', ctx.clock.now()));
-    const client = await atFactor(app, 'rtfold15');
-    const phone = (await contacts(client)).phone[0]!.value;
-    expect(code(await sendSms(client, phone))).toBe(1200);
-    expect(code(await check(client, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
-    expect(code(await client.sessionLogin())).toBe(1200);
-    // Signed in: the same calls are a step-up now.
-    expect(code(await sendSms(client, phone))).toBe(1200);
-    const right = (await latestMessage(ctx.db, NUMBER)).code!;
+    const { account, client, right } = await steppingUpByText(ctx, app, 'rtfold15');
     const before = (await events(account.id, 'factor-failed')).length;
     const wrong = await Promise.all(Array.from({ length: 12 }, () => check(client, 'sms', wrongCode(right))));
     expect(wrong.filter((r) => r.statusCode >= 500)).toHaveLength(0);
@@ -579,26 +573,6 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     expect(wrong.filter((r) => r.statusCode === 429)).toHaveLength(9);
     // The limit is the step-up journey's: the right code now is refused too.
     expect((await check(client, 'sms', right)).statusCode).toBe(429);
-  });
-
-  // A signed-in session's factor calls read the session through SessionStore.loginOrSession (the
-  // cookie's one read, stop 36): the step-up's right code, 100 times at once, steps up once.
-  test('step-up: the right code submitted 100 times at once is accepted once; the session steps up once, never a 5xx', async () => {
-    const { app, ctx } = await h.start();
-    const account = await factorAccount(ctx, 'rtfold30', demoContacts('rtfold30', ctx.clock.now()));
-    const client = await atFactor(app, 'rtfold30');
-    const phone = (await contacts(client)).phone[0]!.value;
-    expect(code(await sendSms(client, phone))).toBe(1200);
-    expect(code(await check(client, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
-    expect(code(await client.sessionLogin())).toBe(1200);
-    expect(code(await sendSms(client, phone))).toBe(1200);
-    const right = (await latestMessage(ctx.db, NUMBER)).code!;
-    const before = (await events(account.id, 'step-up')).length;
-    const answers = await Promise.all(Array.from({ length: 100 }, () => check(client, 'sms', right)));
-    expect(answers.filter((r) => r.statusCode >= 500)).toHaveLength(0);
-    expect(answers.map(code).filter((c) => c === 1200)).toHaveLength(1);
-    expect((await events(account.id, 'step-up')).length - before).toBe(1);
-    expect(await liveSessions(account.id)).toHaveLength(1);
   });
 
   test('hostile input on the folded statements (password step, send, check): never a 5xx, nothing counted wrongly', async () => {
@@ -646,22 +620,33 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     expect(await liveSessions(account.id)).toHaveLength(0);
   });
 
-  test('step-up by text code: 20 concurrent right codes, exactly one 1200', async () => {
+  test('step-up by text code: 100 concurrent right codes, exactly one 1200 and one step-up', async () => {
     const { app, ctx } = await h.start();
-    const account = await factorAccount(ctx, 'rtfold16', demoContacts('rtfold16', ctx.clock.now()));
-    const client = await atFactor(app, 'rtfold16');
-    const phone = (await contacts(client)).phone[0]!.value;
-    expect(code(await sendSms(client, phone))).toBe(1200);
-    expect(code(await check(client, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
-    expect(code(await client.sessionLogin())).toBe(1200);
-    expect(code(await sendSms(client, phone))).toBe(1200);
-    const right = (await latestMessage(ctx.db, NUMBER)).code!;
-    const replies = await Promise.all(Array.from({ length: 20 }, () => check(client, 'sms', right)));
+    const { account, client, right } = await steppingUpByText(ctx, app, 'rtfold16');
+    const before = (await events(account.id, 'step-up')).length;
+    // The signed-in session's factor calls read it through SessionStore.loginOrSession (stop 36).
+    const replies = await Promise.all(Array.from({ length: 100 }, () => check(client, 'sms', right)));
     expect(replies.filter((r) => r.statusCode >= 500).map((r) => r.body)).toEqual([]);
     expect(replies.filter((r) => code(r) === 1200)).toHaveLength(1);
+    expect((await events(account.id, 'step-up')).length - before).toBe(1);
     expect(await liveSessions(account.id)).toHaveLength(1);
   });
 });
+
+/**
+ * An account signed in with a text code, then sent a second code: the same calls are a step-up of
+ * its session now. Gives the account, the browser and the step-up's right code.
+ */
+async function steppingUpByText(ctx: Context, app: FastifyInstance, username: string) {
+  const account = await factorAccount(ctx, username, demoContacts(username, ctx.clock.now()));
+  const client = await atFactor(app, username);
+  const phone = (await contacts(client)).phone[0]!.value;
+  expect(code(await sendSms(client, phone))).toBe(1200);
+  expect(code(await check(client, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
+  expect(code(await client.sessionLogin())).toBe(1200);
+  expect(code(await sendSms(client, phone))).toBe(1200);
+  return { account, client, right: (await latestMessage(ctx.db, NUMBER)).code! };
+}
 
 /**
  * A login at its text code on an app over a PGlite of its own, which the test closes mid-request:
