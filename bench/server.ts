@@ -907,7 +907,12 @@ async function main() {
     writeFileSync(loopFile, '');
     const service = node(
       ['--import', './bench/loop-monitor.mjs', 'apps/identity/src/main.ts'],
-      { ...serviceEnv, BENCH_LOOP_FILE: loopFile },
+      {
+        ...serviceEnv,
+        BENCH_LOOP_FILE: loopFile,
+        // A diagnosis: the measured service's log level (info by default, as in production).
+        ...(process.env.BENCH_SERVICE_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL } : {}),
+      },
       [
         ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
         // A diagnosis like BENCH_SERVICE_NICE: V8 flags for the measured service only (its heap, GC).

@@ -4,8 +4,9 @@ import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import type { buildApp } from '../src/app.ts';
 import type { Context } from '../src/context.ts';
+import { sha256 } from '../src/lib/crypto.ts';
 import { codeHash } from '../src/lib/otp.ts';
-import { SessionStore } from '../src/services/sessions.ts';
+import { SECOND_FACTOR_DUE, SessionStore } from '../src/services/sessions.ts';
 import {
   atFactor,
   check,
@@ -13,6 +14,7 @@ import {
   demoContacts,
   factorAccount,
   latestMessage,
+  otpState,
   PASSWORD,
   sendEmail,
   sendSms,
@@ -24,6 +26,7 @@ import {
   createAccount,
   expectFailureEnvelope,
   type freshPGliteClient,
+  json,
   onOwnPGlite,
   setCookieLine,
   targets,
@@ -630,6 +633,137 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
     expect(replies.filter((r) => code(r) === 1200)).toHaveLength(1);
     expect((await events(account.id, 'step-up')).length - before).toBe(1);
     expect(await liveSessions(account.id)).toHaveLength(1);
+  });
+
+  /** The login journey of a browser's ET cookie, as the database holds it. */
+  const loginJourney = (client: Client | string) =>
+    h.db
+      .selectFrom('journeys')
+      .select(['state', 'data'])
+      .where('token_hash', '=', sha256(typeof client === 'string' ? client : client.cookies.get('ET')!))
+      .executeTakeFirstOrThrow();
+
+  describe("the password step's 'only the second factor is due' (decision 053)", () => {
+    test('the journey stays in the password step (the factor calls refuse it) until session login moves it, with its context', async () => {
+      const { app, ctx } = await h.start();
+      await factorAccount(ctx, 'rtfold20', demoContacts('rtfold20', ctx.clock.now()));
+      const client = new Client(app);
+      expect(code(await client.signInPassword('rtfold20', PASSWORD))).toBe(1200);
+      expect(await loginJourney(client)).toEqual({ state: 'password', data: { [SECOND_FACTOR_DUE]: true } });
+      expectFailureEnvelope(await otpState(client), 401, 4401);
+      expectFailureEnvelope(await sendSms(client, '00000000-0000-4000-8000-000000000000'), 401, 4401);
+      expectFailureEnvelope(await check(client, 'sms', '123456'), 401, 4401);
+
+      const login = await client.sessionLogin({ SESSION_CTX: 'PRIMESRVPORTAL' });
+      expect(code(login)).toBe(1201);
+      expect(await loginJourney(client)).toEqual({ state: 'factor', data: { context: 'PRIMESRVPORTAL' } });
+      // Called again: the same answer, nothing moves.
+      expect(code(await client.sessionLogin())).toBe(1201);
+      expect(await loginJourney(client)).toEqual({ state: 'factor', data: { context: 'PRIMESRVPORTAL' } });
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      expect(code(await check(client, 'sms', (await latestMessage(ctx.db, NUMBER)).code!))).toBe(1200);
+      const signedIn = await client.sessionLogin();
+      expect(json(signedIn).successData).toMatchObject({ authenticated: true, context: 'PRIMESRVPORTAL' });
+    });
+
+    test('not where session login has more to say: no second factor, an expired password, maintenance, a prohibited account, a trusted device', async () => {
+      const { app, ctx } = await h.start();
+      const accounts = h.db.updateTable('accounts');
+      // The account's change, then the password step's answer and session login's.
+      const cases: Array<[string, (id: string) => Promise<unknown>, number, number]> = [
+        [
+          'rtfold21',
+          (id) => accounts.set({ second_factor: false }).where('id', '=', id).execute(),
+          1200,
+          1200,
+        ],
+        ['rtfold22', (id) => accounts.set({ maintenance: true }).where('id', '=', id).execute(), 1200, 1202],
+        ['rtfold23', (id) => accounts.set({ prohibited: true }).where('id', '=', id).execute(), 1200, 1403],
+        [
+          'rtfold29',
+          (id) => accounts.set({ password_state: 'expired' }).where('id', '=', id).execute(),
+          1205,
+          1202,
+        ],
+      ];
+      for (const [username, change, password, login] of cases) {
+        const account = await factorAccount(ctx, username, demoContacts(username, ctx.clock.now()));
+        await change(account.id);
+        const client = new Client(app);
+        expect(code(await client.signInPassword(username, PASSWORD)), username).toBe(password);
+        expect((await loginJourney(client)).data, username).toEqual({});
+        expect(code(await client.sessionLogin()), username).toBe(login);
+      }
+      // A device this account trusts skips the factor at session login, as before.
+      await factorAccount(ctx, 'rtfold24', demoContacts('rtfold24', ctx.clock.now()));
+      const client = await atFactor(app, 'rtfold24');
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      expect(code(await check(client, 'sms', (await latestMessage(ctx.db, NUMBER)).code!, true))).toBe(1200);
+      expect(code(await client.signInPassword('rtfold24', PASSWORD))).toBe(1200);
+      expect((await loginJourney(client)).data).toEqual({});
+      expect(code(await client.sessionLogin())).toBe(1200);
+    });
+
+    test('what changed after the password still counts at session login: a prohibited network, a blocked account', async () => {
+      const { app, ctx } = await h.start({
+        TRUST_PROXY: '10.0.0.0/8',
+        PROHIBITED_NETWORKS: '198.51.100.0/24',
+      });
+      await factorAccount(ctx, 'rtfold25', demoContacts('rtfold25', ctx.clock.now()));
+      const allowed = new Client(app, { remoteAddress: '10.0.0.4' });
+      expect(code(await allowed.signInPassword('rtfold25', PASSWORD))).toBe(1200);
+      expect((await loginJourney(allowed)).data).toEqual({ [SECOND_FACTOR_DUE]: true });
+      // The same browser's cookies, from a prohibited network.
+      const moved = new Client(app, { remoteAddress: '10.0.0.4' });
+      for (const [name, value] of allowed.cookies) moved.cookies.set(name, value);
+      const refused = await moved.request({
+        method: 'POST',
+        url: api(paths.sessionLogin),
+        headers: { 'x-forwarded-for': '198.51.100.9' },
+      });
+      expect(code(refused)).toBe(1403);
+      expect((await loginJourney(allowed)).state).toBe('ended');
+      expectFailureEnvelope(await otpState(allowed), 401, 4401);
+
+      const blocked = await factorAccount(ctx, 'rtfold26', demoContacts('rtfold26', ctx.clock.now()));
+      const client = new Client(app);
+      expect(code(await client.signInPassword('rtfold26', PASSWORD))).toBe(1200);
+      const token = client.cookies.get('ET')!;
+      await h.db.updateTable('accounts').set({ status: 'blocked' }).where('id', '=', blocked.id).execute();
+      expect(code(await client.sessionLogin())).toBe(1403);
+      expect((await loginJourney(token)).state).toBe('ended');
+    });
+
+    test('session login 100 times at once after the password: the journey moves once, no one is signed in, no 5xx; then the code signs in once', async () => {
+      const { app, ctx } = await h.start();
+      const account = await factorAccount(ctx, 'rtfold27', demoContacts('rtfold27', ctx.clock.now()));
+      const client = new Client(app);
+      expect(code(await client.signInPassword('rtfold27', PASSWORD))).toBe(1200);
+      const replies = await Promise.all(Array.from({ length: 100 }, () => client.sessionLogin()));
+      expect(replies.filter((r) => r.statusCode >= 500).map((r) => r.body)).toEqual([]);
+      // The one that moved it, and those that read it moved, say the factor is due; one that read the
+      // journey before the move and lost the race to move it answers 1401, as two racing moves did.
+      expect(replies.filter((r) => code(r) === 1201).length).toBeGreaterThanOrEqual(1);
+      expect(replies.filter((r) => ![1201, 1401].includes(code(r))).map((r) => r.body)).toEqual([]);
+      expect(await loginJourney(client)).toEqual({ state: 'factor', data: {} });
+      expect(await liveSessions(account.id)).toHaveLength(0);
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      const right = (await latestMessage(ctx.db, NUMBER)).code!;
+      const checks = await Promise.all(Array.from({ length: 20 }, () => check(client, 'sms', right)));
+      expect(checks.filter((r) => code(r) === 1200)).toHaveLength(1);
+      expect(await liveSessions(account.id)).toHaveLength(1);
+    });
+
+    test('a hostile SESSION_CTX is not kept; the journey still moves', async () => {
+      const { app, ctx } = await h.start();
+      await factorAccount(ctx, 'rtfold28', demoContacts('rtfold28', ctx.clock.now()));
+      for (const hostile of [`x'); delete from journeys; --`, 'a'.repeat(65), '{"context":1}', 'ctx\u0000']) {
+        const client = new Client(app);
+        expect(code(await client.signInPassword('rtfold28', PASSWORD))).toBe(1200);
+        expect(code(await client.sessionLogin({ SESSION_CTX: hostile }))).toBe(1201);
+        expect(await loginJourney(client)).toEqual({ state: 'factor', data: {} });
+      }
+    });
   });
 });
 

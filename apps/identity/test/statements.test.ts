@@ -33,7 +33,7 @@ const PASSWORD_ONLY_BUDGET = 5;
  * today's count, with the local text gateway's own insert (the outbox), so that no change adds a
  * statement unnoticed: lower it as the path gets cheaper.
  */
-const WITH_A_CODE_TODAY = 11;
+const WITH_A_CODE_TODAY = 10;
 
 const compiler = new PostgresQueryCompiler();
 /** Records the SQL of every statement run through `db.withPlugin(recorder.plugin)`. */

@@ -6,6 +6,7 @@ import {
   type ErrorTypeValue,
   format,
   genericOutcomes,
+  headers,
   type Outcome,
   outcomeMessages,
   type ServerMessageKey,
@@ -55,6 +56,12 @@ export class ApiError extends Error {
     return error;
   }
 }
+
+/** The host's context of a call (the SESSION_CTX header), when it is one: 1-64 of [A-Za-z0-9_.-]. */
+export const contextHeader = (request: FastifyRequest): string | null => {
+  const value = request.headers[headers.sessionCtx.toLowerCase()];
+  return typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : null;
+};
 
 /** 4401 (HTTP 401): no signed-in session, or it expired. */
 export const sessionExpired = () => new ApiError(401, Status.UNAUTHENTICATED, serverMessages.sessionExpired);

@@ -1,8 +1,6 @@
-import { BlockList, isIP } from 'node:net';
 import {
   type Callback,
   emptyBody,
-  headers,
   paths,
   redirectPaths,
   Status,
@@ -16,19 +14,15 @@ import type { PassedFactor } from '../db/schema.ts';
 import { allowedAuthenticators } from '../factors/registry.ts';
 import { endBrowserFlow } from '../journeys/recovery.ts';
 import { passed } from '../journeys/store.ts';
-import { answer, noLoginInProgress, sessionExpired } from '../lib/http.ts';
+import { answer, contextHeader, noLoginInProgress, sessionExpired } from '../lib/http.ts';
 import { defineRoute } from '../lib/route.ts';
 import { endProviderSession } from '../oidc/provider.ts';
 import { findAccountById } from '../services/accounts.ts';
 import { clearSessionCookies, setSessionCookies } from '../services/cookies.ts';
 import { type DeviceRiskRule, recordedRisk, riskDemandsFactor } from '../services/device-risk.ts';
+import { prohibitedAddresses } from '../services/prohibited.ts';
 import { TRUSTED_DEVICE } from '../services/sessions.ts';
 import { trustedOrFactorDue } from '../services/trusted-devices.ts';
-
-const contextHeader = (request: FastifyRequest): string | null => {
-  const value = request.headers[headers.sessionCtx.toLowerCase()];
-  return typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : null;
-};
 
 /** 1200 for a signed-in session, with its context. */
 function signedInAnswer(
@@ -46,14 +40,7 @@ function signedInAnswer(
 export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRiskRule: DeviceRiskRule) {
   const { db, sessions, journeys } = ctx;
 
-  // PROHIBITED_NETWORKS: client addresses whose sign-in is refused as a prohibited location.
-  // BlockList also matches an IPv4-mapped IPv6 address (::ffff:203.0.113.5) against IPv4 ranges.
-  const prohibitedNetworks = new BlockList();
-  for (const n of ctx.config.prohibitedNetworks) prohibitedNetworks.addSubnet(n.address, n.prefix, n.family);
-  const prohibitedAddress = (ip: string): boolean => {
-    const family = isIP(ip);
-    return family !== 0 && prohibitedNetworks.check(ip, family === 4 ? 'ipv4' : 'ipv6');
-  };
+  const prohibitedAddress = prohibitedAddresses(ctx.config);
 
   defineRoute(app, {
     method: 'POST',
@@ -63,10 +50,12 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
     body: emptyBody,
     handler: async ({ request, reply }) => {
       const token = request.cookies[ctx.cookieNames.session];
+      const context = contextHeader(request);
       // The login journey the cookie binds, or, already signed in (by a second factor, or an earlier
       // call), its session: either with its account, in one statement (issue 25). Signed in, the
-      // context of this call is recorded and the answer is 1200 again.
-      const read = await sessions.loginOrSession(token);
+      // context of this call is recorded and the answer is 1200 again. A journey whose password step
+      // found only the second factor due moves to 'factor' in that statement (decision 053).
+      const read = await sessions.loginOrSession(token, { context });
       const found = read && 'login' in read ? read.login : null;
       const journey = found?.journey ?? null;
       const signedIn = read && 'session' in read ? read.session : null;
@@ -106,7 +95,6 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
         });
       }
       const data = { username: account.username, displayName: account.display_name };
-      const context = contextHeader(request);
 
       if (signedIn) {
         const current = context ?? signedIn.context;

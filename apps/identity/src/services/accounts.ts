@@ -30,12 +30,16 @@ export async function findAccountById(db: DB, id: string): Promise<Account | und
  */
 export type PasswordVerdict = 'right' | 'wrong' | 'locked';
 
-/** An account as the password step reads it, with whether the browser is a known device of it. */
-export type PasswordAccount = Account & { known_device?: SqlBool };
+/**
+ * An account as the password step reads it, with whether the browser is a known device of it and
+ * whether it is a trusted device of it now (a binding that has not expired; false when bindings are
+ * off or the browser has no device cookie).
+ */
+export type PasswordAccount = Account & { known_device?: SqlBool; trusted_device?: SqlBool };
 
 /**
  * The account of a username and, at sign-in, whether this browser completed a sign-in on it
- * (known_devices), with the password step's rate limits counted in the same statement (issue 25:
+ * (known_devices) and whether it is a trusted device of it (trusted_devices), with the password step's rate limits counted in the same statement (issue 25:
  * one round trip before the hash). Throws the 429 envelope when a limit is reached; no lock.
  */
 export async function findForPassword(
@@ -45,10 +49,14 @@ export async function findForPassword(
   limits: ReadonlyArray<LimitRule>,
 ): Promise<PasswordAccount | undefined> {
   const steps = ctx.limiter.steps(limits);
+  const device = deviceKey(ctx, request);
+  const trustable = !!device && ctx.config.factor.trustDeviceMs > 0;
   const { rows } = await sql<Record<string, unknown>>`
     with ${steps.queries}
     select a.*, exists (select 1 from known_devices k
-        where k.account_id = a.id and k.device_key = ${deviceKey(ctx, request) ?? ''}) as known_device,
+        where k.account_id = a.id and k.device_key = ${device ?? ''}) as known_device,
+      ${trustable}::boolean and exists (select 1 from trusted_devices t
+        where t.account_id = a.id and t.device_key = ${device ?? ''} and t.expires_at > ${ctx.clock.now()}) as trusted_device,
       ${steps.columns}
     from (select 1) as one left join accounts a on a.username_key = ${usernameKey(username)}`.execute(ctx.db);
   const row = rows[0]!;

@@ -16,6 +16,13 @@ import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { factorStateJson } from '../lib/otp.ts';
 
+/**
+ * The key of a login journey's data that says session login can only find the second factor due
+ * (set by the password step: plugins/password.ts); session login's read moves the journey to
+ * 'factor' (`loginOrSession`'s `factorDue`).
+ */
+export const SECOND_FACTOR_DUE = 'secondFactorDue';
+
 /** What session login records when a trusted device stood in for the second factor. */
 export const TRUSTED_DEVICE = 'TRUSTED-DEVICE';
 
@@ -196,30 +203,51 @@ export class SessionStore {
    * contacts, and its codes' counters and held factors, for a send or a check), or else the current
    * session it is. Session login and the factor calls used to read the journey, miss, and read the
    * session in a second statement.
+   *
+   * `factorDue` (session login only): a login journey in 'password' whose password step found the
+   * second factor the only thing due (SECOND_FACTOR_DUE) moves to 'factor' in the same statement,
+   * with the call's context, and is read as it is after the move (decision 053).
    */
   async loginOrSession(
     token: string | undefined,
+    factorDue?: { context: string | null },
   ): Promise<{ login: LoginRead } | { session: Session; account: Account } | null> {
     if (!token || token.length > 100) return null;
+    const hash = sha256(token);
     const state = factorStateJson(sql.ref('accounts.id'));
     const ifJourney = (value: RawBuilder<unknown>) =>
       sql`case when journeys.id is null then null else ${value} end`;
+    const now = this.clock.now();
+    // The moved row is read from the update: the statement's other reads see the journey as it was.
+    const moved = factorDue
+      ? sql`with moved as (
+          update journeys set state = 'factor', updated_at = ${now},
+            data = (data - ${SECOND_FACTOR_DUE}::text) || ${JSON.stringify(factorDue.context ? { context: factorDue.context } : {})}::jsonb
+          where token_hash = ${hash} and kind = 'login' and state = 'password'
+            and data @> ${JSON.stringify({ [SECOND_FACTOR_DUE]: true })}::jsonb and expires_at > ${now}
+          returning *
+        ) `
+      : sql``;
+    const journeys = factorDue
+      ? sql`(select * from moved union all
+          select * from journeys where token_hash = ${hash} and kind = 'login' and not exists (select 1 from moved))`
+      : sql`journeys`;
     const { rows } = await sql<Record<string, unknown>>`
-      select accounts.*,
+      ${moved}select accounts.*,
         ${sql.join(journeyColumns.map((c) => sql`${sql.ref(`journeys.${c}`)} as ${sql.ref(`journey_${c}`)}`))},
         ${sql.join(sessionColumns.map((c) => sql`${sql.ref(`sessions.${c}`)} as ${sql.ref(`session_${c}`)}`))},
         ${ifJourney(credentialsJson(sql.ref('accounts.id')))} as journey_account_credentials,
         ${ifJourney(state.counters)} as journey_account_counters,
         ${ifJourney(state.held)} as journey_account_holds
-      from (select ${sha256(token)}::text as hash) as cookie
-      left join journeys on journeys.token_hash = cookie.hash and journeys.kind = 'login'
+      from (select ${hash}::text as hash) as cookie
+      left join ${journeys} as journeys on journeys.token_hash = cookie.hash and journeys.kind = 'login'
       left join sessions on sessions.id = cookie.hash
       join accounts on accounts.id = coalesce(journeys.account_id, sessions.account_id)`.execute(this.db);
     const fields = rows[0];
     if (!fields) return null;
     if (fields.journey_id !== null) {
       const login = loginFromRow(fields, 'session_');
-      return isLive(login.journey, this.clock.now()) ? { login } : null;
+      return isLive(login.journey, now) ? { login } : null;
     }
     const session = Object.fromEntries(sessionColumns.map((c) => [c, fields[`session_${c}`]])) as Session;
     const account = accountFromRow(fields, ['journey_', 'session_']);
