@@ -217,9 +217,9 @@ const statusCode = (json: { responseBaseInfo?: { status?: { code?: number } } } 
   json?.responseBaseInfo?.status?.code;
 
 /**
- * Starts the loaded probes (autocannon options) in a client process of their own
- * (bench/probe-client.ts), and resolves when it is loaded and ready; `go()` starts them and
- * resolves with their results.
+ * Starts the loaded probes (url, headers, duration, overallRate, connections) in a client process
+ * of their own (bench/probe-client.ts: evenly paced, not autocannon's burst at each second's start),
+ * and resolves when it is loaded and ready; `go()` starts them and resolves with their results.
  */
 async function probesApart(probes: autocannon.Options[], nice = 0): Promise<{ go: () => Promise<Result[]> }> {
   const child = spawn(
