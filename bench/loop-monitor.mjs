@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 
 /**
  * A diagnosis the server bench loads into the service it measures (`node --import`), never part of
@@ -8,12 +9,41 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
  * pauses (count, total, longest). A request that arrives while the loop is late waits in its
  * socket before the service's own timing starts: this is where that wait shows. Plain JavaScript:
  * Node loads it with `--import` ahead of the service, where TypeScript is not loaded yet.
+ *
+ * It also times the service's database pool (node-postgres, the same module the service loads):
+ * each checkout's wait for a connection and how long the connection was held (one statement, or a
+ * transaction), per second: count, total and longest of each. A request slow inside the service
+ * while its event loop was on time waited for one of these.
  */
 const file = process.env.BENCH_LOOP_FILE;
 if (file) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   let gc = { count: 0, ms: 0, longest: 0 };
+  const fresh = () => ({ count: 0, waitMs: 0, waitLongest: 0, heldMs: 0, heldLongest: 0 });
+  let pool = fresh();
+  const pg = createRequire(import.meta.url)('pg');
+  const connect = pg.Pool.prototype.connect;
+  pg.Pool.prototype.connect = function timedConnect(callback) {
+    if (callback) return connect.call(this, callback);
+    const asked = performance.now();
+    return connect.call(this).then((client) => {
+      const got = performance.now();
+      const waited = got - asked;
+      pool.count += 1;
+      pool.waitMs += waited;
+      pool.waitLongest = Math.max(pool.waitLongest, waited);
+      const release = client.release;
+      client.release = function timedRelease(...args) {
+        const held = performance.now() - got;
+        pool.heldMs += held;
+        pool.heldLongest = Math.max(pool.heldLongest, held);
+        client.release = release;
+        return release.apply(this, args);
+      };
+      return client;
+    });
+  };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       gc.count += 1;
@@ -31,9 +61,11 @@ if (file) {
       gcCount: gc.count,
       gcMs: gc.ms,
       gcLongest: gc.longest,
+      pool,
     };
     appendFileSync(file, `${JSON.stringify(line)}\n`);
     delay.reset();
     gc = { count: 0, ms: 0, longest: 0 };
+    pool = fresh();
   }, 1000).unref();
 }

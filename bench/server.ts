@@ -341,6 +341,8 @@ type LoopSecond = {
   gcCount: number;
   gcMs: number;
   gcLongest: number;
+  /** The database pool's checkouts in that second: how many, their waits and holds in ms. */
+  pool?: { count: number; waitMs: number; waitLongest: number; heldMs: number; heldLongest: number };
 };
 
 /** Starts measuring PostgreSQL's CPU; the function it answers stops and gives the µs spent. */
@@ -1203,6 +1205,16 @@ async function main() {
         const gcMs = seconds.reduce((a, s) => a + s.gcMs, 0);
         console.log(
           `  the service's event loop in those windows (${seconds.length} s, perf_hooks): late by p50 ${f(median(seconds.map((s) => s.p50)), 1)} ms, p99 ${f(median(seconds.map((s) => s.p99)), 1)} ms (the median second's), ${f(Math.max(...seconds.map((s) => s.p99)), 1)} ms (the worst second's), max ${f(Math.max(...seconds.map((s) => s.max)), 1)} ms; GC: ${gcCount} pauses, ${f(gcMs / seconds.length, 1)} ms a second, the longest ${f(Math.max(...seconds.map((s) => s.gcLongest)), 1)} ms`,
+        );
+      }
+      const pooled = seconds.filter((s) => s.pool && s.pool.count > 0).map((s) => s.pool!);
+      if (pooled.length) {
+        const count = pooled.reduce((a, p) => a + p.count, 0);
+        const waitMs = pooled.reduce((a, p) => a + p.waitMs, 0);
+        const heldMs = pooled.reduce((a, p) => a + p.heldMs, 0);
+        const over = (ms: number) => pooled.filter((p) => p.waitLongest > ms || p.heldLongest > ms).length;
+        console.log(
+          `  the service's database pool in those windows: ${count} checkouts, waiting ${f(waitMs / count, 2)} ms on average for a connection (the longest ${f(Math.max(...pooled.map((p) => p.waitLongest)), 1)} ms), holding it ${f(heldMs / count, 2)} ms on average (the longest ${f(Math.max(...pooled.map((p) => p.heldLongest)), 1)} ms); seconds with a wait or hold over 50 ms: ${over(50)} of ${seconds.length}`,
         );
       }
       if (loopSched.slices > 0) {

@@ -4,9 +4,10 @@ import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import type { buildApp } from '../src/app.ts';
 import type { Context } from '../src/context.ts';
+import { SECOND_FACTOR_DUE } from '../src/journeys/store.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { codeHash } from '../src/lib/otp.ts';
-import { SECOND_FACTOR_DUE, SessionStore } from '../src/services/sessions.ts';
+import { SessionStore } from '../src/services/sessions.ts';
 import {
   atFactor,
   check,

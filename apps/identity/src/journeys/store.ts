@@ -76,6 +76,30 @@ export function loginFromRow(fields: Record<string, unknown>, otherPrefix?: stri
   return { journey, account, credentials, factorState };
 }
 
+/**
+ * The key of a login journey's data that says session login can only find the second factor due
+ * (set by the password step: plugins/password.ts; decision 053).
+ */
+export const SECOND_FACTOR_DUE = 'secondFactorDue';
+
+/**
+ * Session login's move of a marked login journey (SECOND_FACTOR_DUE) from 'password' to 'factor',
+ * as a WITH query of the statement that reads the cookie's journey (SessionStore.loginOrSession):
+ * by the token's hash, while live; the mark goes and the call's context is merged. Returns the
+ * moved row (`returning *`), none when there was nothing to move.
+ */
+export function markedFactorDueFrom(
+  tokenHash: string,
+  now: Date,
+  context: string | null,
+): RawBuilder<unknown> {
+  return sql`update journeys set state = 'factor', updated_at = ${now},
+      data = (data - ${SECOND_FACTOR_DUE}::text) || ${JSON.stringify(context ? { context } : {})}::jsonb
+    where token_hash = ${tokenHash} and kind = 'login' and state = 'password'
+      and data @> ${JSON.stringify({ [SECOND_FACTOR_DUE]: true })}::jsonb and expires_at > ${now}
+    returning *`;
+}
+
 /** The account's columns of a row that reads others under prefixes. */
 export const accountFromRow = (fields: Record<string, unknown>, prefixes: readonly string[]): Account =>
   Object.fromEntries(

@@ -3,14 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import { endBrowserFlow } from '../journeys/recovery.ts';
-import { passed } from '../journeys/store.ts';
+import { passed, SECOND_FACTOR_DUE } from '../journeys/store.ts';
 import { answer } from '../lib/http.ts';
 import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { attemptPassword, findForPassword, type PasswordAccount, usernameKey } from '../services/accounts.ts';
 import { setSessionCookies } from '../services/cookies.ts';
 import { prohibitedAddresses } from '../services/prohibited.ts';
-import { SECOND_FACTOR_DUE } from '../services/sessions.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {

@@ -11,17 +11,11 @@ import {
   journeyColumns,
   type LoginRead,
   loginFromRow,
+  markedFactorDueFrom,
 } from '../journeys/store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { factorStateJson } from '../lib/otp.ts';
-
-/**
- * The key of a login journey's data that says session login can only find the second factor due
- * (set by the password step: plugins/password.ts); session login's read moves the journey to
- * 'factor' (`loginOrSession`'s `factorDue`).
- */
-export const SECOND_FACTOR_DUE = 'secondFactorDue';
 
 /** What session login records when a trusted device stood in for the second factor. */
 export const TRUSTED_DEVICE = 'TRUSTED-DEVICE';
@@ -220,13 +214,7 @@ export class SessionStore {
     const now = this.clock.now();
     // The moved row is read from the update: the statement's other reads see the journey as it was.
     const moved = factorDue
-      ? sql`with moved as (
-          update journeys set state = 'factor', updated_at = ${now},
-            data = (data - ${SECOND_FACTOR_DUE}::text) || ${JSON.stringify(factorDue.context ? { context: factorDue.context } : {})}::jsonb
-          where token_hash = ${hash} and kind = 'login' and state = 'password'
-            and data @> ${JSON.stringify({ [SECOND_FACTOR_DUE]: true })}::jsonb and expires_at > ${now}
-          returning *
-        ) `
+      ? sql`with moved as (${markedFactorDueFrom(hash, now, factorDue.context)}) `
       : sql``;
     const journeys = factorDue
       ? sql`(select * from moved union all
