@@ -20,7 +20,7 @@ if (file) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   let gc = { count: 0, ms: 0, longest: 0 };
-  const fresh = () => ({ count: 0, waitMs: 0, waitLongest: 0, heldMs: 0, heldLongest: 0 });
+  const fresh = () => ({ count: 0, waitMs: 0, waitLongest: 0, heldMs: 0, heldLongest: 0, heldBy: '' });
   let pool = fresh();
   const pg = createRequire(import.meta.url)('pg');
   const connect = pg.Pool.prototype.connect;
@@ -34,11 +34,22 @@ if (file) {
       pool.waitMs += waited;
       pool.waitLongest = Math.max(pool.waitLongest, waited);
       const release = client.release;
+      const query = client.query;
+      // The statement the checkout ran first (its first 60 characters), named for the longest hold.
+      let first = '';
+      client.query = function namedQuery(config, ...rest) {
+        if (!first) first = String(typeof config === 'string' ? config : (config?.text ?? '')).replace(/\s+/g, ' ').trim().slice(0, 60);
+        return query.call(this, config, ...rest);
+      };
       client.release = function timedRelease(...args) {
         const held = performance.now() - got;
         pool.heldMs += held;
-        pool.heldLongest = Math.max(pool.heldLongest, held);
+        if (held > pool.heldLongest) {
+          pool.heldLongest = held;
+          pool.heldBy = first;
+        }
         client.release = release;
+        client.query = query;
         return release.apply(this, args);
       };
       return client;

@@ -342,7 +342,15 @@ type LoopSecond = {
   gcMs: number;
   gcLongest: number;
   /** The database pool's checkouts in that second: how many, their waits and holds in ms. */
-  pool?: { count: number; waitMs: number; waitLongest: number; heldMs: number; heldLongest: number };
+  pool?: {
+    count: number;
+    waitMs: number;
+    waitLongest: number;
+    heldMs: number;
+    heldLongest: number;
+    /** The first statement of the second's longest hold (its first 60 characters). */
+    heldBy: string;
+  };
 };
 
 /** Starts measuring PostgreSQL's CPU; the function it answers stops and gives the µs spent. */
@@ -1213,8 +1221,9 @@ async function main() {
         const waitMs = pooled.reduce((a, p) => a + p.waitMs, 0);
         const heldMs = pooled.reduce((a, p) => a + p.heldMs, 0);
         const over = (ms: number) => pooled.filter((p) => p.waitLongest > ms || p.heldLongest > ms).length;
+        const longest = pooled.reduce((a, p) => (p.heldLongest > a.heldLongest ? p : a));
         console.log(
-          `  the service's database pool in those windows: ${count} checkouts, waiting ${f(waitMs / count, 2)} ms on average for a connection (the longest ${f(Math.max(...pooled.map((p) => p.waitLongest)), 1)} ms), holding it ${f(heldMs / count, 2)} ms on average (the longest ${f(Math.max(...pooled.map((p) => p.heldLongest)), 1)} ms); seconds with a wait or hold over 50 ms: ${over(50)} of ${seconds.length}`,
+          `  the service's database pool in those windows: ${count} checkouts, waiting ${f(waitMs / count, 2)} ms on average for a connection (the longest ${f(Math.max(...pooled.map((p) => p.waitLongest)), 1)} ms), holding it ${f(heldMs / count, 2)} ms on average (the longest ${f(longest.heldLongest, 1)} ms, running "${longest.heldBy}…"); seconds with a wait or hold over 50 ms: ${over(50)} of ${seconds.length}`,
         );
       }
       if (loopSched.slices > 0) {
