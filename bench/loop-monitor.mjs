@@ -38,7 +38,11 @@ if (file) {
       // The statement the checkout ran first (its first 60 characters), named for the longest hold.
       let first = '';
       client.query = function namedQuery(config, ...rest) {
-        if (!first) first = String(typeof config === 'string' ? config : (config?.text ?? '')).replace(/\s+/g, ' ').trim().slice(0, 60);
+        if (!first)
+          first = String(typeof config === 'string' ? config : (config?.text ?? ''))
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 60);
         return query.call(this, config, ...rest);
       };
       client.release = function timedRelease(...args) {
