@@ -730,9 +730,26 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       const client = new Client(app);
       expect(code(await client.signInPassword('rtfold26', PASSWORD))).toBe(1200);
       const token = client.cookies.get('ET')!;
+      expect((await loginJourney(token)).data).toEqual({ [SECOND_FACTOR_DUE]: true });
       await h.db.updateTable('accounts').set({ status: 'blocked' }).where('id', '=', blocked.id).execute();
       expect(code(await client.sessionLogin())).toBe(1403);
       expect((await loginJourney(token)).state).toBe('ended');
+
+      // Owed since the password (a forced reset, a maintenance notice): the callbacks, not the factor.
+      for (const [username, change] of [
+        ['rtfold30', { password_state: 'expired' }],
+        ['rtfold31', { maintenance: true }],
+        ['rtfold32', { require_username_update: true }],
+      ] as const) {
+        const account = await factorAccount(ctx, username, demoContacts(username, ctx.clock.now()));
+        const browser = new Client(app);
+        expect(code(await browser.signInPassword(username, PASSWORD))).toBe(1200);
+        expect((await loginJourney(browser)).data, username).toEqual({ [SECOND_FACTOR_DUE]: true });
+        await h.db.updateTable('accounts').set(change).where('id', '=', account.id).execute();
+        expect(code(await browser.sessionLogin()), username).toBe(1202);
+        expect((await loginJourney(browser)).state, username).toBe('password');
+        expectFailureEnvelope(await otpState(browser), 401, 4401);
+      }
     });
 
     test('session login 100 times at once after the password: the journey moves once, no one is signed in, no 5xx; then the code signs in once', async () => {

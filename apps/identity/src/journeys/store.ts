@@ -85,18 +85,27 @@ export const SECOND_FACTOR_DUE = 'secondFactorDue';
 /**
  * Session login's move of a marked login journey (SECOND_FACTOR_DUE) from 'password' to 'factor',
  * as a WITH query of the statement that reads the cookie's journey (SessionStore.loginOrSession):
- * by the token's hash, while live; the mark goes and the call's context is merged. Returns the
+ * by the token's hash, while live, and only while the account is still as the mark found it when
+ * the password step read it (active, not prohibited, with a second factor, nothing owed: a change
+ * made since, a forced password reset say, leaves the journey to session login's other path). The
+ * mark goes, the call's context is merged, and the expiry is extended as `touch` would. Returns the
  * moved row (`returning *`), none when there was nothing to move.
  */
 export function markedFactorDueFrom(
   tokenHash: string,
   now: Date,
   context: string | null,
+  limits: { loginFlowMs: number; sessionAbsoluteMs: number },
 ): RawBuilder<unknown> {
   return sql`update journeys set state = 'factor', updated_at = ${now},
+      expires_at = least(${new Date(now.getTime() + limits.loginFlowMs)}::timestamptz,
+        created_at + ${limits.sessionAbsoluteMs} * interval '1 millisecond'),
       data = (data - ${SECOND_FACTOR_DUE}::text) || ${JSON.stringify(context ? { context } : {})}::jsonb
     where token_hash = ${tokenHash} and kind = 'login' and state = 'password'
       and data @> ${JSON.stringify({ [SECOND_FACTOR_DUE]: true })}::jsonb and expires_at > ${now}
+      and exists (select 1 from accounts a where a.id = journeys.account_id and a.status = 'active'
+        and not a.prohibited and a.second_factor and a.password_state = 'ok'
+        and not a.require_username_update and not a.maintenance)
     returning *`;
 }
 

@@ -55,7 +55,11 @@ export async function sessionPlugin(app: FastifyInstance, ctx: Context, deviceRi
       // call), its session: either with its account, in one statement (issue 25). Signed in, the
       // context of this call is recorded and the answer is 1200 again. A journey whose password step
       // found only the second factor due moves to 'factor' in that statement (decision 053).
-      const read = await sessions.loginOrSession(token, { context });
+      // Not from a prohibited network: that journey is refused below, never moved first.
+      const read = await sessions.loginOrSession(
+        token,
+        prohibitedAddress(request.ip) ? undefined : { context },
+      );
       const found = read && 'login' in read ? read.login : null;
       const journey = found?.journey ?? null;
       const signedIn = read && 'session' in read ? read.session : null;

@@ -214,7 +214,7 @@ export class SessionStore {
     const now = this.clock.now();
     // The moved row is read from the update: the statement's other reads see the journey as it was.
     const moved = factorDue
-      ? sql`with moved as (${markedFactorDueFrom(hash, now, factorDue.context)}) `
+      ? sql`with moved as (${markedFactorDueFrom(hash, now, factorDue.context, this.config)}) `
       : sql``;
     const journeys = factorDue
       ? sql`(select * from moved union all
