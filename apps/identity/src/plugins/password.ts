@@ -9,31 +9,22 @@ import { clientKey } from '../lib/rate-limit.ts';
 import { defineRoute } from '../lib/route.ts';
 import { attemptPassword, findForPassword, type PasswordAccount, usernameKey } from '../services/accounts.ts';
 import { setSessionCookies } from '../services/cookies.ts';
-import { prohibitedAddresses } from '../services/prohibited.ts';
 
 /** Password authentication: the first step of the login transaction. */
 export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
   const { config, sessions } = ctx;
-  const prohibitedAddress = prohibitedAddresses(config);
 
   /**
-   * Whether session login, called next, can only find the second factor due: the account has one,
-   * nothing else is owed first (an expired password, a new username, maintenance: session login's
-   * callbacks), nothing refuses the sign-in there (a prohibited account or network), no device-risk
-   * rule is to be asked, and this browser is not a trusted device of the account. The journey then
-   * says so (SECOND_FACTOR_DUE), and session login moves it to 'factor' in the statement that reads
-   * it instead of deciding in a second (issue 25; decision 053). The journey stays in 'password'
-   * until then: the factor calls still need session login first.
+   * Whether session login, called next, may find only the second factor due, as far as the password
+   * step alone can tell: no device-risk rule is to be asked and this browser is not a trusted device
+   * of the account. The journey then says so (SECOND_FACTOR_DUE), and session login moves it to
+   * 'factor' in the statement that reads it instead of deciding in a second (issue 25; decision
+   * 053). That move checks the rest itself, at that moment (journeys/store.ts
+   * `markedFactorDueFrom`: a second factor, nothing owed, nothing refused), so the rule lives once.
+   * The journey stays in 'password' until then: the factor calls still need session login first.
    */
-  const factorDueAtOnce = (account: PasswordAccount, ip: string): boolean =>
-    account.second_factor &&
-    account.password_state === 'ok' &&
-    !account.require_username_update &&
-    !account.maintenance &&
-    !account.prohibited &&
-    !prohibitedAddress(ip) &&
-    !config.deviceRisk &&
-    account.trusted_device !== true;
+  const factorDueAtOnce = (account: PasswordAccount): boolean =>
+    account.second_factor && !config.deviceRisk && account.trusted_device !== true;
 
   defineRoute(app, {
     method: 'POST',
@@ -52,7 +43,7 @@ export async function passwordPlugin(app: FastifyInstance, ctx: Context) {
       const journey = ctx.journeys.startFrom('proved', {
         kind: 'login',
         state: 'password',
-        ...(account && factorDueAtOnce(account, request.ip) ? { data: { [SECOND_FACTOR_DUE]: true } } : {}),
+        ...(account && factorDueAtOnce(account) ? { data: { [SECOND_FACTOR_DUE]: true } } : {}),
         ttlMs: Math.min(ctx.config.loginFlowMs, ctx.config.sessionAbsoluteMs),
         factors: [passed('password', 1, ctx.clock.now())],
         clientIp: request.ip,
