@@ -198,9 +198,9 @@ export class SessionStore {
    * session it is. Session login and the factor calls used to read the journey, miss, and read the
    * session in a second statement.
    *
-   * `factorDue` (session login only): a login journey in 'password' whose password step found the
-   * second factor the only thing due (SECOND_FACTOR_DUE) moves to 'factor' in the same statement,
-   * with the call's context, and is read as it is after the move (decision 053).
+   * `factorDue` (session login only): a login journey in 'password' that its password step marked
+   * (SECOND_FACTOR_DUE) moves to 'factor' in the same statement, with the call's context, while its
+   * account owes nothing else (markedFactorDueFrom), and is read as after the move (decision 053).
    */
   async loginOrSession(
     token: string | undefined,
