@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { catalogs } from '@gatehouse/i18n/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { uiFiles, uiFilesThatMock, uiSetup } from './test/ui-projects.ts';
 
 /**
  * One runner, four projects: unit (node), ui (jsdom, Testing Library), api (HTTP against a real
@@ -40,18 +41,24 @@ export default defineConfig({
         test: {
           name: 'ui',
           environment: 'jsdom',
-          include: [
-            'packages/ui/**/*.test.tsx',
-            'packages/signin/**/*.test.{ts,tsx}',
-            'apps/portal/**/*.test.{ts,tsx}',
-            'apps/device/**/*.test.{ts,tsx}',
-            'apps/console/**/*.test.{ts,tsx}',
-          ],
-          setupFiles: [
-            './packages/ui/test/setup.ts',
-            './packages/signin/src/test/setup.ts',
-            './apps/portal/test/setup.ts',
-          ],
+          include: uiFiles,
+          exclude: [...configDefaults.exclude, ...uiFilesThatMock],
+          setupFiles: uiSetup,
+          // The files of a worker share one module graph (no fresh import of React, the widget and
+          // the catalogs per file): the files' own setup cost four times their tests (issue 25's
+          // suite). Each test renders into a clean document (the setup files' cleanup).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that replace a module (vi.mock) need a module graph of their own: a module an
+          // earlier file imported would keep the real one.
+          name: 'ui-mocks',
+          environment: 'jsdom',
+          include: uiFilesThatMock,
+          setupFiles: uiSetup,
         },
       },
       {
