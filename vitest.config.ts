@@ -5,8 +5,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { uiFiles, uiFilesThatMock, uiSetup } from './test/ui-projects.ts';
 
 /**
- * One runner, four projects: unit (node), ui (jsdom, Testing Library), api (HTTP against a real
- * database) and e2e (real Chromium against the built apps).
+ * One runner, five projects: unit (node), ui and ui-mocks (jsdom, Testing Library; decision 054),
+ * api (HTTP against a real database) and e2e (real Chromium against the built apps).
  *
  * Files of every project run in parallel, one per worker: each API file works in databases of its
  * own (a PGlite copy, a PostgreSQL schema), each end-to-end file starts its own server on a free
@@ -45,8 +45,9 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...uiFilesThatMock],
           setupFiles: uiSetup,
           // The files of a worker share one module graph (no fresh import of React, the widget and
-          // the catalogs per file): the files' own setup cost four times their tests (issue 25's
-          // suite). Each test renders into a clean document (the setup files' cleanup).
+          // the catalogs per file): the environment and setup of each file cost 2.5 times the
+          // tests themselves (decision 054). Each test renders into a clean document (the setup
+          // files' cleanup).
           isolate: false,
         },
       },

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { files } from './files.ts';
 
 /**
  * The repository's shape, as design.md and craft.md state it: plugins own their domain and import
@@ -9,17 +10,6 @@ import { describe, expect, test } from 'vitest';
  * noImportCycles), and every workspace declares what it imports and nothing it does not use.
  */
 const root = new URL('..', import.meta.url).pathname;
-
-function files(dir: string, accept: (name: string) => boolean): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    if (['node_modules', 'dist', '.data', 'test-results'].includes(entry) || entry.startsWith('.')) continue;
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...files(path, accept));
-    else if (accept(entry)) out.push(path);
-  }
-  return out;
-}
 
 const source = (name: string) => /\.(ts|tsx|mts|js|mjs)$/.test(name) && !name.endsWith('.d.ts');
 const importPattern =

@@ -1,17 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, test } from 'vitest';
+import { files as under } from './files.ts';
 import { uiFiles, uiFilesThatMock } from './ui-projects.ts';
 
 const root = new URL('..', import.meta.url).pathname;
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    if (['node_modules', 'dist'].includes(entry) || entry.startsWith('.')) return [];
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? walk(path) : [relative(root, path)];
-  });
-}
 
 /** The patterns' shapes (`dir/**\/*.test.{ts,tsx}`) as regular expressions. */
 const asPattern = (glob: string) =>
@@ -26,7 +19,8 @@ const asPattern = (glob: string) =>
 test('every jsdom test file that replaces a module (vi.mock) runs in the ui-mocks project, with a module graph of its own', () => {
   const patterns = uiFiles.map(asPattern);
   const files = [...new Set(uiFiles.map((glob) => glob.split('/**')[0]!))]
-    .flatMap((dir) => walk(join(root, dir)))
+    .flatMap((dir) => under(join(root, dir), () => true))
+    .map((path) => relative(root, path))
     .filter((file) => patterns.some((pattern) => pattern.test(file)));
   expect(files.length).toBeGreaterThan(50);
   const mocking = files.filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(root, file), 'utf8')));

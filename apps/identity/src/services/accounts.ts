@@ -40,7 +40,8 @@ export type PasswordAccount = Account & { known_device?: SqlBool; trusted_device
 /**
  * The account of a username and, at sign-in, whether this browser completed a sign-in on it
  * (known_devices) and whether it is a trusted device of it (trusted_devices), with the password
- * step's rate limits counted in the same statement (issue 25: one round trip before the hash). Throws the 429 envelope when a limit is reached; no lock.
+ * step's rate limits counted in the same statement (issue 25: one round trip before the hash).
+ * Throws the 429 envelope when a limit is reached; no lock.
  */
 export async function findForPassword(
   ctx: Context,
