@@ -374,6 +374,31 @@ describe.skipIf(!postgresUrl)('database faults (postgres behind a fault proxy)',
     expect(escaped).toEqual([]);
   });
 
+  test("session login's move of a marked journey stopped inside its statement writes nothing: 503/5003, then it moves once (decision 053)", async () => {
+    const account = await factorAccount(ctx, 'foldfault2', { phones: [{ value: '2025550144' }] });
+    const client = new Client(app);
+    await client.get(api(paths.health));
+    expect(code(await client.signInPassword('foldfault2', PASSWORD))).toBe(1200);
+    const journey = () =>
+      sql<{ state: string; data: unknown }>`select state, data from ${sql.id(schema, 'journeys')}
+        where account_id = ${account.id} and kind = 'login' order by created_at desc limit 1`.execute(admin);
+    const marked = (await journey()).rows[0];
+    expect(marked).toEqual({ state: 'password', data: { secondFactorDue: true } });
+    // The journey's row is held: the statement that reads and moves it waits, then times out.
+    await admin.transaction().execute(async (trx) => {
+      await sql`select 1 from ${sql.id(schema, 'journeys')} where account_id = ${account.id} for update`.execute(
+        trx,
+      );
+      const login = await timed(() => client.sessionLogin());
+      expectUnavailable(login.result);
+      expect(login.ms).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT - 50);
+    });
+    expect((await journey()).rows[0]).toEqual(marked);
+    expect(code(await client.sessionLogin())).toBe(1201);
+    expect((await journey()).rows[0]).toEqual({ state: 'factor', data: {} });
+    expect(escaped).toEqual([]);
+  });
+
   test('logs: the fault is logged with its code, never the connection settings or the SQL parameters', () => {
     expect(logs.length).toBeGreaterThan(0);
     const faults = logs.filter((l) => l.includes('"db":')).map((l) => JSON.parse(l).db);
