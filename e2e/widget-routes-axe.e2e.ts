@@ -60,4 +60,23 @@ describe("axe on the widget's routes no journey of this server reaches", () => {
       await context.close();
     });
   }
+
+  it('a frame of another origin fails the scan, since axe in the page would not reach it (decision 055)', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${env.server.origin}/#/login`);
+    await page.getByRole('textbox', { name: /Username/ }).waitFor();
+    // The console's origin (127.0.0.1) is another origin than the portal's (localhost).
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe');
+      frame.title = 'Another origin';
+      frame.src = src;
+      document.body.append(frame);
+      return new Promise((loaded) => frame.addEventListener('load', loaded, { once: true }));
+    }, `${env.server.consoleOrigin}/console/`);
+    await expect(expectNoAxeViolations(page, 'login with a foreign frame')).rejects.toThrow(
+      /cross-origin frames on login with a foreign frame/,
+    );
+    await context.close();
+  });
 });
