@@ -68,6 +68,9 @@ export default defineConfig({
           name: 'api',
           environment: 'node',
           include: ['apps/identity/test/**/*.test.ts'],
+          // The files of a worker share one module graph: each imported the whole service again
+          // (decision 056). Each file still works in databases of its own.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -77,6 +77,7 @@ export async function onOwnPGlite<T>(
   work: (own: OwnPGlite) => Promise<T>,
   options: { env?: Record<string, string>; clock?: TestClock } = {},
 ): Promise<T> {
+  linesForThisFile();
   const { client: pglite, db } = await freshPGliteClient();
   const logs: string[] = [];
   const { app, ctx } = await buildApp({
@@ -181,7 +182,22 @@ export const productionMail = {
 // --- secrets that must never be logged -----------------------------------------------------------
 const secrets = new Set<string>();
 export const logLines: string[] = [];
+/**
+ * The files of a worker share this module (isolate: false, decision 056): each file checks its own
+ * lines against its own secrets, so a new file starts with neither. (Another file's secret may be
+ * this file's ordinary value: one file's password was another's application name.)
+ */
+let linesOf: string | undefined;
+function linesForThisFile() {
+  const file = expect.getState().testPath;
+  if (file !== linesOf) {
+    logLines.length = 0;
+    secrets.clear();
+  }
+  linesOf = file;
+}
 export function rememberSecret(value: string | undefined) {
+  linesForThisFile();
   if (value && value.length >= 6) secrets.add(value);
 }
 /** Every log line of every app built in this file, checked once at the end of the file. */
@@ -258,6 +274,7 @@ export function useHarness(target: Target): Harness {
 
   let emptyTables: RawBuilder<unknown> | undefined;
   beforeAll(async () => {
+    linesForThisFile();
     db = await target.open();
     emptyTables = await emptyingStatement(db);
   });
