@@ -82,6 +82,9 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.e2e.ts'],
           globalSetup: ['./e2e/support/global-setup.ts'],
+          // The files of a worker share one module graph, as the API files do (decision 056): each
+          // file still starts its own server, database and Chromium.
+          isolate: false,
           // A browser's page on a loaded 2-core machine can take seconds: a poll waits up to 10 s
           // for what a person would see arrive (the default, 1 s, failed a device-risk test when the
           // machine ran the whole suite at twice its usual time).

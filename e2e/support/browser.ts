@@ -23,9 +23,10 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * The screen states this file has scanned already: the page's markup with the viewport and the
- * media features axe's results depend on. A module of its own per test file (vitest isolates files),
- * so each file scans each state once, however many tests pass through it.
+ * The screen states scanned already: the page's markup with the viewport and the media features
+ * axe's results depend on. The files of a worker share this module (decision 056), so a state is
+ * scanned once per worker, however many tests and files pass through it; each file still records
+ * the screens it showed (recordScan).
  */
 const scanned = new Map<string, string[]>();
 

@@ -117,8 +117,11 @@ export async function freePort(from = 8500, to = 8549): Promise<number> {
   throw new Error(`no free port in ${from}-${to}`);
 }
 
-/** The messages each test server's outbox has handed to a test, by address. */
-const handedOut = new Map<string, Set<string>>();
+/**
+ * The messages each test server's outbox has handed to a test, by server and address (by the
+ * server itself: a later file of the worker may get the same port).
+ */
+const handedOut = new WeakMap<RunningServer, Map<string, Set<string>>>();
 
 /**
  * The newest message the dev outbox holds for an address, once it is one no test has read before:
@@ -127,8 +130,10 @@ const handedOut = new Map<string, Set<string>>();
  * No new message with a code within 15 s fails the test.
  */
 export async function latestMail(server: RunningServer, to: string): Promise<{ code: string; text: string }> {
-  const seen = handedOut.get(`${server.origin} ${to}`) ?? new Set<string>();
-  handedOut.set(`${server.origin} ${to}`, seen);
+  const byAddress = handedOut.get(server) ?? new Map<string, Set<string>>();
+  handedOut.set(server, byAddress);
+  const seen = byAddress.get(to) ?? new Set<string>();
+  byAddress.set(to, seen);
   const deadline = Date.now() + 15_000;
   for (;;) {
     const response = await fetch(`${server.origin}/api/dev/outbox?to=${encodeURIComponent(to)}`);
