@@ -77,7 +77,7 @@ export async function onOwnPGlite<T>(
   work: (own: OwnPGlite) => Promise<T>,
   options: { env?: Record<string, string>; clock?: TestClock } = {},
 ): Promise<T> {
-  linesForThisFile();
+  startEachFileClean();
   const { client: pglite, db } = await freshPGliteClient();
   const logs: string[] = [];
   const { app, ctx } = await buildApp({
@@ -188,7 +188,7 @@ export const logLines: string[] = [];
  * this file's ordinary value: one file's password was another's application name.)
  */
 let linesOf: string | undefined;
-function linesForThisFile() {
+function startEachFileClean() {
   const file = expect.getState().testPath;
   if (file !== linesOf) {
     logLines.length = 0;
@@ -197,7 +197,7 @@ function linesForThisFile() {
   linesOf = file;
 }
 export function rememberSecret(value: string | undefined) {
-  linesForThisFile();
+  startEachFileClean();
   if (value && value.length >= 6) secrets.add(value);
 }
 /** Every log line of every app built in this file, checked once at the end of the file. */
@@ -274,7 +274,7 @@ export function useHarness(target: Target): Harness {
 
   let emptyTables: RawBuilder<unknown> | undefined;
   beforeAll(async () => {
-    linesForThisFile();
+    startEachFileClean();
     db = await target.open();
     emptyTables = await emptyingStatement(db);
   });
