@@ -644,6 +644,108 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       .where('token_hash', '=', sha256(typeof client === 'string' ? client : client.cookies.get('ET')!))
       .executeTakeFirstOrThrow();
 
+  describe('the login check that reads its journey in its own statement (decision 057)', () => {
+    const checkCounts = async () =>
+      (
+        await h.db
+          .selectFrom('rate_limits')
+          .select(['key', 'hits'])
+          .where('key', 'like', 'code-check:%')
+          .orderBy('key')
+          .execute()
+      ).map((r) => `${r.key}=${r.hits}`);
+    const codeRow = (accountId: string) =>
+      h.db
+        .selectFrom('otp_codes')
+        .select(['code_hash', 'used_at', 'journey_id'])
+        .where('account_id', '=', accountId)
+        .where('channel', '=', 'sms')
+        .where('purpose', '=', 'factor')
+        .where('revoked_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow();
+
+    /** A login at its text code, sent: the app, its context, the account, the browser and the code. */
+    const codeSent = async (username: string) => {
+      const { app, ctx } = await h.start();
+      const account = await factorAccount(ctx, username, demoContacts(username, ctx.clock.now()));
+      const client = await atFactor(app, username);
+      expect(code(await sendSms(client, (await contacts(client)).phone[0]!.value))).toBe(1200);
+      return { app, ctx, account, client, right: (await latestMessage(ctx.db, NUMBER)).code! };
+    };
+
+    test("a login code is hashed over its journey's token hash, a step-up's over the account", async () => {
+      const { app, ctx, account, client, right: login } = await codeSent('rtfold40');
+      const token = client.cookies.get(ctx.cookieNames.session)!;
+      const { pepper } = ctx.config.otp;
+      expect((await codeRow(account.id)).code_hash).toBe(codeHash(pepper, sha256(token), 'sms', login));
+      const { right } = await steppingUpByText(ctx, app, 'rtfold41');
+      const stepUp = await h.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('username', '=', 'rtfold41')
+        .executeTakeFirstOrThrow();
+      expect((await codeRow(stepUp.id)).code_hash).toBe(codeHash(pepper, stepUp.id, 'sms', right));
+    });
+
+    test("a stranger's cookie, or a journey that ended, with a well-formed code: 4401, nothing counted or used", async () => {
+      const { app, ctx, account, client, right } = await codeSent('rtfold42');
+      const before = await checkCounts();
+      // A token of a token's length, and one too long to be one (a new browser each: the CSRF token
+      // is bound to the cookie it was issued with).
+      for (const token of ['A'.repeat(43), 'A'.repeat(101)]) {
+        const stranger = new Client(app);
+        stranger.cookies.set(ctx.cookieNames.session, token);
+        expectFailureEnvelope(await check(stranger, 'sms', right), 401, 4401);
+      }
+      await h.db
+        .updateTable('journeys')
+        .set({ state: 'failed' })
+        .where('account_id', '=', account.id)
+        .where('kind', '=', 'login')
+        .execute();
+      expectFailureEnvelope(await check(client, 'sms', right), 401, 4401);
+      expect(await checkCounts()).toEqual(before);
+      expect((await codeRow(account.id)).used_at).toBeNull();
+      expect(await liveSessions(account.id)).toHaveLength(0);
+    });
+
+    test('an account blocked while its code is due: 1491, nothing counted, the code unused', async () => {
+      const { account, client, right } = await codeSent('rtfold43');
+      const before = await checkCounts();
+      await h.db.updateTable('accounts').set({ status: 'blocked' }).where('id', '=', account.id).execute();
+      expect(code(await check(client, 'sms', right))).toBe(1491);
+      expect(await checkCounts()).toEqual(before);
+      expect((await codeRow(account.id)).used_at).toBeNull();
+      expect(await liveSessions(account.id)).toHaveLength(0);
+    });
+
+    test("a wrong code after 30 s of quiet moves the journey's expiry; the right code then completes it once", async () => {
+      const { account, client, right } = await codeSent('rtfold44');
+      const journey = () =>
+        h.db
+          .selectFrom('journeys')
+          .select(['state', 'expires_at', 'updated_at'])
+          .where('account_id', '=', account.id)
+          .where('kind', '=', 'login')
+          .executeTakeFirstOrThrow();
+      const sent = await journey();
+      h.clock.advance(31_000);
+      expect(code(await check(client, 'sms', wrongCode(right)))).toBe(1428);
+      const touched = await journey();
+      expect(touched.state).toBe('factor');
+      expect(new Date(touched.expires_at).getTime()).toBeGreaterThan(new Date(sent.expires_at).getTime());
+      // Within 30 s of that, a wrong code writes nothing to the journey.
+      expect(code(await check(client, 'sms', wrongCode(right)))).toBe(1428);
+      expect((await journey()).updated_at).toEqual(touched.updated_at);
+      h.clock.advance(31_000);
+      expect(code(await check(client, 'sms', right))).toBe(1200);
+      expect((await journey()).state).toBe('completed');
+      expect(await liveSessions(account.id)).toHaveLength(1);
+      expect(await events(account.id, 'sign-in')).toHaveLength(1);
+    });
+  });
+
   describe("the password step's 'only the second factor is due' (decision 053)", () => {
     test('the journey stays in the password step (the factor calls refuse it) until session login moves it, with its context', async () => {
       const { app, ctx } = await h.start();
@@ -838,10 +940,12 @@ async function atCodeOnOwnDatabase(
 }
 
 describe('red team: folded statements on a database closed mid-request (PGlite)', () => {
-  test('the database closes between the journey read and the check statement: 503/5003 envelope', async () => {
+  // Decision 057: the journey is read by the check's own statement, so the database closes just
+  // before that one statement (the seam both the folded and the step-up-shaped path go through).
+  test('the database closes before the check statement that reads the journey: 503/5003 envelope', async () => {
     await atCodeOnOwnDatabase('rtfold13', async ({ pglite, ctx, client, right }) => {
-      const real = ctx.engine.completeAfter.bind(ctx.engine);
-      ctx.engine.completeAfter = async (...args) => {
+      const real = ctx.engine.completeLoginAfter.bind(ctx.engine);
+      ctx.engine.completeLoginAfter = async (...args) => {
         await pglite.close();
         return real(...args);
       };

@@ -2,13 +2,19 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { classifyDatabaseError, DatabaseUnavailable, databaseErrorFields, isUnavailable } from './faults.ts';
 import { pgliteKysely } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
+
+/**
+ * A value of a statement: a parameter, or SQL over the statement's own rows (decision 057: a code
+ * check that reads its journey names the account and the journey from that read).
+ */
+export type StatementValue = string | RawBuilder<string>;
 
 /**
  * PostgreSQL pool size and timeouts (config.database); each has the default of its setting, and a

@@ -4,6 +4,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { StatementAuditEntry } from '../audit/audit.ts';
 import type { Context } from '../context.ts';
 import { HeldCredentials } from '../credentials/held.ts';
+import type { StatementValue } from '../db/database.ts';
 import type { Account, Journey, PassedFactor, Session } from '../db/schema.ts';
 import { passed } from '../journeys/store.ts';
 import { sessionExpired } from '../lib/http.ts';
@@ -40,6 +41,16 @@ export type FactorJourney =
       held?: undefined;
       factorState?: undefined;
     };
+
+/**
+ * What a factor's refusals and audit events need of its journey: a login's code check that reads
+ * its journey in its own statement has only these (decision 057).
+ */
+export type FactorParty = {
+  kind: FactorJourney['kind'];
+  journey: Pick<Journey, 'id'>;
+  account: Pick<Account, 'id' | 'email' | 'language'>;
+};
 
 /** The account's credentials: a login journey's were read with it; a step-up's are read now. */
 export const heldCredentials = (ctx: Context, fj: FactorJourney): Promise<HeldCredentials> =>
@@ -133,61 +144,81 @@ export class FactorEngine {
   ): Promise<{ done: Completion | null; row: Record<string, unknown> }> {
     if (before && fj.kind !== 'login') throw new Error('a step-up completes in a transaction of its own');
     const { ctx } = this;
+    if (fj.kind === 'login')
+      return this.completeLoginAfter(request, reply, fj.journey, factor, options, before);
     const now = ctx.clock.now();
-    // The proof's strength is its module's (decision 036): level and phishing resistance.
+    const proved = this.proved(factor, now);
+    // A step-up: the step completes, the session rotates and the audit trail records it together,
+    // or none of them does (a fault, a race).
+    const rotated = await ctx.sessions
+      .underAccount(fj.account.id, 'share', async (sessions, tx) => {
+        const done = await ctx.journeys
+          .withDb(tx)
+          .transition(fj.journey, ['factor'], 'completed', { factor: proved });
+        if (!done) return null;
+        const next = await sessions.rotateHeld(fj.session, proved, fj.journey.id);
+        // Another request rotated or ended the session first: the step stays as it was.
+        if (!next) throw new LostRace();
+        const audit = ctx.audit.withDb(tx);
+        await audit.record(request, {
+          event: 'factor-passed',
+          outcome: 'success',
+          accountId: fj.account.id,
+          journeyId: fj.journey.id,
+          detail: { factor, journey: 'stepup' },
+        });
+        await audit.record(request, {
+          event: 'step-up',
+          outcome: 'success',
+          accountId: fj.account.id,
+          journeyId: fj.journey.id,
+          detail: { factor },
+        });
+        return next;
+      })
+      .catch((error) => {
+        if (error instanceof LostRace) return null;
+        throw error;
+      });
+    if (!rotated) return { done: null, row: {} };
+    setSessionCookies(ctx, request, reply, rotated.token, rotated.session.context);
+    return { done: { factor, steppedUpAt: now, trustedUntil: null, session: rotated.session }, row: {} };
+  }
+
+  /** A factor as the journey records it, with its module's strength (decision 036): level and phishing resistance. */
+  private proved(factor: AuthenticatorType, now: Date): PassedFactor {
     const module = factors().ofType(factor);
     if (!module) throw new Error(`No factor module declares the type ${factor}`);
     const { assurance } = module;
-    const proved: PassedFactor = {
+    return {
       ...passed(factor, assurance.level, now),
       ...(assurance.phishingResistant ? { phishingResistant: true } : {}),
     };
-    if (fj.kind === 'stepup') {
-      // The step completes, the session rotates and the audit trail records it together, or none of
-      // them does (a fault, a race).
-      const rotated = await ctx.sessions
-        .underAccount(fj.account.id, 'share', async (sessions, tx) => {
-          const done = await ctx.journeys
-            .withDb(tx)
-            .transition(fj.journey, ['factor'], 'completed', { factor: proved });
-          if (!done) return null;
-          const next = await sessions.rotateHeld(fj.session, proved, fj.journey.id);
-          // Another request rotated or ended the session first: the step stays as it was.
-          if (!next) throw new LostRace();
-          const audit = ctx.audit.withDb(tx);
-          await audit.record(request, {
-            event: 'factor-passed',
-            outcome: 'success',
-            accountId: fj.account.id,
-            journeyId: fj.journey.id,
-            detail: { factor, journey: 'stepup' },
-          });
-          await audit.record(request, {
-            event: 'step-up',
-            outcome: 'success',
-            accountId: fj.account.id,
-            journeyId: fj.journey.id,
-            detail: { factor },
-          });
-          return next;
-        })
-        .catch((error) => {
-          if (error instanceof LostRace) return null;
-          throw error;
-        });
-      if (!rotated) return { done: null, row: {} };
-      setSessionCookies(ctx, request, reply, rotated.token, rotated.session.context);
-      return { done: { factor, steppedUpAt: now, trustedUntil: null, session: rotated.session }, row: {} };
-    }
+  }
+
+  /**
+   * `completeAfter` for a login journey, named by values of the statement (decision 057: a code
+   * check that reads its journey in the same statement names it from that read). The device is
+   * bound to the account of the session made.
+   */
+  async completeLoginAfter(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    journey: { id: StatementValue; account_id: StatementValue | null },
+    factor: AuthenticatorType,
+    options: { bindDevice?: boolean | undefined },
+    before?: StatementPrelude,
+  ): Promise<{ done: Completion | null; row: Record<string, unknown> }> {
+    const { ctx } = this;
     const { session, token, row } = await this.signInAfter(
       request,
-      fj.journey,
-      { from: 'factor', extra: proved },
+      journey,
+      { from: 'factor', extra: this.proved(factor, ctx.clock.now()) },
       before,
     );
     if (!session) return { done: null, row };
     const trustedUntil = options.bindDevice
-      ? await bindDevice(ctx, request, fj.account.id, session.id)
+      ? await bindDevice(ctx, request, session.account_id, session.id)
       : null;
     // The cookies only once everything of the sign-in is written: a fault in the binding answers
     // 503 with no session handed out.
@@ -223,7 +254,7 @@ export class FactorEngine {
    */
   async signInAfter(
     request: FastifyRequest,
-    journey: Journey,
+    journey: { id: StatementValue; account_id: StatementValue | null },
     finish: { from: 'password' | 'factor'; extra?: PassedFactor; context?: string | null },
     before?: StatementPrelude,
   ): Promise<{ session: Session | null; token: string; row: Record<string, unknown> }> {
@@ -293,7 +324,7 @@ export class FactorEngine {
   async fail(
     request: FastifyRequest,
     reply: FastifyReply,
-    fj: FactorJourney,
+    fj: FactorParty,
     factor: AuthenticatorType,
     options: { blockedNow?: boolean } = {},
   ) {
@@ -315,7 +346,7 @@ export class FactorEngine {
   }
 
   /** A wrong code (or other failed proof) of a factor, for the audit trail. */
-  async wrong(request: FastifyRequest, fj: FactorJourney, factor: AuthenticatorType, tries?: number) {
+  async wrong(request: FastifyRequest, fj: FactorParty, factor: AuthenticatorType, tries?: number) {
     await this.ctx.audit.record(request, {
       event: 'factor-failed',
       outcome: 'failure',

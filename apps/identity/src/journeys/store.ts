@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { credentialsFromJson } from '../credentials/columns.ts';
 import type { Credential } from '../credentials/store.ts';
-import type { DB } from '../db/database.ts';
+import type { DB, StatementValue } from '../db/database.ts';
 import type { Account, Journey, JourneyKind, JourneyState, PassedFactor, Session } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
@@ -97,9 +97,7 @@ export function markedFactorDueFrom(
   context: string | null,
   limits: { loginFlowMs: number; sessionAbsoluteMs: number },
 ): RawBuilder<unknown> {
-  return sql`update journeys set state = 'factor', updated_at = ${now},
-      expires_at = least(${new Date(now.getTime() + limits.loginFlowMs)}::timestamptz,
-        created_at + ${limits.sessionAbsoluteMs} * interval '1 millisecond'),
+  return sql`update journeys set state = 'factor', updated_at = ${now}, expires_at = ${loginExpiry(now, limits)},
       data = (data - ${SECOND_FACTOR_DUE}::text) || ${JSON.stringify(context ? { context } : {})}::jsonb
     where token_hash = ${tokenHash} and kind = 'login' and state = 'password'
       and data @> ${JSON.stringify({ [SECOND_FACTOR_DUE]: true })}::jsonb and expires_at > ${now}
@@ -108,6 +106,17 @@ export function markedFactorDueFrom(
         and not a.require_username_update and not a.maintenance)
     returning *`;
 }
+
+/** Activity moves a journey's expiry at most this often (a write per call would cost every call one). */
+const TOUCH_AFTER_MS = 30_000;
+
+/**
+ * A login journey's expiry after activity at `now`, as SQL over its row: LOGIN_FLOW_MINUTES ahead,
+ * never past the absolute session limit counted from its start (`JourneyStore.touch`).
+ */
+const loginExpiry = (now: Date, limits: { loginFlowMs: number; sessionAbsoluteMs: number }) =>
+  sql`least(${new Date(now.getTime() + limits.loginFlowMs)}::timestamptz,
+    created_at + ${limits.sessionAbsoluteMs} * interval '1 millisecond')`;
 
 /** The account's columns of a row that reads others under prefixes. */
 export const accountFromRow = (fields: Record<string, unknown>, prefixes: readonly string[]): Account =>
@@ -196,7 +205,7 @@ export class JourneyStore {
    * data; no row when another call moved it first, or it expired.
    */
   completeFrom(
-    journey: Pick<Journey, 'id'>,
+    journey: { id: StatementValue },
     from: JourneyState,
     change: { factor?: PassedFactor; data?: Record<string, unknown>; condition: RawBuilder<unknown> },
   ): RawBuilder<unknown> {
@@ -401,13 +410,25 @@ export class JourneyStore {
   }
 
   /**
+   * `touch` of a login journey as part of a statement (decision 057: the code check that reads its
+   * journey), only where `condition` holds too: not when the statement completes the journey, which
+   * would be a second change of its row.
+   */
+  touchFrom(journeyId: StatementValue, condition: RawBuilder<boolean>): RawBuilder<unknown> {
+    const now = this.clock.now();
+    return sql`update journeys set updated_at = ${now}, expires_at = ${loginExpiry(now, this.config)}
+      where id = ${journeyId} and updated_at <= ${new Date(now.getTime() - TOUCH_AFTER_MS)}
+        and state not in (${sql.join([...finalStates])}) and expires_at > ${now} and ${condition}`;
+  }
+
+  /**
    * Records activity on a login or step-up journey: its expiry moves LOGIN_FLOW_MINUTES ahead, never
    * past `limit` (default: the absolute session limit counted from its start; a step-up passes its
    * session's absolute limit).
    */
   async touch(journey: Journey, limit?: Date): Promise<void> {
     const now = this.clock.now();
-    if (now.getTime() - new Date(journey.updated_at).getTime() < 30_000) return;
+    if (now.getTime() - new Date(journey.updated_at).getTime() < TOUCH_AFTER_MS) return;
     const cap = limit?.getTime() ?? new Date(journey.created_at).getTime() + this.config.sessionAbsoluteMs;
     await this.db
       .updateTable('journeys')

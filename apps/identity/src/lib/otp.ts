@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { limits } from '@gatehouse/contract';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { Config } from '../config.ts';
-import type { DB } from '../db/database.ts';
+import type { DB, StatementValue } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 import { hmac } from './crypto.ts';
 import { type LimitRule, limitSteps, type RateDecision } from './rate-limit.ts';
@@ -22,12 +22,13 @@ export function newCode(length: number = limits.codeLength): string {
 }
 
 /**
- * What is stored for a code: an HMAC-SHA-256 under the server's pepper, over the account, the
+ * What is stored for a code: an HMAC-SHA-256 under the server's pepper, over whom it was sent for
+ * (the account; for a login journey's second factor, the journey's token hash: decision 057), the
  * channel and the code, so a stolen table gives neither the codes nor a way to try them offline
- * without the pepper, and one account's code never matches another's row.
+ * without the pepper, and one account's or journey's code never matches another's row.
  */
-export function codeHash(pepper: string, accountId: string, channel: string, code: string): string {
-  return hmac(pepper, `${accountId}|${channel}|${code}`);
+export function codeHash(pepper: string, subject: string, channel: string, code: string): string {
+  return hmac(pepper, `${subject}|${channel}|${code}`);
 }
 
 /** The try and send counts of an account under a key (see factorCounter). */
@@ -90,7 +91,11 @@ export type CheckResult =
    * code that reaches the limit ends a journey or locks a channel, so a double submit of the right
    * code never does.
    */
-  | { outcome: 'busy' };
+  | { outcome: 'busy' }
+  /** With `guard`: the factor is held (factors/holds.ts). Nothing was compared or counted. */
+  | { outcome: 'held' }
+  /** With `guard`: the channel is locked after too many wrong codes. Nothing was compared or counted. */
+  | { outcome: 'locked' };
 
 /** `OtpCodes.check` with `limits`: a limit refused the try, and nothing was compared or counted. */
 export type LimitedCheck = { outcome: 'limited'; decisions: RateDecision[] };
@@ -108,16 +113,26 @@ export type CheckParts = {
 
 /** What `OtpCodes.check` checks. */
 export type CheckInput = {
-  accountId: string;
+  accountId: StatementValue;
+  /** Whom the code's hash is over (codeHash); default the account, which must then be a parameter. */
+  subject?: string;
   channel: OtpChannelName;
   code: string;
   purpose: CodePurpose;
   /** Only a code sent for this journey matches. */
-  journeyId: string;
+  journeyId: StatementValue;
   /** The counters' key (default: the channel); see factorCounter. */
   counter?: string;
   /** Default OTP_MAX_WRONG_TRIES. */
   maxWrongTries?: number;
+  /**
+   * The second factor's refusals, decided in the check's statement (issue 25): while `hold` is held
+   * ('held') or the counters' lock runs ('locked'), nothing is reserved or compared. Counts whose
+   * lock has run out, or last changed `lockoutMs` ago or more, start again from zero.
+   */
+  guard?: { hold: string; lockoutMs: number };
+  /** The check runs only where this holds (its limits are counted only then, too). */
+  gate?: RawBuilder<boolean>;
 };
 
 /**
@@ -131,8 +146,8 @@ export class OtpCodes {
     private readonly config: Config,
   ) {}
 
-  private hash(accountId: string, channel: string, code: string) {
-    return codeHash(this.config.otp.pepper, accountId, channel, code);
+  private hash(subject: string, channel: string, code: string) {
+    return codeHash(this.config.otp.pepper, subject, channel, code);
   }
 
   /**
@@ -162,6 +177,8 @@ export class OtpCodes {
    */
   async countAndIssue(input: {
     accountId: string;
+    /** Whom the code's hash is over (codeHash); default the account. */
+    subject?: string;
     channel: OtpChannelName;
     recipient: string;
     purpose: CodePurpose;
@@ -186,7 +203,7 @@ export class OtpCodes {
     const within = sql`(select unentered_sends from counted) <= ${input.maxSends}::int`;
     const steps = input.limits.length ? limitSteps(input.limits, now, within) : undefined;
     const allowed = steps ? steps.allowed : within;
-    const codeHash = this.hash(accountId, channel, code);
+    const codeHash = this.hash(input.subject ?? accountId, channel, code);
     const { rows } = await sql<Record<string, unknown> & { sends: number; issued: string | null }>`
       with counted as (
         insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
@@ -261,13 +278,38 @@ export class OtpCodes {
    * condition: this statement used the code), the columns it answers and the result from its row.
    */
   checkParts(input: CheckInput & { limits?: readonly LimitRule[] }): CheckParts {
-    const { accountId, channel } = input;
+    const { accountId, channel, guard, gate } = input;
     const counter = input.counter ?? channel;
     const max = input.maxWrongTries ?? this.config.otp.maxWrongTries;
     const now = this.clock.now();
-    const steps = input.limits?.length ? limitSteps(input.limits, now) : undefined;
+    const steps = input.limits?.length ? limitSteps(input.limits, now, gate) : undefined;
+    const subject = input.subject ?? (typeof accountId === 'string' ? accountId : undefined);
+    if (subject === undefined) throw new Error("a check that reads its account names its code's subject");
 
-    const hash = this.hash(accountId, channel, input.code);
+    const hash = this.hash(subject, channel, input.code);
+    // With `guard`: a held factor or a running lock reserves nothing (read as the statement starts;
+    // the reservation checks the lock again on the row it takes), and counts whose lock ran out or
+    // that are older than the lockout start again from zero, in the reservation itself.
+    const held = guard
+      ? sql<boolean>`exists (select 1 from factor_holds where account_id = ${accountId}
+          and factor = ${guard.hold} and held_at is not null)`
+      : sql<boolean>`false`;
+    const locked = guard
+      ? sql<boolean>`exists (select 1 from otp_counters where account_id = ${accountId}
+          and channel = ${counter} and locked_until > ${now})`
+      : sql<boolean>`false`;
+    const stale = guard
+      ? sql<boolean>`(otp_counters.locked_until is not null
+          or otp_counters.updated_at <= ${new Date(now.getTime() - guard.lockoutMs)})`
+      : sql<boolean>`false`;
+    const tries = guard
+      ? sql`case when ${stale} then 0 else otp_counters.wrong_tries end`
+      : sql`otp_counters.wrong_tries`;
+    const reservable = [
+      ...(gate && !steps ? [gate] : []),
+      ...(steps ? [steps.allowed] : []),
+      ...(guard ? [sql<boolean>`not ${held}`] : []),
+    ];
     // `live` and `spent`: the code as sent for this journey, unused or already used. The try is
     // reserved by the conditional upsert (nothing is compared once the limit is taken); a code that
     // matches costs no try (a right one clears the counts, the right one again is a double submit),
@@ -283,15 +325,21 @@ export class OtpCodes {
       ), reserved as (
         insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at)
         select ${accountId}, ${counter}, case when exists (select 1 from code) then 0 else 1 end, 0, ${now}
-        ${steps ? sql`where ${steps.allowed}` : sql``}
+        ${reservable.length ? sql`where ${sql.join(reservable, sql` and `)}` : sql``}
         on conflict (account_id, channel) do update set
           wrong_tries = case when exists (select 1 from code where live) then 0
-            when exists (select 1 from code) then otp_counters.wrong_tries
-            else otp_counters.wrong_tries + 1 end,
-          unentered_sends = case when exists (select 1 from code where live) then 0
+            when exists (select 1 from code) then ${tries}
+            else ${tries} + 1 end,
+          unentered_sends = case when exists (select 1 from code where live) or ${stale} then 0
             else otp_counters.unentered_sends end,
+          ${guard ? sql`locked_until = case when ${stale} then null else otp_counters.locked_until end,` : sql``}
           updated_at = ${now}
-          where otp_counters.wrong_tries < ${max}
+          where ${
+            guard
+              ? sql`(otp_counters.locked_until is null or otp_counters.locked_until <= ${now})
+                and (${stale} or otp_counters.wrong_tries < ${max})`
+              : sql`otp_counters.wrong_tries < ${max}`
+          }
         returning wrong_tries
       ), accepted as (
         update otp_codes set used_at = ${now}
@@ -302,7 +350,8 @@ export class OtpCodes {
       )`;
     const columns = sql`(select wrong_tries from reserved) as check_wrong_tries,
         exists (select 1 from code) as check_spent,
-        exists (select 1 from accepted) as check_accepted${steps ? sql`, ${steps.columns}` : sql``}`;
+        exists (select 1 from accepted) as check_accepted,
+        ${held} as check_held, ${locked} as check_locked${steps ? sql`, ${steps.columns}` : sql``}`;
     return {
       queries,
       accepted: sql<boolean>`exists (select 1 from accepted)`,
@@ -314,6 +363,8 @@ export class OtpCodes {
             return { outcome: 'limited', decisions };
           }
         }
+        if (row.check_held) return { outcome: 'held' };
+        if (row.check_locked) return { outcome: 'locked' };
         if (row.check_wrong_tries === null || row.check_wrong_tries === undefined) return { outcome: 'busy' };
         if (row.check_accepted) return { outcome: 'accepted' };
         // The right code, already used (a double submit, or the losers of a race): not a guess.

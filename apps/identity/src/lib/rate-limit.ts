@@ -108,7 +108,12 @@ export class RateLimiter {
   }
 }
 
-export type LimitRule = { key: string; max: number; windowMs: number };
+/**
+ * A limit counted in a statement. `key` names the counter; inside a statement (`limitSteps`) the
+ * counter may instead be named by SQL, `keyFrom`, over rows the statement reads itself (decision
+ * 057: a code check that reads its journey), and `key` is then only the name a refusal logs.
+ */
+export type LimitRule = { key: string; max: number; windowMs: number; keyFrom?: RawBuilder<string> };
 
 /**
  * Rate limits counted inside a statement of the caller's (issue 25: the hits and the work they
@@ -136,11 +141,11 @@ export function limitSteps(
 ): LimitSteps {
   if (!rules.length) throw new Error('limitSteps needs a rule');
   const name = (i: number) => sql.raw(`gh_r${i}`);
-  const queries = rules.map(({ key, windowMs }, i) => {
+  const queries = rules.map(({ key, keyFrom, windowMs }, i) => {
     const previous = i === 0 ? gate : sql`(select hits from ${name(i - 1)}) <= ${rules[i - 1]!.max}::int`;
     return sql`${name(i)} as (
       insert into rate_limits (key, hits, window_start, window_ms)
-      select ${key}::text, 1, ${now}::timestamptz, ${windowMs}::int
+      select ${keyFrom ?? key}::text, 1, ${now}::timestamptz, ${windowMs}::int
       ${previous ? sql`where ${previous}` : sql``}
       on conflict (key) do update set ${restart(now, windowMs)}
       returning hits, window_start)`;

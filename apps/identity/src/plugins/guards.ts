@@ -1,4 +1,4 @@
-import { type StaffRole, Status, serverMessages } from '@gatehouse/contract';
+import { otpCheck, type StaffRole, Status, serverMessages } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Session, Staff, StaffSession } from '../db/schema.ts';
@@ -38,6 +38,11 @@ export type Guards = {
   steppedUp: Guarded;
   /** A login journey whose second factor is due, or the step-up journey of a signed-in session. */
   factor: FactorJourney;
+  /**
+   * A code check's: as `factor`, or null when the handler's own statement reads the cookie's login
+   * journey (decision 057).
+   */
+  factorCode: FactorJourney | null;
   /** An active console session. */
   staff: SignedInStaff;
   /** A console session whose authenticator code is due (the password was right). */
@@ -73,6 +78,12 @@ async function staffAt(request: FastifyRequest, stage: 'factor' | 'active'): Pro
   return { ...found, may };
 }
 
+async function requireFactorJourney(request: FastifyRequest): Promise<FactorJourney> {
+  request.factorJourney = await request.server.engine.require(request);
+  if (request.factorJourney.session) request.session = request.factorJourney.session;
+  return request.factorJourney;
+}
+
 type Guard<T> = {
   /**
    * The console's guards run in onRequest, before the body is read (an anonymous call answers
@@ -102,12 +113,19 @@ export const guards: { [K in GuardName]: Guard<Guards[K]> } = {
     },
     read: (request) => request.steppedUp,
   },
-  factor: {
+  factor: { phase: 'preHandler', check: requireFactorJourney, read: (request) => request.factorJourney },
+  factorCode: {
     phase: 'preHandler',
     async check(request) {
-      request.factorJourney = await request.server.engine.require(request);
-      if (request.factorJourney.session) request.session = request.factorJourney.session;
-      return request.factorJourney;
+      // A well-formed cookie and a body the check takes: the check's statement reads the journey
+      // (OtpFactor.checkCode). Anything else is read first, as for `factor`, so a caller without a
+      // journey gets 4401 before any error of the body's.
+      const token = request.cookies[request.server.cookieNames.session];
+      if (token && token.length <= 100 && otpCheck.safeParse(request.body).success) {
+        request.factorJourney = null;
+        return null;
+      }
+      return requireFactorJourney(request);
     },
     read: (request) => request.factorJourney,
   },

@@ -46,9 +46,9 @@ function routes(app: FastifyInstance, ctx: Context) {
       tag: 'factors',
       summary: `Check the code sent by ${channel === 'sms' ? 'text' : 'voice call'}.`,
       body: otpCheck,
-      auth: 'factor',
+      auth: 'factorCode',
       handler: async ({ request, reply, body, auth: journey }) => {
-        return factor.check(channel, request, reply, journey, body);
+        return factor.checkCode(channel, request, reply, journey, body);
       },
     });
   }

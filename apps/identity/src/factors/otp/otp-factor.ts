@@ -9,7 +9,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { contactEnabled, contactLabel, e164 } from '../../credentials/contacts.ts';
+import type { StatementValue } from '../../db/database.ts';
 import type { Account, Contact as ContactRow } from '../../db/schema.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { ApiError, answer, noLoginInProgress } from '../../lib/http.ts';
 import { languageOf } from '../../lib/language.ts';
 import {
@@ -21,11 +23,11 @@ import {
   OtpCodes,
   stateFrom,
 } from '../../lib/otp.ts';
-import { refuseFirst } from '../../lib/rate-limit.ts';
+import { type LimitRule, refuseFirst } from '../../lib/rate-limit.ts';
 import { UUID } from '../../lib/validate.ts';
 import { PhoneLimits, phoneRefusal } from '../../services/phone-limits.ts';
 import { smsCodeText, smsSender, voiceText } from '../../services/sms.ts';
-import { type Completion, type FactorJourney, heldCredentials } from '../engine.ts';
+import { type Completion, type FactorJourney, type FactorParty, heldCredentials } from '../engine.ts';
 import { FactorHolds } from '../holds.ts';
 
 /**
@@ -68,14 +70,13 @@ export class OtpFactor {
   }
 
   /**
-   * Whether the channel is refused for the account: too many wrong codes (or, for a send, too many
-   * sends without a correct code). Counts older than FACTOR_LOCKOUT_MINUTES since the last try or
-   * send are forgotten.
+   * Whether a send is refused on the channel: too many wrong codes, or too many sends without a
+   * correct code. Counts older than FACTOR_LOCKOUT_MINUTES since the last try or send are forgotten.
+   * (A check decides the same in its own statement: OtpCodes.checkParts with `guard`.)
    */
   private async refused(
     accountId: string,
     channel: FactorChannel,
-    forSend: boolean,
     row: Counters | undefined,
   ): Promise<boolean> {
     const { factor } = this.ctx.config;
@@ -91,7 +92,7 @@ export class OtpFactor {
       }
       return false;
     }
-    return forSend && row.unentered_sends >= factor.maxSends;
+    return row.unentered_sends >= factor.maxSends;
   }
 
   /**
@@ -152,7 +153,7 @@ export class OtpFactor {
     }
     const state = await this.channelState(fj, channel);
     if (state.held) return this.held(request, reply);
-    if (await this.refused(account.id, channel, true, state.counters)) {
+    if (await this.refused(account.id, channel, state.counters)) {
       request.log.warn({ account: account.id, channel }, 'second factor: channel refused (limit)');
       return this.limitReached(request, reply);
     }
@@ -163,6 +164,7 @@ export class OtpFactor {
       to,
       purpose: 'factor',
       journeyId: fj.journey.id,
+      subject: codeSubject(fj),
       sender: sender ?? '',
       sends: { counter: factorCounter(channel), max: ctx.config.factor.maxSends },
       audit: { factor: channelAuthenticator[channel], to: contactLabel(contact) },
@@ -188,55 +190,48 @@ export class OtpFactor {
     return answer(request, reply, Status.SUCCESS, { message, params: [label, minutes] });
   }
 
+  /**
+   * PUT by the route's guard ('factorCode'): with no journey read yet (`fj` null), the cookie's
+   * login journey is read by the check's own statement (`checkLogin`); a cookie that names none
+   * there is read as every factor call reads it (a step-up, or 4401).
+   */
+  async checkCode(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorJourney | null,
+    input: CodeInput,
+  ) {
+    if (fj) return this.check(channel, request, reply, fj, input);
+    const token = request.cookies[this.ctx.cookieNames.session];
+    // (The answer is the reply, which is thenable: it is carried in an object, never awaited here.)
+    const read = token ? await this.checkLogin(channel, request, reply, token, input) : undefined;
+    if (read) return read.answered;
+    return this.check(channel, request, reply, await this.ctx.engine.require(request), input);
+  }
+
   /** PUT: check a code. Right: the journey's step completes (engine.complete). */
   async check(
     channel: FactorChannel,
     request: FastifyRequest,
     reply: FastifyReply,
     fj: FactorJourney,
-    input: { securityCode: string; bindDevice?: boolean | undefined },
+    input: CodeInput,
   ) {
     const { ctx } = this;
     const factor = channelAuthenticator[channel];
     const account = active(fj);
     if (!account) return this.limitReached(request, reply);
-    // The check's limits: counted in the check's own statement (issue 25), or on their own first
-    // when the channel is refused without a check, so a limit answers first either way.
-    const limits = [
-      { key: `code-check:journey:${fj.journey.id}`, ...ctx.config.codeCheck.session },
-      { key: `code-check:account:${account.id}`, ...ctx.config.codeCheck.account },
-    ];
-    const enforceLimits = () =>
-      ctx.limiter.enforce(
-        request,
-        limits.map(({ key, ...rule }) => [key, rule]),
-      );
-    const state = await this.channelState(fj, channel);
-    if (state.held) {
-      await enforceLimits();
-      return this.held(request, reply);
-    }
-    if (await this.refused(account.id, channel, false, state.counters)) {
-      await enforceLimits();
-      return this.tooManyWrong(request, reply, fj, factor, false);
-    }
-    const checked = {
+    const checked = this.checkInput(channel, input, {
       accountId: account.id,
-      channel,
-      code: input.securityCode,
-      purpose: 'factor' as const,
       journeyId: fj.journey.id,
-      counter: factorCounter(channel),
-      maxWrongTries: ctx.config.factor.maxWrongTries,
-      limits,
-    };
+      subject: codeSubject(fj),
+    });
     // A login's right code completes it in the same statement (issue 25); a step-up's completion is
     // a transaction of its own, after the check.
-    let result: CheckResult | LimitedCheck;
-    let done: Completion | null = null;
     if (fj.kind === 'login') {
       const parts = this.codes.checkParts(checked);
-      const completed = await ctx.engine.completeAfter(
+      const { done, row } = await ctx.engine.completeAfter(
         request,
         reply,
         fj,
@@ -244,18 +239,125 @@ export class OtpFactor {
         { bindDevice: input.bindDevice },
         { queries: parts.queries, gate: parts.accepted, columns: parts.columns },
       );
-      result = parts.result(completed.row);
-      done = completed.done;
-    } else {
-      result = await this.codes.check(checked);
-      if (result.outcome === 'accepted') {
-        done = await ctx.engine.complete(request, reply, fj, factor, { bindDevice: input.bindDevice });
-      }
+      return this.settle(channel, request, reply, fj, checked.limits, parts.result(row), done);
     }
+    const result = await this.codes.check(checked);
+    const done =
+      result.outcome === 'accepted'
+        ? await ctx.engine.complete(request, reply, fj, factor, { bindDevice: input.bindDevice })
+        : null;
+    return this.settle(channel, request, reply, fj, checked.limits, result, done);
+  }
+
+  /**
+   * A login journey's check in one statement (decision 057): the journey the cookie names, in
+   * 'factor' and in time, is read by the statement that counts the check's limits, checks the code
+   * and, when it is right, completes the sign-in. The code's hash is over the journey's token hash
+   * (`codeSubject`), which the cookie gives before anything is read. Undefined when the cookie names
+   * no such journey: nothing was counted or written. Else `answered`, the answer (a promise of it).
+   */
+  private async checkLogin(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    input: CodeInput,
+  ) {
+    const { ctx } = this;
+    if (token.length > 100) return undefined;
+    const tokenHash = sha256(token);
+    const now = ctx.clock.now();
+    const journey = {
+      id: sql<string>`(select id from j)`,
+      account_id: sql<string>`(select account_id from j)`,
+    };
+    const checked = {
+      ...this.checkInput(channel, input, {
+        accountId: journey.account_id,
+        journeyId: journey.id,
+        subject: tokenHash,
+      }),
+      gate: sql<boolean>`exists (select 1 from j where active)`,
+    };
+    const parts = this.codes.checkParts(checked);
+    const { done, row } = await ctx.engine.completeLoginAfter(
+      request,
+      reply,
+      journey,
+      channelAuthenticator[channel],
+      { bindDevice: input.bindDevice },
+      {
+        queries: sql`j as (
+            select journeys.id, journeys.account_id, accounts.email, accounts.language,
+              accounts.status = 'active' as active
+            from journeys join accounts on accounts.id = journeys.account_id
+            where journeys.token_hash = ${tokenHash} and journeys.kind = 'login' and journeys.state = 'factor'
+              and journeys.expires_at > ${now}
+          ), ${parts.queries}, touched as (${ctx.journeys.touchFrom(journey.id, sql`not ${parts.accepted}`)})`,
+        gate: parts.accepted,
+        columns: sql`(select id from j) as login_journey, (select account_id from j) as login_account,
+          (select email from j) as login_email, (select language from j) as login_language,
+          (select active from j) as login_active, ${parts.columns}`,
+      },
+    );
+    if (row.login_journey === null || row.login_journey === undefined) return undefined;
+    // A blocked or locked account: 1491, as `check` answers it, with nothing counted.
+    if (!row.login_active) return { answered: this.limitReached(request, reply) };
+    const party: FactorParty = {
+      kind: 'login',
+      journey: { id: String(row.login_journey) },
+      account: {
+        id: String(row.login_account),
+        email: row.login_email as Account['email'],
+        language: row.login_language as Account['language'],
+      },
+    };
+    return { answered: this.settle(channel, request, reply, party, checked.limits, parts.result(row), done) };
+  }
+
+  /** What a check compares and counts, for the account and journey as the statement names them. */
+  private checkInput(
+    channel: FactorChannel,
+    input: CodeInput,
+    who: { accountId: StatementValue; journeyId: StatementValue; subject: string },
+  ) {
+    const { config } = this.ctx;
+    return {
+      ...who,
+      channel,
+      code: input.securityCode,
+      purpose: 'factor' as const,
+      counter: factorCounter(channel),
+      maxWrongTries: config.factor.maxWrongTries,
+      // The held factor and the channel's lock are decided in the check's statement, after its
+      // limits: a limit answers first either way (issue 25).
+      guard: { hold: channel, lockoutMs: config.factor.lockoutMs },
+      limits: [
+        { ...limitKey('code-check:journey', who.journeyId), ...config.codeCheck.session },
+        { ...limitKey('code-check:account', who.accountId), ...config.codeCheck.account },
+      ],
+    };
+  }
+
+  /** The answer to a check, from what its statement did. */
+  private async settle(
+    channel: FactorChannel,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fj: FactorParty,
+    limits: readonly LimitRule[],
+    result: CheckResult | LimitedCheck,
+    done: Completion | null,
+  ) {
+    const { ctx } = this;
+    const factor = channelAuthenticator[channel];
+    const { account } = fj;
     if (result.outcome === 'limited') {
       refuseFirst(request, limits, result.decisions);
       throw new Error('a limited check with no refusal');
     }
+    if (result.outcome === 'held') return this.held(request, reply);
+    if (result.outcome === 'locked') return this.tooManyWrong(request, reply, fj, factor, false);
     if (result.outcome === 'accepted') {
       // Another request on the same journey finished first (or it ended meanwhile).
       if (!done) throw noLoginInProgress();
@@ -299,7 +401,7 @@ export class OtpFactor {
   private async tooManyWrong(
     request: FastifyRequest,
     reply: FastifyReply,
-    fj: FactorJourney,
+    fj: FactorParty,
     factor: AuthenticatorType,
     blockedNow = true,
   ) {
@@ -329,6 +431,8 @@ export async function deliverCode(
     to: string;
     purpose: CodePurpose;
     journeyId: string;
+    /** Whom the code's hash is over (codeSubject); default the account. */
+    subject?: string;
     /** The text's sender name (SMS_SENDER_NAMES). */
     sender: string;
     /** Where the sends since the last right code are counted, and how many may be. */
@@ -347,6 +451,7 @@ export async function deliverCode(
   const limits = channel === 'email' ? [] : phoneLimits.rules(to, phonePurpose, account.id);
   const { sends, decisions, issued } = await codes.countAndIssue({
     accountId: account.id,
+    ...(input.subject ? { subject: input.subject } : {}),
     channel,
     recipient: to,
     purpose: input.purpose,
@@ -397,6 +502,25 @@ export async function deliverCode(
   }
   return { outcome: 'sent', sends };
 }
+
+/** What a code check takes from its body. */
+type CodeInput = { securityCode: string; bindDevice?: boolean | undefined };
+
+/**
+ * Whom a second factor's code is hashed over (codeHash; decision 057): a login journey's token
+ * hash, which its check has from the cookie before it reads anything, or a step-up's account.
+ */
+export function codeSubject(fj: Pick<FactorJourney, 'kind' | 'journey' | 'account'>): string {
+  if (fj.kind === 'stepup') return fj.account.id;
+  if (!fj.journey.token_hash) throw new Error('a login journey without its token');
+  return fj.journey.token_hash;
+}
+
+/** A limit's counter under `scope`, for an id given as a value or named by the statement. */
+const limitKey = (scope: string, id: StatementValue): Pick<LimitRule, 'key' | 'keyFrom'> =>
+  typeof id === 'string'
+    ? { key: `${scope}:${id}` }
+    : { key: scope, keyFrom: sql<string>`(${`${scope}:`}::text || ${id}::text)` };
 
 /** The factor journey's account while it is active (a blocked or locked one gets 1491). */
 const active = (fj: FactorJourney): Account | undefined =>
