@@ -155,7 +155,9 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       let pending: ReturnType<typeof check> | undefined;
       await other.transaction().execute(async (trx) => {
         // The resend's upsert (migration 041) rewrites the live row in place, holding it.
-        await sql`update otp_codes set code_hash = ${codeHash(ctx.config.otp.pepper, account.id, 'sms', wrongCode(old))}
+        // (A login's code is hashed over its journey's token hash: decision 057.)
+        const subject = sha256(client.cookies.get(ctx.cookieNames.session)!);
+        await sql`update otp_codes set code_hash = ${codeHash(ctx.config.otp.pepper, subject, 'sms', wrongCode(old))}
             where account_id = ${account.id} and channel = 'sms' and used_at is null and revoked_at is null`.execute(
           trx,
         );
@@ -719,6 +721,33 @@ describe.each(targets)('red team: folded statements ($name)', (target) => {
       expect((await codeRow(account.id)).used_at).toBeNull();
       expect(await liveSessions(account.id)).toHaveLength(0);
     });
+
+    // Found by this stop's review: the lock was read as the statement started, the try reserved on
+    // the row as it was once the lift committed, and the sign-in completed under a 'locked' answer.
+    test.runIf(target.name === 'postgres')(
+      "a channel's lock lifted (console, recovery) while the right code's statement waits on it: the try's answer, one session",
+      async () => {
+        const { ctx, account, client, right } = await codeSent('rtfold45');
+        const lockUntil = new Date(ctx.clock.now().getTime() + ctx.config.factor.lockoutMs);
+        await sql`insert into otp_counters (account_id, channel, wrong_tries, unentered_sends, updated_at, locked_until)
+          values (${account.id}, 'factor:sms', ${ctx.config.factor.maxWrongTries}, 0, ${ctx.clock.now()}, ${lockUntil})
+          on conflict (account_id, channel) do update set wrong_tries = excluded.wrong_tries,
+            locked_until = excluded.locked_until, updated_at = excluded.updated_at`.execute(h.db);
+        const other = await h.another();
+        let pending: ReturnType<typeof check> | undefined;
+        await other.transaction().execute(async (trx) => {
+          // FactorHolds.liftAll's change, committed while the check waits on the counters' row.
+          await sql`update otp_counters set wrong_tries = 0, unentered_sends = 0, locked_until = null
+            where account_id = ${account.id} and channel = 'factor:sms'`.execute(trx);
+          pending = check(client, 'sms', right);
+          await lockWaiter();
+        });
+        const answer = code(await pending!);
+        const sessions = (await liveSessions(account.id)).length;
+        expect({ answer, sessions }).toEqual({ answer: 1200, sessions: 1 });
+        expect(code(await client.sessionLogin())).toBe(1200);
+      },
+    );
 
     test("a wrong code after 30 s of quiet moves the journey's expiry; the right code then completes it once", async () => {
       const { account, client, right } = await codeSent('rtfold44');

@@ -288,8 +288,10 @@ export class OtpCodes {
 
     const hash = this.hash(subject, channel, input.code);
     // With `guard`: a held factor or a running lock reserves nothing (read as the statement starts;
-    // the reservation checks the lock again on the row it takes), and counts whose lock ran out or
-    // that are older than the lockout start again from zero, in the reservation itself.
+    // the reservation checks the lock again on the row it takes, so a lock lifted meanwhile, by the
+    // console or a recovery, lets the try through, and the answer is the try's, not 'locked'), and
+    // counts whose lock ran out or that are older than the lockout start again from zero, in the
+    // reservation itself.
     const held = guard
       ? sql<boolean>`exists (select 1 from factor_holds where account_id = ${accountId}
           and factor = ${guard.hold} and held_at is not null)`
@@ -351,7 +353,8 @@ export class OtpCodes {
     const columns = sql`(select wrong_tries from reserved) as check_wrong_tries,
         exists (select 1 from code) as check_spent,
         exists (select 1 from accepted) as check_accepted,
-        ${held} as check_held, ${locked} as check_locked${steps ? sql`, ${steps.columns}` : sql``}`;
+        ${held} as check_held,
+        (${locked} and not exists (select 1 from reserved)) as check_locked${steps ? sql`, ${steps.columns}` : sql``}`;
     return {
       queries,
       accepted: sql<boolean>`exists (select 1 from accepted)`,
