@@ -46,9 +46,10 @@ function routes(app: FastifyInstance, ctx: Context) {
       tag: 'factors',
       summary: `Check the code sent by ${channel === 'sms' ? 'text' : 'voice call'}.`,
       body: otpCheck,
+      // The guard reads the journey only where the check cannot run: 4401 first, or the body's 400.
       auth: 'factorCode',
-      handler: async ({ request, reply, body, auth: journey }) => {
-        return factor.checkCode(channel, request, reply, journey, body);
+      handler: async ({ request, reply, body }) => {
+        return factor.checkCode(channel, request, reply, body);
       },
     });
   }

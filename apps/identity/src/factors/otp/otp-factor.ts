@@ -191,21 +191,14 @@ export class OtpFactor {
   }
 
   /**
-   * PUT by the route's guard ('factorCode'): with no journey read yet (`fj` null), the cookie's
-   * login journey is read by the check's own statement (`checkLogin`); a cookie that names none
-   * there is read as every factor call reads it (a step-up, or 4401).
+   * PUT behind the route's guard ('factorCode'), which lets a well-formed cookie and body through
+   * unread: the cookie's login journey is read by the check's own statement (`checkLogin`); a cookie
+   * that names none there is read as every factor call reads it (a step-up, or 4401).
    */
-  async checkCode(
-    channel: FactorChannel,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    fj: FactorJourney | null,
-    input: CodeInput,
-  ) {
-    if (fj) return this.check(channel, request, reply, fj, input);
-    const token = request.cookies[this.ctx.cookieNames.session];
+  async checkCode(channel: FactorChannel, request: FastifyRequest, reply: FastifyReply, input: CodeInput) {
+    const token = request.cookies[this.ctx.cookieNames.session] ?? '';
     // (The answer is the reply, which is thenable: it is carried in an object, never awaited here.)
-    const read = token ? await this.checkLogin(channel, request, reply, token, input) : undefined;
+    const read = await this.checkLogin(channel, request, reply, token, input);
     if (read) return read.answered;
     return this.check(channel, request, reply, await this.ctx.engine.require(request), input);
   }
@@ -264,7 +257,7 @@ export class OtpFactor {
     input: CodeInput,
   ) {
     const { ctx } = this;
-    if (token.length > 100) return undefined;
+    if (!token || token.length > 100) return undefined;
     const tokenHash = sha256(token);
     const now = ctx.clock.now();
     const journey = {
